@@ -1,0 +1,110 @@
+/**
+ * The error family. Every error mpsync raises on purpose is an MpsyncError with a stable
+ * `code`; the CLI maps codes to exit codes in one place (src/cli/exit-codes.ts).
+ */
+
+/** Stable error codes. Never rename one: scripts match on them (`--json` output). */
+export type ErrorCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "PAYMENT_REQUIRED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "UNPROCESSABLE"
+  | "RATE_LIMITED"
+  | "SERVER_ERROR"
+  | "NETWORK"
+  | "TIMEOUT"
+  | "INVALID_RESPONSE"
+  | "CONFIG_INVALID"
+  | "USAGE"
+  | "NO_API_KEY"
+  | "GENERATION_BUDGET"
+  | "FOLDER_LOCKED"
+  | "HALTED"
+  | "CONFLICTS"
+  | "GENERATING"
+  | "INTERNAL";
+
+/** Base of every deliberate error: a one-line message, a stable code, an optional cause. */
+export class MpsyncError extends Error {
+  readonly code: ErrorCode;
+  /** What the user can do about it, printed after the message. */
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; hint?: string } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "MpsyncError";
+    this.code = code;
+    this.hint = options.hint;
+  }
+}
+
+/** A copy of the failed request with credentials removed. */
+export interface RedactedRequest {
+  method: string;
+  url: string;
+}
+
+/** A failed v3 call: HTTP status, endpoint template, server message and retryability. */
+export class ApiError extends MpsyncError {
+  /** HTTP status, undefined for network failures and timeouts. */
+  readonly status: number | undefined;
+  /** Endpoint template, e.g. `GET /v3/designs/{editorId}/status`. */
+  readonly endpoint: string;
+  /** The service's own `error` string, when it sent one. */
+  readonly serverMessage: string | undefined;
+  readonly retryable: boolean;
+  /** Delay the service asked for (Retry-After), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  readonly request: RedactedRequest;
+
+  constructor(init: {
+    code: ErrorCode;
+    message: string;
+    status?: number;
+    endpoint: string;
+    serverMessage?: string;
+    retryable: boolean;
+    retryAfterMs?: number;
+    request: RedactedRequest;
+    cause?: unknown;
+    hint?: string;
+  }) {
+    super(init.code, init.message, { cause: init.cause, hint: init.hint });
+    this.name = "ApiError";
+    this.status = init.status;
+    this.endpoint = init.endpoint;
+    this.serverMessage = init.serverMessage;
+    this.retryable = init.retryable;
+    this.retryAfterMs = init.retryAfterMs;
+    this.request = init.request;
+  }
+}
+
+/** Maps an HTTP status to its stable code. */
+export function errorCodeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return "BAD_REQUEST";
+    case 401:
+      return "UNAUTHORIZED";
+    case 402:
+      return "PAYMENT_REQUIRED";
+    case 403:
+      return "FORBIDDEN";
+    case 404:
+      return "NOT_FOUND";
+    case 422:
+      return "UNPROCESSABLE";
+    case 429:
+      return "RATE_LIMITED";
+    default:
+      return status >= 500 ? "SERVER_ERROR" : "BAD_REQUEST";
+  }
+}
+
+/** True when `err` is an MpsyncError with one of `codes`. */
+export function hasCode(err: unknown, ...codes: ErrorCode[]): err is MpsyncError {
+  return err instanceof MpsyncError && codes.includes(err.code);
+}

@@ -1,0 +1,64 @@
+/** The root pino logger, with redaction of API keys. Components take `logger.child(...)`. */
+import { pino, type DestinationStream, type Logger, type LevelWithSilent } from "pino";
+
+export type { Logger } from "pino";
+
+/** Paths redacted in every log record. */
+export const REDACTED_PATHS = [
+  "apiKey",
+  "key",
+  "*.apiKey",
+  "*.key",
+  'headers["x-mp-api-key"]',
+  'req.headers["x-mp-api-key"]',
+  '*.headers["x-mp-api-key"]',
+  "request.headers",
+];
+
+/** Creates the root logger writing to `destination` (stderr by default). */
+export function createLogger(options: {
+  level?: LevelWithSilent;
+  destination?: DestinationStream;
+  /** Secret values scrubbed from every message string too (defence in depth). */
+  secrets?: string[];
+}): Logger {
+  const secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
+  return pino(
+    {
+      level: options.level ?? "info",
+      base: undefined,
+      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      hooks: {
+        logMethod(args, method) {
+          if (secrets.length > 0) {
+            args = args.map((a) => (typeof a === "string" ? scrubSecrets(a, secrets) : a)) as typeof args;
+          }
+          method.apply(this, args);
+        },
+      },
+      formatters: {
+        log(obj) {
+          return secrets.length > 0 ? scrubObject(obj, secrets) : obj;
+        },
+      },
+    },
+    options.destination ?? pino.destination(2),
+  );
+}
+
+/** Replaces every occurrence of a secret in `text` with `[redacted]`. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join("[redacted]");
+  return out;
+}
+
+function scrubObject(obj: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
+  const json = JSON.stringify(obj, (_k, v: unknown) => (v instanceof Error ? { message: v.message, name: v.name } : v));
+  return JSON.parse(scrubSecrets(json ?? "{}", secrets)) as Record<string, unknown>;
+}
+
+/** A logger that drops everything (tests, library use without logging). */
+export function createSilentLogger(): Logger {
+  return pino({ level: "silent" });
+}

@@ -1,0 +1,91 @@
+/**
+ * Data model of the pure sync core. Paths are relative, `/`-separated, already jailed
+ * (src/local/path-jail.ts). Hashes are sha256 hex of the file's UTF-8 bytes (hash.ts).
+ */
+
+/** What conflicts resolve to (PRODUCT.md section 5). */
+export type ConflictPolicy = "merge" | "keep-local" | "keep-remote";
+
+/** A local file as scanned. */
+export interface LocalFile {
+  hash: string;
+  /** Binary or invalid UTF-8: never pushed. */
+  binary: boolean;
+  /** Contains git-style conflict markers written by mpsync: never pushed. */
+  hasMarkers: boolean;
+}
+
+/** A remote file as read from the active artifact. */
+export interface RemoteFile {
+  hash: string;
+}
+
+/** The three views of one path. `undefined` means absent on that side / no base recorded. */
+export interface FileTriple {
+  path: string;
+  base: string | undefined;
+  local: LocalFile | undefined;
+  remote: RemoteFile | undefined;
+}
+
+/** One decision for one path. Executed by the executor with compare-and-swap on both sides. */
+export type FileAction =
+  /** Send local content (PATCH). `expectLocal` is the hash the executor must still find. */
+  | { kind: "push"; path: string; expectLocal: string; reason: "local-changed" | "local-new" | "modify-beats-delete" }
+  /** Write remote content locally (backing up what it replaces). */
+  | { kind: "pull"; path: string; remoteHash: string; expectLocal: string | undefined; reason: "remote-changed" | "remote-new" | "modify-beats-delete" }
+  /** Remote removed the file and local is unchanged: back up and remove the local copy. */
+  | { kind: "remove-local"; path: string; expectLocal: string }
+  /** Both sides agree on new content (or both gone): move the base only. */
+  | { kind: "record-base"; path: string; hash: string | undefined }
+  /** Both changed differently: resolve by policy. `base` undefined = no common ancestor. */
+  | { kind: "conflict"; path: string; policy: ConflictPolicy; base: string | undefined; localHash: string; remoteHash: string }
+  /** Nothing to do but tell the user. */
+  | { kind: "report"; path: string; reason: ReportReason };
+
+/** Why a path is only reported. */
+export type ReportReason =
+  | "deleted-locally"
+  | "binary-not-pushed"
+  | "unresolved-markers"
+  | "remote-name-refused";
+
+/** Why a whole design stops (circuit breakers, PRODUCT.md section 5). */
+export type HaltReason =
+  | { kind: "mass-delete"; removing: number; localFiles: number }
+  | { kind: "remote-empty" }
+  | { kind: "folder-missing" }
+  | { kind: "folder-emptied"; baseFiles: number };
+
+/** The result of reconciling one design. */
+export interface SyncPlan {
+  actions: FileAction[];
+  /** Set when a breaker tripped; then `actions` must not be executed. */
+  halt: HaltReason | undefined;
+}
+
+/** Inputs of a whole-design reconcile. */
+export interface ReconcileInput {
+  files: FileTriple[];
+  policy: ConflictPolicy;
+  /** `pull --force`: breakers do not trip. */
+  force: boolean;
+  /** The mapped folder exists. */
+  folderExists: boolean;
+  /** The remote listing was read in full (a full pull), not just the files about to be pushed. */
+  fullRemote: boolean;
+}
+
+/** One-line human description of a halt reason. */
+export function describeHalt(reason: HaltReason): string {
+  switch (reason.kind) {
+    case "mass-delete":
+      return `the pull would remove ${reason.removing} of ${reason.localFiles} local files (more than half)`;
+    case "remote-empty":
+      return "the remote active artifact has no files";
+    case "folder-missing":
+      return "the mapped folder is missing";
+    case "folder-emptied":
+      return `the mapped folder was emptied (${reason.baseFiles} synced files are gone)`;
+  }
+}
