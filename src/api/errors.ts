@@ -95,6 +95,9 @@ export function errorCodeForStatus(status: number): ErrorCode {
       return "FORBIDDEN";
     case 404:
       return "NOT_FOUND";
+    case 409:
+      // The emulator's answer to a prompt sent while generating (the real service: not documented).
+      return "GENERATING";
     case 422:
       return "UNPROCESSABLE";
     case 429:
