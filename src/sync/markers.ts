@@ -16,3 +16,12 @@ const END_RE = /^>>>>>>> remote\b.*$/m;
 export function hasConflictMarkers(text: string): boolean {
   return START_RE.test(text) && END_RE.test(text);
 }
+
+/** The end-marker line for `label` ("remote v7" or "v7" both give `>>>>>>> remote v7`). */
+export function formatRemoteMarker(label: string): string {
+  // A newline in the label would split the marker line and hide the block from editors.
+  const clean = label.replace(/[\r\n]+/g, " ").trim();
+  if (clean === "" || clean === "remote") return MARKER_REMOTE_PREFIX;
+  if (/^remote\b/.test(clean)) return `>>>>>>> ${clean}`;
+  return `${MARKER_REMOTE_PREFIX} ${clean}`;
+}

@@ -38,10 +38,25 @@ export type FileAction =
   | { kind: "remove-local"; path: string; expectLocal: string }
   /** Both sides agree on new content (or both gone): move the base only. */
   | { kind: "record-base"; path: string; hash: string | undefined }
-  /** Both changed differently: resolve by policy. `base` undefined = no common ancestor. */
-  | { kind: "conflict"; path: string; policy: ConflictPolicy; base: string | undefined; localHash: string; remoteHash: string }
+  /**
+   * Both changed differently: resolve by policy. `base` undefined = no common ancestor.
+   * `localBlocked` set: the local file can never be pushed (binary, or still holds markers), so
+   * it is not merged or pushed; see resolveConflict in merge.ts.
+   */
+  | {
+      kind: "conflict";
+      path: string;
+      policy: ConflictPolicy;
+      base: string | undefined;
+      localHash: string;
+      remoteHash: string;
+      localBlocked?: LocalBlock;
+    }
   /** Nothing to do but tell the user. */
   | { kind: "report"; path: string; reason: ReportReason };
+
+/** Why a local file can never be pushed as it is. */
+export type LocalBlock = "binary" | "markers";
 
 /** Why a path is only reported. */
 export type ReportReason =
@@ -74,6 +89,11 @@ export interface ReconcileInput {
   folderExists: boolean;
   /** The remote listing was read in full (a full pull), not just the files about to be pushed. */
   fullRemote: boolean;
+  /**
+   * Files in the active artifact, when known (refused names included: such an artifact is not
+   * empty). Left out, it is the number of triples with a remote side.
+   */
+  remoteFileCount?: number;
 }
 
 /** One-line human description of a halt reason. */

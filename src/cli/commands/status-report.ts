@@ -1,0 +1,108 @@
+/** `mpsync status`: what is pending on each side, read without taking the folder's lock. */
+import type { Mapping } from "../../runtime.js";
+import { summarizeCycle } from "../../sync/cycle-summary.js";
+import { readFolderLock } from "../../state/lock.js";
+import type { CommandContext } from "../context.js";
+import type { Output } from "../output.js";
+import { formatDuration } from "../wait-idle.js";
+import { describeError } from "../../sync/describe-error.js";
+
+/** One design's status (also the `--json` shape). */
+export interface DesignStatusReport {
+  dir: string;
+  editorId: string | undefined;
+  state: "idle" | "generating" | "unknown" | "halted" | "error";
+  generating: boolean | undefined;
+  statusAgeSec: number | undefined;
+  activeArtifactId: string | undefined;
+  activeVersion: string | undefined;
+  localChanges: string[];
+  remoteChanges: string[];
+  conflicts: string[];
+  unresolvedConflicts: string[];
+  deletedLocally: string[];
+  halted: string | undefined;
+  lastError: { code: string; message: string; at: number } | undefined;
+  daemon: { pid: number; uptimeSec: number; command: string } | undefined;
+  error?: string;
+}
+
+/** Collects one design's status. Never writes the folder (the daemon may own it). */
+export async function collectStatus(ctx: CommandContext, mapping: Mapping): Promise<DesignStatusReport> {
+  const now = ctx.runtime.clock.now();
+  const lock = await readFolderLock(mapping.root);
+  const daemon = lock === undefined ? undefined : { pid: lock.pid, command: lock.command, uptimeSec: Math.round((now - lock.startedAt) / 1000) };
+  const report: DesignStatusReport = {
+    dir: mapping.dir,
+    editorId: undefined,
+    state: "unknown",
+    generating: undefined,
+    statusAgeSec: undefined,
+    activeArtifactId: undefined,
+    activeVersion: undefined,
+    localChanges: [],
+    remoteChanges: [],
+    conflicts: [],
+    unresolvedConflicts: [],
+    deletedLocally: [],
+    halted: undefined,
+    lastError: undefined,
+    daemon,
+  };
+  try {
+    const sync = await ctx.runtime.openDesign(mapping, () => undefined);
+    report.editorId = sync.editorId;
+    const plan = summarizeCycle(await sync.fullSync({ dryRun: true }));
+    const st = sync.state;
+    Object.assign(report, {
+      activeArtifactId: plan.artifactId,
+      localChanges: plan.pushed,
+      remoteChanges: [...plan.pulled, ...plan.removed],
+      conflicts: plan.conflicts,
+      unresolvedConflicts: plan.unresolvedConflicts,
+      deletedLocally: plan.reports.filter((r) => r.reason === "deleted-locally").map((r) => r.path),
+      halted: plan.halted ?? st.halted?.reason,
+      lastError: st.lastError,
+      generating: st.lastStatus?.isGenerating,
+      statusAgeSec: st.lastStatus === undefined ? undefined : Math.round((now - st.lastStatus.at) / 1000),
+    });
+    report.state = report.halted !== undefined ? "halted" : report.generating === true ? "generating" : report.generating === false ? "idle" : "unknown";
+    report.activeVersion = await activeVersionLabel(ctx, sync.editorId, plan.artifactId);
+  } catch (err) {
+    report.state = "error";
+    report.error = describeError(err);
+  }
+  return report;
+}
+
+async function activeVersionLabel(ctx: CommandContext, editorId: string, artifactId: string | undefined): Promise<string | undefined> {
+  if (artifactId === undefined) return undefined;
+  const page = await (await ctx.runtime.client()).listVersions(editorId, 0);
+  return page.versions.find((v) => v.artifactId === artifactId)?.versionLabel;
+}
+
+/** Human rendering. */
+export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
+  const c = out.c;
+  for (const r of reports) {
+    const stateText =
+      r.state === "generating" ? c.yellow("generating") : r.state === "idle" ? c.green("idle") : r.state === "halted" ? c.red("needs attention") : r.state === "error" ? c.red("error") : c.dim("state unknown");
+    const age = r.statusAgeSec === undefined ? "" : c.dim(` (as of ${formatDuration(r.statusAgeSec * 1000)} ago)`);
+    out.info(`${c.bold(r.dir)}  ${r.editorId ?? ""}  ${stateText}${age}  ${r.activeVersion ?? ""}`);
+    if (r.error !== undefined) out.info(`  ${c.red(r.error)}`);
+    if (r.halted !== undefined) out.info(`  ${c.red("halted:")} ${r.halted}; run mpsync pull --force once checked`);
+    if (r.daemon !== undefined) out.info(`  ${c.dim(`daemon: pid ${r.daemon.pid}, up ${formatDuration(r.daemon.uptimeSec * 1000)} (${r.daemon.command})`)}`);
+    const list = (label: string, items: string[]): void => {
+      if (items.length > 0) out.info(`  ${label}: ${items.join(", ")}`);
+    };
+    list(c.green("local changes"), r.localChanges);
+    list(c.blue("remote changes"), r.remoteChanges);
+    list(c.yellow("conflicts"), r.conflicts);
+    list(c.yellow("unresolved markers"), r.unresolvedConflicts);
+    list(c.dim("deleted locally"), r.deletedLocally);
+    if (r.lastError !== undefined) out.info(`  ${c.dim(`last error: ${r.lastError.message}`)}`);
+    if ([r.localChanges, r.remoteChanges, r.conflicts, r.unresolvedConflicts].every((l) => l.length === 0) && r.error === undefined) {
+      out.info(`  ${c.dim("in sync")}`);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/** `pull`, `push` and `status`: one-shot sync of every mapping or the named folders. */
+import type { Command } from "commander";
+import { MpsyncError } from "../../api/errors.js";
+import type { Mapping } from "../../runtime.js";
+import type { CycleReport, DesignSync } from "../../sync/design-sync.js";
+import type { SyncEvent } from "../../sync/events.js";
+import { summarizeCycle, type CycleSummary } from "../../sync/cycle-summary.js";
+import { acquireFolderLock } from "../../state/lock.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+import { renderPlan } from "../render-plan.js";
+import { collectStatus, renderStatus, type DesignStatusReport } from "./status-report.js";
+import { waitUntilIdle } from "../wait-idle.js";
+
+interface OneShotFlags {
+  dryRun?: boolean;
+  force?: boolean;
+}
+
+/** Registers pull, push and status. */
+export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("pull")
+    .description("bring remote changes into the mapped folders (local edits are reconciled, never discarded)")
+    .argument("[dir...]", "mapped folders (default: all)")
+    .option("--dry-run", "print the plan, change nothing")
+    .option("--force", "proceed past a circuit breaker (mass delete, empty remote, emptied folder)")
+    .addHelpText("after", "\nExamples:\n  $ mpsync pull\n  $ mpsync pull web --dry-run\n  $ mpsync pull --force   # after checking why a design was halted")
+    .action(action(io, exit, (ctx, dirs: string[], flags: OneShotFlags) => runOneShot(ctx, dirs, flags, "pull")));
+
+  program
+    .command("push")
+    .description("send local changes (the remote is checked first: its edits are reconciled, never overwritten)")
+    .argument("[dir...]", "mapped folders (default: all)")
+    .option("--dry-run", "print the plan, change nothing")
+    .addHelpText("after", "\nExamples:\n  $ mpsync push\n  $ mpsync push --dry-run --json")
+    .action(action(io, exit, (ctx, dirs: string[], flags: OneShotFlags) => runOneShot(ctx, dirs, flags, "push")));
+
+  program
+    .command("status")
+    .description("local and remote changes, conflicts, generating or idle, active version, daemon")
+    .argument("[dir...]", "mapped folders (default: all)")
+    .addHelpText("after", "\nExamples:\n  $ mpsync status\n  $ mpsync status --json | jq '.designs[].localChanges'")
+    .action(
+      action(io, exit, async (ctx, dirs: string[]) => {
+        const reports: DesignStatusReport[] = [];
+        for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
+        ctx.out.result({ ok: true, designs: reports }, () => renderStatus(ctx.out, reports));
+        return EXIT.ok;
+      }),
+    );
+}
+
+async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {
+  const results: (CycleSummary & { dir: string; editorId: string })[] = [];
+  const events: SyncEvent[] = [];
+  const emit = (e: SyncEvent): void => {
+    events.push(e);
+    if (e.event === "notice" || e.event === "halted") ctx.out.warn(`${e.dir}: ${e.message}`);
+  };
+  for (const mapping of await ctx.runtime.mappings(dirs)) {
+    results.push(await syncOne(ctx, mapping, flags, kind, emit));
+  }
+  const dryRun = flags.dryRun === true;
+  ctx.out.result({ ok: results.every((r) => r.halted === undefined), dryRun, designs: results, events }, () => {
+    for (const r of results) renderPlan(ctx.out, r, dryRun);
+  });
+  if (results.some((r) => r.halted !== undefined)) return EXIT.failure;
+  return results.some((r) => r.unresolvedConflicts.length > 0) ? EXIT.conflicts : EXIT.ok;
+}
+
+async function syncOne(
+  ctx: CommandContext,
+  mapping: Mapping,
+  flags: OneShotFlags,
+  kind: "pull" | "push",
+  emit: (e: SyncEvent) => void,
+): Promise<CycleSummary & { dir: string; editorId: string }> {
+  const dryRun = flags.dryRun === true;
+  // A dry run changes nothing, so it may look while the daemon holds the folder.
+  const lock = dryRun ? undefined : await acquireFolderLock(mapping.root, { command: `mpsync ${kind}` });
+  try {
+    const sync = await ctx.runtime.openDesign(mapping, emit);
+    const report = await runCycle(ctx, sync, kind, flags);
+    return { dir: mapping.dir, editorId: sync.editorId, ...summarizeCycle(report) };
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function runCycle(
+  ctx: CommandContext,
+  sync: DesignSync,
+  kind: "pull" | "push",
+  flags: OneShotFlags,
+): Promise<CycleReport | undefined> {
+  const dryRun = flags.dryRun === true;
+  if (kind === "pull") return sync.fullSync({ force: flags.force === true, dryRun });
+  // Pushes wait while the design is generating (PRODUCT.md section 5); then pull and reconcile first.
+  const generating = await waitUntilIdle(ctx, sync, { wait: !dryRun });
+  if (generating) {
+    throw new MpsyncError("GENERATING", "the design is generating: nothing was pushed", { hint: "run mpsync push again when it is idle" });
+  }
+  // Never synced: there is no base to tell a push from a pull, so reconcile everything.
+  if (sync.state.artifactId === undefined) return sync.fullSync({ dryRun });
+  return sync.pushPaths(await sync.localChanges(), { dryRun });
+}

@@ -1,0 +1,53 @@
+/** What every command receives: process I/O (injected by bin.ts or tests) and lazily built parts. */
+import type { Command } from "commander";
+import { Runtime } from "../runtime.js";
+import { Output, shouldUseColor } from "./output.js";
+
+/** The process edge, as data. Only bin.ts builds it from `process`. */
+export interface CliIo {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  /** Subscribes to SIGINT/SIGTERM/SIGHUP; returns an unsubscribe function. */
+  onSignal(signal: "SIGINT" | "SIGTERM" | "SIGHUP", handler: () => void): () => void;
+}
+
+/** Global flags (PRODUCT.md section 7). */
+export interface GlobalFlags {
+  config?: string;
+  json?: boolean;
+  verbose?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+}
+
+/** Per-invocation context handed to command actions. */
+export interface CommandContext {
+  io: CliIo;
+  out: Output;
+  flags: GlobalFlags;
+  runtime: Runtime;
+}
+
+/** Builds the context of the command being run from its (global) options. */
+export function contextFor(io: CliIo, command: Command): CommandContext {
+  const flags = command.optsWithGlobals<GlobalFlags>();
+  const out = new Output({
+    json: flags.json === true,
+    quiet: flags.quiet === true,
+    verbose: flags.verbose === true,
+    color: shouldUseColor(io.env, io.stdout.isTTY === true, flags.color),
+    stdout: io.stdout,
+    stderr: io.stderr,
+  });
+  const runtime = new Runtime({
+    cwd: io.cwd,
+    env: io.env,
+    configPath: flags.config,
+    logLevel: flags.verbose === true ? "debug" : flags.quiet === true ? "error" : undefined,
+  });
+  return { io, out, flags, runtime };
+}

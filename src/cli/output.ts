@@ -1,0 +1,143 @@
+/**
+ * Everything the CLI prints goes through Output: concise coloured lines on a TTY, one JSON
+ * document (or JSON Lines for `watch`) with --json, nothing but errors with --quiet.
+ * Streams are parameters so end-to-end tests can read them.
+ */
+import pc from "picocolors";
+import { createSpinner } from "nanospinner";
+import { MpsyncError } from "../api/errors.js";
+import { describeError } from "../sync/describe-error.js";
+import type { SyncEvent } from "../sync/events.js";
+import { exitCodeFor } from "./exit-codes.js";
+
+/** Output settings from global flags and the environment. */
+export interface OutputOptions {
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** A running progress indicator. */
+export interface Progress {
+  update(text: string): void;
+  stop(finalLine?: string): void;
+}
+
+/** The CLI's printer. */
+export class Output {
+  readonly opts: OutputOptions;
+  readonly #c: ReturnType<typeof pc.createColors>;
+
+  constructor(opts: OutputOptions) {
+    this.opts = opts;
+    this.#c = pc.createColors(opts.color);
+  }
+
+  /** Colour helpers (no-ops without colour). */
+  get c(): ReturnType<typeof pc.createColors> {
+    return this.#c;
+  }
+
+  /** A normal line (suppressed by --quiet and --json). */
+  info(line: string): void {
+    if (!this.opts.quiet && !this.opts.json) this.opts.stdout.write(`${line}\n`);
+  }
+
+  /** A success line with a check mark. */
+  success(line: string): void {
+    this.info(`${this.#c.green("✓")} ${line}`);
+  }
+
+  /** A warning on stderr (suppressed by --quiet). */
+  warn(line: string): void {
+    if (!this.opts.quiet) this.opts.stderr.write(`${this.#c.yellow("!")} ${line}\n`);
+  }
+
+  /** Verbose-only detail on stderr. */
+  debug(line: string): void {
+    if (this.opts.verbose) this.opts.stderr.write(`${this.#c.dim(line)}\n`);
+  }
+
+  /** The command's result: one JSON document with --json; `human` renders it otherwise. */
+  result(doc: unknown, human?: () => void): void {
+    if (this.opts.json) this.opts.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    else if (human !== undefined && !this.opts.quiet) human();
+  }
+
+  /** A failed command: one line (what, why, what to do); JSON on stdout with --json. */
+  error(err: unknown): void {
+    const message = describeError(err);
+    if (this.opts.json) {
+      const code = err instanceof MpsyncError ? err.code : "INTERNAL";
+      this.opts.stdout.write(`${JSON.stringify({ ok: false, error: { code, message, exitCode: exitCodeFor(err) } }, null, 2)}\n`);
+    } else {
+      this.opts.stderr.write(`${this.#c.red("error:")} ${message}\n`);
+    }
+    if (this.opts.verbose && err instanceof Error && err.stack !== undefined) this.opts.stderr.write(`${err.stack}\n`);
+  }
+
+  /** A daemon event: a JSON line with --json, a concise human line otherwise. */
+  event(e: SyncEvent): void {
+    if (this.opts.json) {
+      this.opts.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...e })}\n`);
+      return;
+    }
+    if (this.opts.quiet && e.event !== "error" && e.event !== "halted" && e.event !== "conflict") return;
+    const stamp = this.#c.dim(new Date().toLocaleTimeString());
+    this.opts.stdout.write(`${stamp} ${this.#c.cyan(e.dir)} ${this.#badge(e.event)} ${e.message}\n`);
+  }
+
+  /** A spinner with elapsed time on a TTY; plain progress lines otherwise. */
+  progress(text: string): Progress {
+    const tty = this.opts.stderr.isTTY === true && !this.opts.json && !this.opts.quiet;
+    if (!tty) {
+      if (!this.opts.quiet && !this.opts.json) this.opts.stderr.write(`${text}\n`);
+      return {
+        update: (t) => {
+          if (!this.opts.quiet && !this.opts.json) this.opts.stderr.write(`${t}\n`);
+        },
+        stop: (line) => {
+          if (line !== undefined) this.info(line);
+        },
+      };
+    }
+    const spinner = createSpinner(text, { stream: this.opts.stderr as NodeJS.WriteStream }).start();
+    return {
+      update: (t) => spinner.update({ text: t }),
+      stop: (line) => {
+        spinner.clear();
+        spinner.stop();
+        if (line !== undefined) this.info(line);
+      },
+    };
+  }
+
+  #badge(name: SyncEvent["event"]): string {
+    const c = this.#c;
+    switch (name) {
+      case "pushed":
+        return c.green("↑ pushed ");
+      case "pulled":
+        return c.blue("↓ pulled ");
+      case "conflict":
+        return c.yellow("⚠ conflict");
+      case "error":
+        return c.red("✗ error  ");
+      case "halted":
+        return c.red("■ halted ");
+      default:
+        return c.dim(name.padEnd(9));
+    }
+  }
+}
+
+/** Colour on when stdout is a TTY, NO_COLOR unset, and --no-color not given. */
+export function shouldUseColor(env: Record<string, string | undefined>, isTTY: boolean, flag: boolean | undefined): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+  return isTTY;
+}

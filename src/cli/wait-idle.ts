@@ -1,0 +1,65 @@
+/** Waiting for a design to stop generating, with polls never closer than the interval. */
+import type { DesignStatus } from "../api/schemas.js";
+import type { DesignSync } from "../sync/design-sync.js";
+import type { CommandContext } from "./context.js";
+
+/**
+ * The design's generating state: polls now when the interval allows, else uses the last
+ * status recorded (by any command or the daemon). With `wait`, polls until idle, showing
+ * elapsed time and the next poll. Resolves to true while still generating (only without wait).
+ */
+export async function waitUntilIdle(ctx: CommandContext, sync: DesignSync, options: { wait: boolean }): Promise<boolean> {
+  const status = await currentStatus(ctx, sync);
+  if (!status.isGenerating) return false;
+  if (!options.wait) return true;
+  await pollUntilIdle(ctx, sync.editorId, (s) => {
+    sync.state.lastStatus = { isGenerating: s.isGenerating, activeArtifactId: s.activeArtifactId, at: ctx.runtime.clock.now() };
+  });
+  await sync.save();
+  return false;
+}
+
+async function currentStatus(ctx: CommandContext, sync: DesignSync): Promise<{ isGenerating: boolean }> {
+  const scheduler = await ctx.runtime.pollScheduler();
+  const cached = sync.state.lastStatus;
+  if (cached !== undefined && (await scheduler.delayUntilNextPoll(sync.editorId)) > 0) return cached;
+  const client = await ctx.runtime.client();
+  const status = await scheduler.poll(sync.editorId, () => client.getStatus(sync.editorId));
+  sync.state.lastStatus = { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: ctx.runtime.clock.now() };
+  await sync.save();
+  return status;
+}
+
+/** Polls `editorId` (spaced by the scheduler) until it is idle; returns the idle status. */
+export async function pollUntilIdle(
+  ctx: CommandContext,
+  editorId: string,
+  onStatus: (s: DesignStatus) => void = () => undefined,
+): Promise<DesignStatus> {
+  const scheduler = await ctx.runtime.pollScheduler();
+  const client = await ctx.runtime.client();
+  const clock = ctx.runtime.clock;
+  const started = clock.now();
+  const progress = ctx.out.progress("waiting for the design to finish generating");
+  try {
+    for (;;) {
+      const next = await scheduler.delayUntilNextPoll(editorId);
+      progress.update(`generating… ${formatDuration(clock.now() - started)} elapsed, next poll in ${formatDuration(next)}`);
+      const status = await scheduler.poll(editorId, () => client.getStatus(editorId));
+      onStatus(status);
+      if (!status.isGenerating) {
+        progress.stop();
+        return status;
+      }
+    }
+  } catch (err) {
+    progress.stop();
+    throw err;
+  }
+}
+
+/** `1m05s` / `12s`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}

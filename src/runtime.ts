@@ -1,0 +1,206 @@
+/**
+ * The composition root: builds every real adapter (config, key, client, queues, schedulers,
+ * per-folder stores and trees) lazily, so a command pays only for what it uses. Commands get
+ * a Runtime; nothing else constructs infrastructure.
+ */
+import type { DestinationStream, LevelWithSilent } from "pino";
+import { join } from "node:path";
+import type { V3Client } from "./api/client-types.js";
+import { createClient } from "./api/client.js";
+import { MpsyncError } from "./api/errors.js";
+import { loadConfig, type LoadedConfig } from "./config/load-config.js";
+import { resolveApiKey } from "./config/credentials.js";
+import { stateHome } from "./config/paths.js";
+import { DEFAULT_BASE_URL } from "./config/schema.js";
+import { createLogger, type Logger } from "./log/logger.js";
+import { createSystemClock, type Clock } from "./scheduling/clock.js";
+import { createFileGenerationLedger, GenerationBudget } from "./scheduling/generation-budget.js";
+import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler.js";
+import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-queue.js";
+import { DesignSync } from "./sync/design-sync.js";
+import type { EventSink } from "./sync/events.js";
+import { openFsFolder } from "./sync/fs-adapters.js";
+
+/** Process-level inputs; only bin.ts reads them from `process`. */
+export interface RuntimeOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  configPath?: string | undefined;
+  logLevel?: LevelWithSilent | undefined;
+  logDestination?: DestinationStream | undefined;
+  clock?: Clock | undefined;
+}
+
+/** One mapping of .syncrc with its absolute folder. */
+export interface Mapping {
+  dir: string;
+  design: string;
+  root: string;
+}
+
+/** Lazily built infrastructure for one CLI invocation or daemon. */
+export class Runtime {
+  readonly options: RuntimeOptions;
+  readonly clock: Clock;
+  readonly queues: RequestQueueRegistry;
+  #config: LoadedConfig | undefined;
+  #apiKey: string | undefined;
+  #logger: Logger | undefined;
+  #client: (V3Client & { close(): Promise<void> }) | undefined;
+  #poller: PollScheduler | undefined;
+
+  constructor(options: RuntimeOptions) {
+    this.options = options;
+    this.clock = options.clock ?? createSystemClock();
+    this.queues = new RequestQueueRegistry({ clock: this.clock });
+  }
+
+  /** The loaded .syncrc (throws CONFIG_INVALID). */
+  async config(): Promise<LoadedConfig> {
+    this.#config ??= await loadConfig({ cwd: this.options.cwd, configPath: this.options.configPath, env: this.options.env });
+    return this.#config;
+  }
+
+  /** The config when one is found, undefined when there is none (commands that work without). */
+  async configIfAny(): Promise<LoadedConfig | undefined> {
+    try {
+      return await this.config();
+    } catch (err) {
+      if (err instanceof MpsyncError && err.code === "CONFIG_INVALID" && /no \.syncrc found/.test(err.message)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Reads what later calls need synchronously (the API key, when there is one). */
+  async prepare(): Promise<void> {
+    this.#apiKey = (await resolveApiKey(this.options.env))?.key;
+  }
+
+  /** The API key: MP_API_KEY, else the credentials file (read by prepare()). */
+  apiKey(): string {
+    if (this.#apiKey === undefined || this.#apiKey === "") {
+      throw new MpsyncError("NO_API_KEY", "API key missing or invalid: set MP_API_KEY or run mpsync login");
+    }
+    return this.#apiKey;
+  }
+
+  /** Service address: .syncrc (with MPSYNC_BASE_URL applied), else the env, else the default. */
+  baseUrl(): string {
+    return this.#config?.config.baseUrl ?? this.options.env.MPSYNC_BASE_URL ?? DEFAULT_BASE_URL;
+  }
+
+  /** Root logger (stderr), with the key scrubbed from every record. */
+  logger(): Logger {
+    if (this.#logger === undefined) {
+      const secrets = this.#apiKey === undefined ? [] : [this.#apiKey];
+      this.#logger = createLogger({
+        level: this.options.logLevel ?? this.#config?.config.logLevel ?? "info",
+        destination: this.options.logDestination,
+        secrets,
+      });
+    }
+    return this.#logger;
+  }
+
+  /** The request queue of the key (`concurrency` in flight; a 429 pauses it). */
+  async requestQueue(): Promise<RequestQueue> {
+    const config = await this.configIfAny();
+    return this.queues.forKey(this.apiKey(), config?.config.concurrency ?? 4);
+  }
+
+  /** The v3 client for the key, on that key's request queue. */
+  async client(): Promise<V3Client> {
+    if (this.#client === undefined) {
+      const queue = await this.requestQueue();
+      this.#client = createClient({
+        baseUrl: this.baseUrl(),
+        apiKey: this.apiKey(),
+        queue,
+        logger: this.logger().child({ component: "api" }),
+        clock: this.clock,
+      });
+    }
+    return this.#client;
+  }
+
+  /** Status polls: one per pollIntervalSec per design, across processes (ledger file). */
+  async pollScheduler(): Promise<PollScheduler> {
+    if (this.#poller === undefined) {
+      const config = await this.configIfAny();
+      const intervalMs = (config?.config.pollIntervalSec ?? 60) * 1000;
+      const ledger = createFilePollLedger(join(stateHome(this.options.env), "polls.json"));
+      this.#poller = new PollScheduler({ intervalMs, clock: this.clock, ledger });
+    }
+    return this.#poller;
+  }
+
+  /** The local generation budget of the key. */
+  generationBudget(): GenerationBudget {
+    const ledger = createFileGenerationLedger(join(stateHome(this.options.env), "generations.json"));
+    return new GenerationBudget({ apiKey: this.apiKey(), ledger, clock: this.clock });
+  }
+
+  /** The mappings named by `dirs` (folder paths, relative to cwd), or all of them. */
+  async mappings(dirs: readonly string[] = []): Promise<Mapping[]> {
+    const loaded = await this.config();
+    const all = loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root }));
+    if (dirs.length === 0) return all;
+    return dirs.map((wanted) => {
+      const abs = join(this.options.cwd, wanted);
+      const found = all.find((m) => m.root === abs || m.dir === wanted || m.root === wanted);
+      if (found === undefined) {
+        throw new MpsyncError("USAGE", `${wanted} is not a mapped folder in ${loaded.path}`, {
+          hint: `mapped: ${all.map((m) => m.dir).join(", ")}`,
+        });
+      }
+      return found;
+    });
+  }
+
+  /** The single mapping a single-design command acts on (--dir, or the only one). */
+  async singleMapping(dir: string | undefined): Promise<Mapping> {
+    const all = await this.mappings(dir === undefined ? [] : [dir]);
+    if (all.length !== 1 || all[0] === undefined) {
+      throw new MpsyncError("USAGE", "several folders are mapped: choose one with --dir", {
+        hint: all.map((m) => m.dir).join(", "),
+      });
+    }
+    return all[0];
+  }
+
+  /** A DesignSync of one mapping on the real file system, not yet opened. */
+  async createDesignSync(mapping: Mapping, emit: EventSink): Promise<DesignSync> {
+    const { config } = await this.config();
+    const folder = await openFsFolder(mapping.root, config.ignore, this.clock);
+    return new DesignSync({
+      dir: mapping.dir,
+      design: mapping.design,
+      client: await this.client(),
+      local: folder.local,
+      matcher: folder.matcher,
+      store: folder.store,
+      policy: config.onConflict,
+      logger: this.logger().child({ dir: mapping.dir }),
+      emit,
+      clock: this.clock,
+    });
+  }
+
+  /** A DesignSync of one mapping, opened (state loaded, design resolved). */
+  async openDesign(mapping: Mapping, emit: EventSink): Promise<DesignSync> {
+    const sync = await this.createDesignSync(mapping, emit);
+    await sync.open();
+    return sync;
+  }
+
+  /** Drops the cached config so the next config() re-reads .syncrc (SIGHUP). */
+  forgetConfig(): void {
+    this.#config = undefined;
+  }
+
+  /** Releases sockets (keep-alive) so the process can exit. */
+  async close(): Promise<void> {
+    await this.#client?.close();
+    this.#logger?.flush();
+  }
+}

@@ -1,0 +1,24 @@
+/** The engine's port onto a folder's `.mpsync/` store (implemented in src/state/). */
+import type { BaseTexts } from "./executor.js";
+
+/** What the engine persists per folder (state.json). */
+export interface PersistedState {
+  editorId?: string | undefined;
+  sourceDesign?: string | undefined;
+  artifactId?: string | undefined;
+  /** path -> base hash (the content both sides agreed on last). */
+  files: Record<string, { hash: string }>;
+  /** path -> hash of content the service refused as a new file. */
+  refusedContent?: Record<string, string> | undefined;
+  halted?: { reason: string; at: number } | undefined;
+  lastError?: { code: string; message: string; at: number } | undefined;
+  lastStatus?: { isGenerating: boolean; activeArtifactId: string; at: number } | undefined;
+}
+
+/** Load/save of the state plus the base-text, conflict and backup areas. */
+export interface DesignStore extends BaseTexts {
+  load(): Promise<{ state: PersistedState; recovered?: "missing" | "corrupt" | undefined }>;
+  save(state: PersistedState): Promise<void>;
+  saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
+  pruneBases(keep: ReadonlySet<string>): Promise<void>;
+}

@@ -1,0 +1,286 @@
+/**
+ * One mapped folder <-> one design. Runs sync cycles: a full cycle (pull: every path on both
+ * sides) and a push pass (only the paths that changed locally). Both read the local side
+ * BEFORE the remote, so a save during a cycle is never taken for a remote change, and both
+ * go through the same pure reconcile and the same executor.
+ */
+import type { V3Client } from "../api/client-types.js";
+import type { Logger } from "../log/logger.js";
+import type { Clock } from "../scheduling/clock.js";
+import type { EventSink } from "./events.js";
+import { executePlan, type ExecuteResult } from "./executor.js";
+import { hashContent } from "./hash.js";
+import type { ConflictPolicy, FileTriple, LocalFile, SyncPlan } from "./model.js";
+import { describeHalt } from "./model.js";
+import type { LocalTree } from "./ports.js";
+import { reconcile } from "./reconcile.js";
+import { readRemoteSnapshot, type RemoteSnapshot } from "./remote-snapshot.js";
+import type { DesignStore, PersistedState } from "./design-store.js";
+import { resolveEditorId } from "./resolve-design.js";
+import { MpsyncError } from "../api/errors.js";
+import type { IgnoreMatcher } from "../local/ignore-rules.js";
+
+/** Everything one design's sync needs, wired by the composition root. */
+export interface DesignSyncOptions {
+  /** The mapping's folder as written in .syncrc (for messages and events). */
+  dir: string;
+  /** The mapping's design string (editorId or URL). */
+  design: string;
+  client: V3Client;
+  local: LocalTree;
+  /** The folder's ignore rules (the watcher uses the same ones). */
+  matcher: IgnoreMatcher;
+  store: DesignStore;
+  policy: ConflictPolicy;
+  logger: Logger;
+  emit: EventSink;
+  clock: Clock;
+}
+
+/** What a cycle did (or, with dryRun, would do). */
+export interface CycleReport {
+  plan: SyncPlan;
+  dryRun: boolean;
+  result: ExecuteResult | undefined;
+  artifactId: string;
+  /** Every name the active artifact listed (to notice a change in later status polls). */
+  remoteNames: string[];
+  refusedNames: { name: string; reason: string }[];
+}
+
+/** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
+export class DesignSync {
+  readonly #o: DesignSyncOptions;
+  #state: PersistedState | undefined;
+  #editorId: string | undefined;
+
+  constructor(options: DesignSyncOptions) {
+    this.#o = options;
+  }
+
+  /** The design's editorId (after open). */
+  get editorId(): string {
+    if (this.#editorId === undefined) throw new MpsyncError("INTERNAL", "DesignSync used before open()");
+    return this.#editorId;
+  }
+
+  /** The folder's ignore rules. */
+  get matcher(): IgnoreMatcher {
+    return this.#o.matcher;
+  }
+
+  /** The persisted state (after open). */
+  get state(): PersistedState {
+    if (this.#state === undefined) throw new MpsyncError("INTERNAL", "DesignSync used before open()");
+    return this.#state;
+  }
+
+  /** Loads state and resolves the design to an editorId (cached in state). */
+  async open(): Promise<void> {
+    const { state, recovered } = await this.#o.store.load();
+    if (recovered === "corrupt") {
+      this.#notice("state.json was corrupt: it was set aside; differing files will become conflicts");
+    }
+    const editorId = await resolveEditorId(this.#o.client, this.#o.design, state);
+    if (state.editorId !== undefined && state.editorId !== editorId) {
+      // The mapping now points at another design: the old bases describe nothing shared.
+      this.#notice(`mapping changed from ${state.editorId} to ${editorId}: starting without a base`);
+      state.files = {};
+      state.artifactId = undefined;
+    }
+    state.editorId = editorId;
+    state.sourceDesign = this.#o.design;
+    this.#editorId = editorId;
+    this.#state = state;
+  }
+
+  /** Full cycle: every local, remote and base path. */
+  async fullSync(options: { force?: boolean; dryRun?: boolean } = {}): Promise<CycleReport> {
+    const exists = await this.#o.local.exists();
+    const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
+    const remote = await readRemoteSnapshot(this.#o.client, this.editorId);
+    const paths = new Set([...Object.keys(this.state.files), ...scan.keys(), ...remote.names]);
+    const files = this.#triples(paths, (p) => scan.get(p), remote);
+    const plan = reconcile({
+      files,
+      policy: this.#o.policy,
+      force: options.force === true,
+      folderExists: exists,
+      fullRemote: true,
+    });
+    return this.#finish(plan, remote, options.dryRun === true);
+  }
+
+  /**
+   * Push pass over `paths` (changed locally, from the watcher or a scan). Makes no request at
+   * all when none of them differs from its base: that is how the tool's own writes never echo.
+   */
+  async pushPaths(paths: Iterable<string>, options: { dryRun?: boolean } = {}): Promise<CycleReport | undefined> {
+    const locals = new Map<string, LocalFile | undefined>();
+    for (const p of this.#expandPaths(paths)) {
+      const read = await this.#o.local.read(p);
+      const base = this.state.files[p]?.hash;
+      if (read?.hash !== base) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
+    }
+    if (locals.size === 0) return undefined;
+    const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()]);
+    if (this.state.artifactId !== undefined && remote.artifactId !== this.state.artifactId) {
+      // The active artifact moved (generation, or another version picked): pull and
+      // reconcile everything first; the local edits are part of that reconcile.
+      this.#notice(`active artifact changed to ${remote.artifactId}: pulling before pushing`);
+      return this.fullSync(options);
+    }
+    const files = this.#triples(new Set(locals.keys()), (p) => locals.get(p), remote);
+    const plan = reconcile({ files, policy: this.#o.policy, force: false, folderExists: true, fullRemote: false });
+    return this.#finish(plan, remote, options.dryRun === true);
+  }
+
+  /** Local paths that differ from their base (for push, status and start-up). */
+  async localChanges(): Promise<string[]> {
+    const scan = await this.#o.local.scan();
+    const changed = new Set<string>();
+    for (const [p, f] of scan) if (this.state.files[p]?.hash !== f.hash) changed.add(p);
+    for (const p of Object.keys(this.state.files)) if (!scan.has(p)) changed.add(p);
+    return [...changed].sort();
+  }
+
+  /** Persists the state now (e.g. after the caller changed halted/lastError/poll fields). */
+  async save(): Promise<void> {
+    await this.#o.store.save(this.state);
+  }
+
+  #expandPaths(paths: Iterable<string>): Set<string> {
+    const out = new Set<string>();
+    const known = Object.keys(this.state.files);
+    for (const raw of paths) {
+      const p = raw.replace(/\/+$/, "");
+      if (p === "" || this.#o.local.ignores(p)) continue;
+      out.add(p);
+      // A removed or renamed folder: every synced file below it is concerned.
+      for (const k of known) if (k.startsWith(`${p}/`)) out.add(k);
+    }
+    return out;
+  }
+
+  #triples(
+    paths: Set<string>,
+    localOf: (p: string) => LocalFile | undefined,
+    remote: RemoteSnapshot,
+  ): FileTriple[] {
+    const out: FileTriple[] = [];
+    for (const path of [...paths].sort()) {
+      if (this.#o.local.ignores(path)) continue;
+      const text = remote.texts.get(path);
+      out.push({
+        path,
+        base: this.state.files[path]?.hash,
+        local: localOf(path),
+        remote: text === undefined ? undefined : { hash: hashContent(text) },
+      });
+    }
+    return out;
+  }
+
+  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean): Promise<CycleReport> {
+    const report: CycleReport = {
+      plan,
+      dryRun,
+      result: undefined,
+      artifactId: remote.artifactId,
+      remoteNames: remote.listed,
+      refusedNames: remote.refused,
+    };
+    this.#reportRefused(remote);
+    if (plan.halt !== undefined) {
+      const why = describeHalt(plan.halt);
+      if (!dryRun) {
+        this.state.halted = { reason: why, at: this.#o.clock.now() };
+        await this.save();
+      }
+      this.#o.emit({ event: "halted", dir: this.#o.dir, editorId: this.editorId, code: "HALTED", message: `needs attention: ${why}; run "mpsync pull --force" to proceed` });
+      return report;
+    }
+    if (dryRun) return report;
+    this.state.halted = undefined;
+    report.result = await this.#execute(plan, remote);
+    return report;
+  }
+
+  async #execute(plan: SyncPlan, remote: RemoteSnapshot): Promise<ExecuteResult> {
+    const localTexts = await this.#readLocalTexts(plan);
+    const base = new Map(Object.entries(this.state.files).map(([p, f]) => [p, f.hash]));
+    const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
+    const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
+    let label: string | undefined;
+    const result = await executePlan(
+      { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, base, refused },
+      {
+        local: this.#o.local,
+        bases: this.#o.store,
+        stamp,
+        hashOf: hashContent,
+        writeRemote: async (files) => {
+          await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
+        },
+        saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
+        remoteLabel: async () => (label ??= await this.#remoteLabel(remote.artifactId)),
+      },
+    );
+    this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
+    this.state.refusedContent = Object.fromEntries(refused);
+    this.state.artifactId = remote.artifactId;
+    await this.save();
+    await this.#o.store.pruneBases(new Set(base.values()));
+    this.#emitResult(result);
+    return result;
+  }
+
+  /** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */
+  async #readLocalTexts(plan: SyncPlan): Promise<Map<string, string>> {
+    const texts = new Map<string, string>();
+    for (const a of plan.actions) {
+      const expect = a.kind === "push" ? a.expectLocal : a.kind === "conflict" ? a.localHash : a.kind === "record-base" ? a.hash : undefined;
+      if (expect === undefined) continue;
+      const read = await this.#o.local.read(a.path);
+      if (read?.text !== undefined && read.hash === expect) texts.set(a.path, read.text);
+    }
+    return texts;
+  }
+
+  async #remoteLabel(artifactId: string): Promise<string> {
+    try {
+      const page = await this.#o.client.listVersions(this.editorId, 0);
+      const v = page.versions.find((x) => x.artifactId === artifactId);
+      return v === undefined ? "remote" : `remote ${v.versionLabel}`;
+    } catch {
+      return "remote";
+    }
+  }
+
+  #emitResult(r: ExecuteResult): void {
+    const base = { dir: this.#o.dir, editorId: this.editorId };
+    if (r.pulled.length + r.removed.length > 0) {
+      this.#o.emit({ ...base, event: "pulled", files: r.pulled, removed: r.removed, message: `pulled ${plural(r.pulled.length, "file")}${r.removed.length > 0 ? `, removed ${r.removed.length} (backed up)` : ""}` });
+    }
+    if (r.pushed.length > 0) this.#o.emit({ ...base, event: "pushed", files: r.pushed, message: `pushed ${plural(r.pushed.length, "file")}` });
+    for (const c of r.conflicts) {
+      const how = c.unresolved ? "markers written, resolve and save to push" : `resolved by ${c.policy}`;
+      this.#o.emit({ ...base, event: "conflict", files: [c.path], unresolved: c.unresolved, message: `conflict in ${c.path}: ${how} (both sides in .mpsync/conflicts/)` });
+    }
+    for (const p of r.refused) this.#notice(`the service refused the new file ${p}; it will be sent again when its content changes`);
+    if (r.pushError !== undefined) throw r.pushError;
+  }
+
+  #reportRefused(remote: RemoteSnapshot): void {
+    for (const r of remote.refused) this.#notice(`refused remote file name ${JSON.stringify(r.name)}: ${r.reason}`);
+  }
+
+  #notice(message: string): void {
+    this.#o.logger.warn({ dir: this.#o.dir }, message);
+    this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#editorId, message });
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

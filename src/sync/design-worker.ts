@@ -1,0 +1,245 @@
+/**
+ * The daemon's loop for one design: local change batches become push passes, status polls
+ * decide when to pull, and every cycle runs one at a time (a promise chain), so a pull and
+ * a push of one folder never interleave. Pending paths survive failures: a failed cycle puts
+ * them back and retries with backoff, so an offline service loses nothing.
+ */
+import type { V3Client } from "../api/client-types.js";
+import type { DesignStatus } from "../api/schemas.js";
+import { hasCode } from "../api/errors.js";
+import type { Logger } from "../log/logger.js";
+import type { Clock } from "../scheduling/clock.js";
+import type { EventSink } from "./events.js";
+import type { DesignSync, CycleReport } from "./design-sync.js";
+import { describeError } from "./describe-error.js";
+
+/** A started change source (src/watch/chokidar-source.ts). */
+export interface ChangeSourceHandle {
+  ready: Promise<void>;
+  flush(): void;
+  close(): Promise<void>;
+}
+
+/** What a worker needs; wired by the composition root. */
+export interface DesignWorkerOptions {
+  dir: string;
+  sync: DesignSync;
+  client: V3Client;
+  emit: EventSink;
+  logger: Logger;
+  clock: Clock;
+  publishOnPush: boolean;
+  /** Starts watching; batches of relative paths arrive through `onBatch`. */
+  watch(onBatch: (paths: Set<string>) => void, onError: (err: unknown) => void): ChangeSourceHandle;
+  /** Runs `poll` no sooner than the poll interval allows (PollScheduler). */
+  schedulePoll(editorId: string, poll: () => Promise<DesignStatus>, signal: AbortSignal): Promise<DesignStatus>;
+  /** Resolves when no git operation holds the enclosing repository (or at once). */
+  waitForGit(signal: AbortSignal): Promise<{ waitedMs: number; operation?: string | undefined }>;
+  /** Called when the whole daemon must stop (401). */
+  onFatal(err: unknown): void;
+  /** Backoff of failed cycles, in ms. @default { baseMs: 1000, maxMs: 60000 } */
+  retry?: { baseMs: number; maxMs: number };
+}
+
+/** One design's part of `mpsync watch`. */
+export class DesignWorker {
+  readonly #o: DesignWorkerOptions;
+  readonly #pending = new Set<string>();
+  readonly #abort = new AbortController();
+  #chain: Promise<void> = Promise.resolve();
+  #source: ChangeSourceHandle | undefined;
+  #generating = false;
+  #stopped = false;
+  #needsFullSync = false;
+  #failures = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #lastErrorCode: string | undefined;
+  #remoteNames: string[] = [];
+
+  constructor(options: DesignWorkerOptions) {
+    this.#o = options;
+  }
+
+  /** Paths waiting to be pushed (status, tests). */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** Opens the design, starts watching, runs the start-up sync, then polls until stopped. */
+  async start(): Promise<void> {
+    await this.#o.sync.open();
+    this.#source = this.#o.watch(
+      (paths) => this.#onLocalBatch(paths),
+      (err) => this.#o.logger.warn({ err }, "watcher error"),
+    );
+    await this.#source.ready;
+    this.#generating = this.#o.sync.state.lastStatus?.isGenerating === true;
+    // Start-up reconcile: finds edits made while the daemon was down (against the base).
+    this.#needsFullSync = true;
+    await this.#enqueue(() => this.#cycle());
+    this.#o.emit({ event: "ready", dir: this.#o.dir, editorId: this.#o.sync.editorId, message: `watching ${this.#o.dir}` });
+    void this.#pollLoop();
+  }
+
+  /** Flushes pending local changes (one last push), then stops everything. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#source?.flush();
+    await this.#enqueue(() => this.#cycle());
+    if (this.#pending.size > 0) {
+      this.#o.logger.warn({ dir: this.#o.dir, pending: this.#pending.size }, "stopping with unpushed changes; they stay on disk and are pushed at the next start");
+    }
+    this.#halt();
+    await this.#source?.close();
+    await this.#chain;
+  }
+
+  /** Resolves once every queued cycle has run (tests, SIGTERM). */
+  async idle(): Promise<void> {
+    let seen: Promise<void>;
+    do {
+      seen = this.#chain;
+      await seen;
+    } while (seen !== this.#chain);
+  }
+
+  #halt(): void {
+    this.#stopped = true;
+    this.#abort.abort();
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+  }
+
+  #onLocalBatch(paths: Set<string>): void {
+    for (const p of paths) this.#pending.add(p);
+    void this.#enqueue(() => this.#cycle());
+  }
+
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    this.#chain = this.#chain.then(task).catch((err: unknown) => this.#onCycleError(err));
+    return this.#chain;
+  }
+
+  async #pollLoop(): Promise<void> {
+    const { sync, client } = this.#o;
+    while (!this.#stopped) {
+      try {
+        const status = await this.#o.schedulePoll(sync.editorId, () => client.getStatus(sync.editorId), this.#abort.signal);
+        await this.#enqueue(() => this.#onStatus(status));
+      } catch (err) {
+        if (this.#stopped) return;
+        this.#onCycleError(err);
+        // The scheduler already spaces polls; a failed poll just waits for the next slot.
+      }
+    }
+  }
+
+  async #onStatus(status: DesignStatus): Promise<void> {
+    const { sync, emit, dir } = this.#o;
+    sync.state.lastStatus = { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: this.#o.clock.now() };
+    if (status.isGenerating) {
+      if (!this.#generating) emit({ event: "generating", dir, editorId: sync.editorId, message: "design is generating: pushes wait until it is idle" });
+      this.#generating = true;
+      await sync.save();
+      return;
+    }
+    const wasGenerating = this.#generating;
+    this.#generating = false;
+    const moved = status.activeArtifactId !== sync.state.artifactId || !sameNames(status.availableFiles, this.#remoteNames);
+    if (wasGenerating) {
+      emit({ event: "idle", dir, editorId: sync.editorId, message: moved ? "generation finished" : "generation ended without a new version" });
+    }
+    if (moved || wasGenerating || sync.state.halted !== undefined) this.#needsFullSync = true;
+    await sync.save();
+    await this.#cycle();
+  }
+
+  /** One cycle: a full sync if one is due, then a push pass of the pending paths. */
+  async #cycle(): Promise<void> {
+    if (this.#stopped || this.#generating) return;
+    const { sync } = this.#o;
+    if (this.#needsFullSync || sync.state.halted !== undefined) {
+      this.#pending.clear(); // a full sync covers every path
+      const report = await sync.fullSync();
+      this.#needsFullSync = false;
+      await this.#afterCycle(report);
+      return;
+    }
+    if (this.#pending.size === 0) return;
+    const git = await this.#o.waitForGit(this.#abort.signal);
+    if (git.waitedMs > 0) {
+      this.#o.logger.info({ dir: this.#o.dir, operation: git.operation ?? "git operation", waitedMs: git.waitedMs }, `held pushes during ${git.operation ?? "a git operation"}; sending its changes as one batch`);
+    }
+    const batch = new Set(this.#pending);
+    this.#pending.clear();
+    try {
+      await this.#afterCycle(await sync.pushPaths(batch));
+    } catch (err) {
+      for (const p of batch) this.#pending.add(p);
+      throw err;
+    }
+  }
+
+  async #afterCycle(report: CycleReport | undefined): Promise<void> {
+    this.#failures = 0;
+    if (this.#lastErrorCode !== undefined) {
+      this.#o.logger.info({ dir: this.#o.dir }, "sync resumed");
+      this.#lastErrorCode = undefined;
+    }
+    if (report === undefined) return;
+    this.#remoteNames = [...report.remoteNames];
+    const pushed = report.result?.pushed.length ?? 0;
+    if (pushed > 0 && this.#o.publishOnPush) await this.#publish(report.artifactId);
+  }
+
+  async #publish(artifactId: string): Promise<void> {
+    const { client, sync, emit, dir } = this.#o;
+    try {
+      const r = await client.publish(sync.editorId, artifactId);
+      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: `published ${r.previewUrl}` });
+    } catch (err) {
+      // A compile failure is the user's code, not a sync failure: show it and go on.
+      if (!hasCode(err, "UNPROCESSABLE")) throw err;
+      emit({ event: "error", dir, editorId: sync.editorId, code: err.code, message: `publish failed: ${describeError(err)}` });
+    }
+  }
+
+  #onCycleError(err: unknown): void {
+    const { emit, dir, sync } = this.#o;
+    if (hasCode(err, "UNAUTHORIZED")) {
+      this.#halt();
+      this.#o.onFatal(err);
+      return;
+    }
+    const message = describeError(err);
+    const code = err instanceof Error && "code" in err ? String((err as { code: unknown }).code) : "INTERNAL";
+    if (hasCode(err, "FORBIDDEN", "NOT_FOUND")) {
+      emit({ event: "error", dir, editorId: sync.editorId, code, message: `${message}; sync of ${dir} stopped` });
+      this.#halt();
+      void this.#source?.close();
+      return;
+    }
+    if (code !== this.#lastErrorCode) emit({ event: "error", dir, editorId: sync.editorId, code, message: `${message}; will retry` });
+    this.#lastErrorCode = code;
+    this.#o.logger.debug({ err }, "cycle failed");
+    this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    if (this.#stopped || this.#retryTimer !== undefined) return;
+    const { baseMs, maxMs } = this.#o.retry ?? { baseMs: 1000, maxMs: 60_000 };
+    const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(this.#failures, 20));
+    this.#failures += 1;
+    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      void this.#enqueue(() => this.#cycle());
+    }, delay);
+    this.#retryTimer.unref?.();
+  }
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(b);
+  return a.every((n) => set.has(n));
+}

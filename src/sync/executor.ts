@@ -1,0 +1,245 @@
+/**
+ * Applies a SyncPlan. Local side: compare-and-swap (a file changed since it was read is left
+ * alone and picked up by the next cycle) with a backup of anything replaced or removed. Remote
+ * side: every push of the plan goes out as ONE PATCH. The base moves only after the write it
+ * describes is confirmed (local CAS done, or PATCH answered 2xx).
+ */
+import { hasCode } from "../api/errors.js";
+import type { FileWrite } from "../api/schemas.js";
+import { resolveConflict } from "./merge.js";
+import type { FileAction, SyncPlan } from "./model.js";
+import type { LocalTree } from "./ports.js";
+
+/** Content-addressed store of base texts (a 3-way merge needs them). */
+export interface BaseTexts {
+  getBase(hash: string): Promise<string | undefined>;
+  putBase(text: string): Promise<string>;
+}
+
+/** What the executor needs from the outside world. */
+export interface ExecuteDeps {
+  local: LocalTree;
+  bases: BaseTexts;
+  /** PATCH the active artifact; resolves when the service confirmed the write. */
+  writeRemote(files: FileWrite[]): Promise<void>;
+  saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
+  /** Label for the remote side of conflict markers, e.g. "remote v7". */
+  remoteLabel(): Promise<string>;
+  /** Names of this folder's backup/conflict sub-folder for this run. */
+  stamp: string;
+  hashOf(text: string): string;
+}
+
+/** Inputs beside the plan: the texts read for it, and the mutable base map. */
+export interface ExecuteInput {
+  plan: SyncPlan;
+  localTexts: ReadonlyMap<string, string>;
+  remoteTexts: ReadonlyMap<string, string>;
+  /** Remote names of the active artifact (to tell a new file from a replaced one). */
+  remoteNames: ReadonlySet<string>;
+  /** Base hashes; updated in place as writes are confirmed. */
+  base: Map<string, string>;
+  /** path -> content hash the service refused as a new file (reported once per content). */
+  refused: Map<string, string>;
+}
+
+/** What happened. */
+export interface ExecuteResult {
+  pushed: string[];
+  pulled: string[];
+  removed: string[];
+  conflicts: { path: string; unresolved: boolean; policy: string }[];
+  /** Left alone because the local file changed while the cycle ran. */
+  changedMeanwhile: string[];
+  /** New files the service refused (400), reported once per content. */
+  refused: string[];
+  /** The PATCH failed (kept pending; the base did not move for those files). */
+  pushError: unknown;
+}
+
+interface PendingPush {
+  path: string;
+  text: string;
+}
+
+/** Executes `input.plan` (which must not be halted). */
+export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promise<ExecuteResult> {
+  const result: ExecuteResult = {
+    pushed: [],
+    pulled: [],
+    removed: [],
+    conflicts: [],
+    changedMeanwhile: [],
+    refused: [],
+    pushError: undefined,
+  };
+  const pushes: PendingPush[] = [];
+  for (const action of input.plan.actions) {
+    await applyLocalAction(action, input, deps, result, pushes);
+  }
+  if (pushes.length > 0) await pushAll(pushes, input, deps, result);
+  return result;
+}
+
+async function applyLocalAction(
+  action: FileAction,
+  input: ExecuteInput,
+  deps: ExecuteDeps,
+  result: ExecuteResult,
+  pushes: PendingPush[],
+): Promise<void> {
+  switch (action.kind) {
+    case "push": {
+      const text = input.localTexts.get(action.path);
+      if (text !== undefined) pushes.push({ path: action.path, text });
+      return;
+    }
+    case "pull": {
+      const text = input.remoteTexts.get(action.path);
+      if (text === undefined) return;
+      if (await writeLocal(action.path, action.expectLocal, text, deps, result)) {
+        input.base.set(action.path, await deps.bases.putBase(text));
+        result.pulled.push(action.path);
+      }
+      return;
+    }
+    case "remove-local": {
+      await deps.local.backup(action.path, deps.stamp);
+      if ((await deps.local.removeIfUnchanged(action.path, action.expectLocal)) === "done") {
+        input.base.delete(action.path);
+        result.removed.push(action.path);
+      } else result.changedMeanwhile.push(action.path);
+      return;
+    }
+    case "record-base": {
+      if (action.hash === undefined) input.base.delete(action.path);
+      else {
+        const text = input.remoteTexts.get(action.path) ?? input.localTexts.get(action.path);
+        if (text !== undefined) await deps.bases.putBase(text);
+        input.base.set(action.path, action.hash);
+      }
+      return;
+    }
+    case "conflict":
+      await applyConflict(action, input, deps, result, pushes);
+      return;
+    case "report":
+      return;
+  }
+}
+
+async function applyConflict(
+  action: Extract<FileAction, { kind: "conflict" }>,
+  input: ExecuteInput,
+  deps: ExecuteDeps,
+  result: ExecuteResult,
+  pushes: PendingPush[],
+): Promise<void> {
+  const local = input.localTexts.get(action.path);
+  const remote = input.remoteTexts.get(action.path);
+  if (local === undefined || remote === undefined) return;
+  const base = action.base === undefined ? undefined : await deps.bases.getBase(action.base);
+  const resolution = resolveConflict({
+    policy: action.policy,
+    base,
+    local,
+    remote,
+    remoteLabel: await deps.remoteLabel(),
+  });
+  const sides = resolution.saveToConflicts;
+  if (sides.local !== undefined || sides.remote !== undefined) {
+    await deps.saveConflict(action.path, sides, deps.stamp);
+  }
+  if (resolution.write !== undefined) {
+    if (!(await writeLocal(action.path, action.localHash, resolution.write, deps, result))) return;
+  }
+  // The remote side is now known to the local file (written over or merged in): it is the
+  // new base until the push below confirms the merged/kept-local content.
+  input.base.set(action.path, await deps.bases.putBase(remote));
+  if (resolution.push !== undefined) pushes.push({ path: action.path, text: resolution.push });
+  result.conflicts.push({ path: action.path, unresolved: resolution.unresolved, policy: action.policy });
+}
+
+/** Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile. */
+async function writeLocal(
+  rel: string,
+  expect: string | undefined,
+  text: string,
+  deps: ExecuteDeps,
+  result: ExecuteResult,
+): Promise<boolean> {
+  if (expect !== undefined) await deps.local.backup(rel, deps.stamp);
+  if ((await deps.local.replaceIfUnchanged(rel, expect, text)) === "done") return true;
+  result.changedMeanwhile.push(rel);
+  return false;
+}
+
+async function pushAll(
+  pushes: PendingPush[],
+  input: ExecuteInput,
+  deps: ExecuteDeps,
+  result: ExecuteResult,
+): Promise<void> {
+  const fresh = pushes.filter((p) => input.refused.get(p.path) !== deps.hashOf(p.text));
+  if (fresh.length === 0) return;
+  try {
+    await deps.writeRemote(fresh.map((p) => ({ fileName: p.path, code: p.text })));
+    await confirmPushed(fresh, input, deps, result);
+  } catch (err) {
+    const newFiles = fresh.filter((p) => !input.remoteNames.has(p.path));
+    if (!hasCode(err, "BAD_REQUEST") || newFiles.length === 0) {
+      result.pushError = err;
+      return;
+    }
+    await pushSeparately(fresh, newFiles, input, deps, result);
+  }
+}
+
+/**
+ * The service refused a batch holding new names (it may not create files). Send the known
+ * files together, then each new file alone, so one refused name does not block the rest.
+ */
+async function pushSeparately(
+  all: PendingPush[],
+  newFiles: PendingPush[],
+  input: ExecuteInput,
+  deps: ExecuteDeps,
+  result: ExecuteResult,
+): Promise<void> {
+  const known = all.filter((p) => input.remoteNames.has(p.path));
+  try {
+    if (known.length > 0) {
+      await deps.writeRemote(known.map((p) => ({ fileName: p.path, code: p.text })));
+      await confirmPushed(known, input, deps, result);
+    }
+  } catch (err) {
+    result.pushError = err;
+    return;
+  }
+  for (const file of newFiles) {
+    try {
+      await deps.writeRemote([{ fileName: file.path, code: file.text }]);
+      await confirmPushed([file], input, deps, result);
+    } catch (err) {
+      if (!hasCode(err, "BAD_REQUEST")) {
+        result.pushError = err;
+        return;
+      }
+      input.refused.set(file.path, deps.hashOf(file.text));
+      result.refused.push(file.path);
+    }
+  }
+}
+
+async function confirmPushed(
+  pushed: PendingPush[],
+  input: ExecuteInput,
+  deps: ExecuteDeps,
+  result: ExecuteResult,
+): Promise<void> {
+  for (const p of pushed) {
+    input.base.set(p.path, await deps.bases.putBase(p.text));
+    input.refused.delete(p.path);
+    result.pushed.push(p.path);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The engine's ports on the real file system: a LocalTree over src/local/ and a DesignStore
+ * over src/state/. Both share one ScanCache, persisted inside state.json, so a restart
+ * re-reads only the files whose stat data changed.
+ */
+import { stat } from "node:fs/promises";
+import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged } from "../local/local-fs.js";
+import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
+import { ScanCache } from "../local/scan-cache.js";
+import { readLocalFile, scanTree } from "../local/scan-tree.js";
+import { UnsafeLocalPathError } from "../local/safe-path.js";
+import { openStateStore } from "../state/state-store.js";
+import type { Clock } from "../scheduling/clock.js";
+import type { DesignStore, PersistedState } from "./design-store.js";
+import type { LocalRead, LocalTree } from "./ports.js";
+
+/** A mapped folder's tree, store and ignore matcher. */
+export interface FsFolder {
+  local: LocalTree;
+  store: DesignStore;
+  matcher: IgnoreMatcher;
+}
+
+/** Builds the real adapters of the folder `root` (reads `.syncignore`). */
+export async function openFsFolder(root: string, ignorePatterns: readonly string[], clock: Pick<Clock, "now">): Promise<FsFolder> {
+  const matcher = await loadIgnoreMatcher(root, ignorePatterns);
+  const cache = new ScanCache();
+  const store = openStateStore(root, { clock });
+  const designStore: DesignStore = {
+    async load() {
+      const loaded = await store.load();
+      cache.retainOnly(new Set());
+      for (const [rel, entry] of Object.entries(loaded.state.scanCache ?? {})) cache.remember(rel, entry, Number.POSITIVE_INFINITY);
+      const { version: _v, scanCache: _c, ...state } = loaded.state;
+      return { state: state as PersistedState, recovered: loaded.recovered };
+    },
+    async save(state) {
+      await store.ensureLayout();
+      await store.save({ ...state, scanCache: cache.toJSON() });
+    },
+    putBase: (text) => store.putBase(text),
+    getBase: (hash) => store.getBase(hash),
+    pruneBases: (keep) => store.pruneBases(keep),
+    saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),
+  };
+  const local: LocalTree = {
+    root,
+    async exists() {
+      try {
+        return (await stat(root)).isDirectory();
+      } catch {
+        return false;
+      }
+    },
+    async scan() {
+      const files = await scanTree(root, matcher, cache);
+      return new Map([...files].map(([rel, f]) => [rel, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers }]));
+    },
+    async read(rel): Promise<LocalRead | undefined> {
+      try {
+        const f = await readLocalFile(root, rel);
+        return f === undefined ? undefined : { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers, text: f.text };
+      } catch (err) {
+        // A symlink (or a path through one) is not followed: for sync it is not a file.
+        if (err instanceof UnsafeLocalPathError) return undefined;
+        throw err;
+      }
+    },
+    ignores: (rel) => matcher.ignores(rel),
+    async replaceIfUnchanged(rel, expect, text) {
+      await store.ensureLayout();
+      return (await replaceIfUnchanged(root, rel, expect, text)) === "written" ? "done" : "changed-meanwhile";
+    },
+    async removeIfUnchanged(rel, expect) {
+      return (await removeIfUnchanged(root, rel, expect)) === "removed" ? "done" : "changed-meanwhile";
+    },
+    async backup(rel, stamp) {
+      await store.ensureLayout();
+      await backupLocalFile(root, rel, store.backupsDir, stamp);
+    },
+  };
+  return { local, store: designStore, matcher };
+}

@@ -1,0 +1,35 @@
+/**
+ * The engine's view of the local folder: a small port so the reconcile/execute loop can run
+ * against the real file system (fs-local-tree.ts) or an in-memory tree in unit tests.
+ */
+
+/** A local file as read right now. */
+export interface LocalRead {
+  hash: string;
+  binary: boolean;
+  hasMarkers: boolean;
+  /** Decoded UTF-8 text; undefined when binary. */
+  text: string | undefined;
+}
+
+/** Outcome of a compare-and-swap on a local file. */
+export type CasResult = "done" | "changed-meanwhile";
+
+/** The mapped folder, jailed: every `rel` is a checked relative `/` path. */
+export interface LocalTree {
+  readonly root: string;
+  /** True when the mapped folder exists. */
+  exists(): Promise<boolean>;
+  /** Every syncable file (ignore rules applied, symlinks skipped) with hash and flags. */
+  scan(): Promise<Map<string, Omit<LocalRead, "text">>>;
+  /** Reads one file; undefined when absent (or not a regular file). */
+  read(rel: string): Promise<LocalRead | undefined>;
+  /** True when the path is excluded by the ignore rules. */
+  ignores(rel: string): boolean;
+  /** Writes `text` only if the file's hash is still `expectHash` (undefined: must be absent). */
+  replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string): Promise<CasResult>;
+  /** Removes the file only if its hash is still `expectHash`. */
+  removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
+  /** Copies the current content under .mpsync/backups/<stamp>/ (no-op when absent). */
+  backup(rel: string, stamp: string): Promise<void>;
+}

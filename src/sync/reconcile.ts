@@ -1,0 +1,106 @@
+/**
+ * The sync decision: one pure function of (base, local, remote, policy) per path, plus the
+ * circuit breakers over the whole design (PRODUCT.md section 5). Scanning and applying live
+ * elsewhere; the executor re-checks `expectLocal` before touching a file.
+ */
+import type { ConflictPolicy, FileAction, FileTriple, HaltReason, LocalBlock, LocalFile, ReconcileInput, SyncPlan } from "./model.js";
+
+/** Decides what to do for one path. Returns zero, one or two actions (a report may join a conflict). */
+export function reconcileFile(file: FileTriple, policy: ConflictPolicy): FileAction[] {
+  const { path, local, remote } = file;
+  if (local === undefined) return reconcileLocalAbsent(file);
+  const blocked = localBlock(local);
+  const localHash = local.hash;
+  if (remote !== undefined && remote.hash === localHash) {
+    // Both sides hold the same content: only the base may need to catch up.
+    return file.base === localHash ? [] : [{ kind: "record-base", path, hash: localHash }];
+  }
+  if (remote === undefined) {
+    if (file.base === localHash) return [{ kind: "remove-local", path, expectLocal: localHash }];
+    // No base: a new local file. Base set: modified locally, dropped remotely; modify wins.
+    const reason = file.base === undefined ? "local-new" : "modify-beats-delete";
+    return blocked === undefined ? [{ kind: "push", path, expectLocal: localHash, reason }] : [blockedReport(path, blocked)];
+  }
+  const remoteHash = remote.hash;
+  if (file.base !== undefined && file.base === localHash) {
+    return [{ kind: "pull", path, remoteHash, expectLocal: localHash, reason: "remote-changed" }];
+  }
+  if (file.base !== undefined && file.base === remoteHash) {
+    return blocked === undefined ? [{ kind: "push", path, expectLocal: localHash, reason: "local-changed" }] : [blockedReport(path, blocked)];
+  }
+  // Both changed differently, or no base at all (a lost state never deletes: it conflicts).
+  const conflict: FileAction = { kind: "conflict", path, policy, base: file.base, localHash, remoteHash };
+  if (blocked === undefined) return [conflict];
+  return [blockedReport(path, blocked), { ...conflict, localBlocked: blocked }];
+}
+
+function reconcileLocalAbsent(file: FileTriple): FileAction[] {
+  const { path, base, remote } = file;
+  if (remote === undefined) return base === undefined ? [] : [{ kind: "record-base", path, hash: undefined }];
+  if (base === undefined) return [{ kind: "pull", path, remoteHash: remote.hash, expectLocal: undefined, reason: "remote-new" }];
+  // The API has no delete: a local deletion stays local until the remote content moves on.
+  if (remote.hash === base) return [{ kind: "report", path, reason: "deleted-locally" }];
+  return [{ kind: "pull", path, remoteHash: remote.hash, expectLocal: undefined, reason: "modify-beats-delete" }];
+}
+
+function localBlock(local: LocalFile): LocalBlock | undefined {
+  if (local.binary) return "binary";
+  return local.hasMarkers ? "markers" : undefined;
+}
+
+function blockedReport(path: string, blocked: LocalBlock): FileAction {
+  return { kind: "report", path, reason: blocked === "binary" ? "binary-not-pushed" : "unresolved-markers" };
+}
+
+/** Reconciles a whole design: every path's actions (sorted by path) and the breaker verdict. */
+export function reconcile(input: ReconcileInput): SyncPlan {
+  const files = [...input.files].sort((x, y) => compareStrings(x.path, y.path));
+  const actions = files.flatMap((file) => reconcileFile(file, input.policy));
+  const halt = input.force ? undefined : checkBreakers(input, actions);
+  return { actions, halt };
+}
+
+/** The first circuit breaker that trips, most fundamental cause first. */
+export function checkBreakers(input: ReconcileInput, actions: readonly FileAction[]): HaltReason | undefined {
+  if (!input.folderExists) return { kind: "folder-missing" };
+  const localFiles = countWhere(input.files, (f) => f.local !== undefined);
+  const baseFiles = countWhere(input.files, (f) => f.base !== undefined);
+  if (localFiles === 0 && baseFiles > 0) return { kind: "folder-emptied", baseFiles };
+  const remoteFiles = input.remoteFileCount ?? countWhere(input.files, (f) => f.remote !== undefined);
+  // Only a full listing can prove the artifact empty; a push-time read covers some names only.
+  if (input.fullRemote && remoteFiles === 0 && (localFiles > 0 || baseFiles > 0)) return { kind: "remote-empty" };
+  const removing = countWhere(actions, (a) => a.kind === "remove-local");
+  if (removing * 2 > localFiles) return { kind: "mass-delete", removing, localFiles };
+  return undefined;
+}
+
+/** Number of actions per kind. */
+export type PlanSummary = Record<FileAction["kind"], number>;
+
+/** Counts the actions of a plan per kind (for status lines and --dry-run). */
+export function summarizePlan(plan: SyncPlan): PlanSummary {
+  const summary: PlanSummary = { push: 0, pull: 0, "remove-local": 0, "record-base": 0, conflict: 0, report: 0 };
+  for (const action of plan.actions) summary[action.kind] += 1;
+  return summary;
+}
+
+/** True when the plan changes nothing: no breaker tripped and every action is a report. */
+export function isQuiet(plan: SyncPlan): boolean {
+  return plan.halt === undefined && plan.actions.every((a) => a.kind === "report");
+}
+
+/** The paths a plan pushes (the engine reads and re-checks these before the PATCH). */
+export function pushedPaths(plan: SyncPlan): string[] {
+  return plan.actions.filter((a) => a.kind === "push").map((a) => a.path);
+}
+
+function countWhere<T>(items: readonly T[], test: (item: T) => boolean): number {
+  let n = 0;
+  for (const item of items) if (test(item)) n += 1;
+  return n;
+}
+
+// Code-unit order: stable across locales, unlike localeCompare.
+function compareStrings(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0;
+}

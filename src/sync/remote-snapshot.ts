@@ -1,0 +1,57 @@
+/**
+ * Reads the remote side of a design for one cycle: the active artifact, its jailed file names
+ * (hostile names refused and reported, never written), and the contents asked for.
+ */
+import type { V3Client } from "../api/client-types.js";
+import { checkRemoteName, findCaseTwins } from "../local/path-jail.js";
+
+/** One refused remote name and why. */
+export interface RefusedName {
+  name: string;
+  reason: string;
+}
+
+/** The remote side as read for one cycle. */
+export interface RemoteSnapshot {
+  artifactId: string;
+  /** Every name the artifact lists, as the service sent it (refused ones included). */
+  listed: string[];
+  /** Every allowed (jailed) name in the active artifact. */
+  names: Set<string>;
+  refused: RefusedName[];
+  /** Contents of the names that were read (a name deleted between calls is simply absent). */
+  texts: Map<string, string>;
+}
+
+/** Splits artifact names into allowed relative paths and refused ones. */
+export function jailRemoteNames(files: readonly string[]): { allowed: string[]; refused: RefusedName[] } {
+  const refused: RefusedName[] = [];
+  const checked: string[] = [];
+  for (const name of files) {
+    const verdict = checkRemoteName(name);
+    if (verdict.ok) checked.push(verdict.path);
+    else refused.push({ name, reason: verdict.reason });
+  }
+  const twins = new Set(findCaseTwins(checked).flat());
+  for (const name of twins) refused.push({ name, reason: "differs from another file name only by case or Unicode form" });
+  return { allowed: checked.filter((n) => !twins.has(n)), refused };
+}
+
+/** Reads the active artifact and the contents of `want(names)` (all names when omitted). */
+export async function readRemoteSnapshot(
+  client: V3Client,
+  editorId: string,
+  want?: (names: ReadonlySet<string>) => string[],
+): Promise<RemoteSnapshot> {
+  const artifact = await client.getActiveArtifact(editorId);
+  const { allowed, refused } = jailRemoteNames(artifact.files);
+  const names = new Set(allowed);
+  const toRead = want === undefined ? allowed : want(names).filter((n) => names.has(n));
+  const texts = new Map<string, string>();
+  if (toRead.length > 0) {
+    for (const file of await client.readFiles(editorId, artifact.artifactId, toRead)) {
+      if (names.has(file.name)) texts.set(file.name, file.content);
+    }
+  }
+  return { artifactId: artifact.artifactId, listed: artifact.files, names, refused, texts };
+}
