@@ -105,7 +105,8 @@ export class DesignSync {
       files,
       policy: this.#o.policy,
       force: options.force === true,
-      folderExists: exists,
+      // A folder that never held synced files did not vanish: the first pull creates it.
+      folderExists: exists || Object.keys(this.state.files).length === 0,
       fullRemote: true,
     });
     return this.#finish(plan, remote, options.dryRun === true);

@@ -1,0 +1,265 @@
+/** The real engine (DesignSync + fs adapters + undici client) against the emulator, one-shot cycles. */
+import { readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DesignSync } from "../../src/sync/design-sync.js";
+import { summarizeCycle } from "../../src/sync/cycle-summary.js";
+import { lines, startHarness, STARTER_FILES, type Harness } from "./harness.js";
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+async function open(harness: Harness): Promise<DesignSync> {
+  const [mapping] = await harness.runtime.mappings();
+  return harness.runtime.openDesign(mapping!, harness.emit);
+}
+
+const isPatch = (e: { method: string; path: string }): boolean => e.method === "PATCH";
+
+describe("pull", () => {
+  it("mirrors every remote file into an empty folder and records the base", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    const s = summarizeCycle(await sync.fullSync());
+    expect(s.pulled.sort()).toEqual(Object.keys(STARTER_FILES).sort());
+    for (const [name, text] of Object.entries(STARTER_FILES)) expect(await h.readLocal(name)).toBe(text);
+    expect(await readFile(join(h.root, ".mpsync/.gitignore"), "utf8")).toContain("*");
+    const state = JSON.parse(await readFile(join(h.root, ".mpsync/state.json"), "utf8")) as { files: Record<string, unknown>; editorId: string };
+    expect(Object.keys(state.files).sort()).toEqual(Object.keys(STARTER_FILES).sort());
+    expect(state.editorId).toBe(h.editorId);
+  });
+
+  it("a second pull with nothing changed writes nothing and sends no PATCH", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    const s = summarizeCycle(await sync.fullSync());
+    expect([...s.pulled, ...s.pushed, ...s.conflicts]).toEqual([]);
+    expect(h.emu.control.countRequests(isPatch)).toBe(0);
+  });
+
+  it("backs up and removes a file the remote artifact dropped, when it was unchanged locally", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    const next = { ...STARTER_FILES };
+    delete next["index.css"];
+    h.emu.control.setFiles(h.editorId, next, { newArtifact: true, title: "drop css" });
+    const s = summarizeCycle(await sync.fullSync());
+    expect(s.removed).toEqual(["index.css"]);
+    expect(await h.readLocal("index.css")).toBeUndefined();
+    const stamps = await readdir(join(h.root, ".mpsync/backups"));
+    const backup = await readFile(join(h.root, ".mpsync/backups", stamps[0]!, "index.css"), "utf8");
+    expect(backup).toBe(STARTER_FILES["index.css"]);
+  });
+});
+
+describe("push", () => {
+  it("sends a local edit as one PATCH and moves the base; the next push sends nothing", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    await h.writeLocal("App.tsx", "export default function App() { return null; }\n");
+    await h.writeLocal("components/New.tsx", "export const New = 1;\n");
+    const s = summarizeCycle(await sync.pushPaths(await sync.localChanges()));
+    expect(s.pushed.sort()).toEqual(["App.tsx", "components/New.tsx"]);
+    expect(h.remoteFiles()["App.tsx"]).toBe("export default function App() { return null; }\n");
+    expect(h.remoteFiles()["components/New.tsx"]).toBe("export const New = 1;\n");
+    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+    expect(await sync.pushPaths(await sync.localChanges())).toBeUndefined();
+    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+  });
+
+  it("never overwrites a web-editor edit: both changes of one file are merged", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    const original = STARTER_FILES["App.tsx"]!;
+    h.emu.control.editFile(h.editorId, "App.tsx", original.replace("// App line 18", "// remote edit"));
+    await h.writeLocal("App.tsx", original.replace("// App line 2", "// local edit"));
+    const s = summarizeCycle(await sync.pushPaths(["App.tsx"]));
+    expect(s.conflicts).toEqual(["App.tsx"]);
+    const merged = original.replace("// App line 2", "// local edit").replace("// App line 18", "// remote edit");
+    expect(await h.readLocal("App.tsx")).toBe(merged);
+    expect(h.remoteFiles()["App.tsx"]).toBe(merged);
+  });
+
+  it("writes git-style markers on overlap, keeps both sides, and never pushes the marked file", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    const original = STARTER_FILES["App.tsx"]!;
+    const remote = original.replace("// App line 5", "// remote says hi");
+    h.emu.control.editFile(h.editorId, "App.tsx", remote);
+    await h.writeLocal("App.tsx", original.replace("// App line 5", "// local says hi"));
+    const s = summarizeCycle(await sync.pushPaths(["App.tsx"]));
+    expect(s.unresolvedConflicts).toEqual(["App.tsx"]);
+    const local = (await h.readLocal("App.tsx"))!;
+    expect(local).toMatch(/^<<<<<<< local\n\/\/ local says hi\n\|\|\|\|\|\|\| base\n\/\/ App line 5\n=======\n\/\/ remote says hi\n>>>>>>> remote v\d+$/m);
+    expect(h.remoteFiles()["App.tsx"]).toBe(remote);
+    const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
+    const saved = await readdir(join(h.root, ".mpsync/conflicts", stamps[0]!));
+    expect(saved.sort()).toEqual(expect.arrayContaining(["App.tsx.local", "App.tsx.remote"]));
+    // Saving again with markers still in place pushes nothing.
+    expect(summarizeCycle(await sync.pushPaths(["App.tsx"])).pushed).toEqual([]);
+    // Resolving the markers pushes the resolution.
+    await h.writeLocal("App.tsx", original.replace("// App line 5", "// both say hi"));
+    expect(summarizeCycle(await sync.pushPaths(["App.tsx"])).pushed).toEqual(["App.tsx"]);
+    expect(h.remoteFiles()["App.tsx"]).toContain("// both say hi");
+  });
+
+  it("does not push a local deletion (the API has no delete) and reports it", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    await rm(join(h.root, "index.css"));
+    const s = summarizeCycle(await sync.pushPaths(["index.css"]));
+    expect(s.reports).toEqual([{ path: "index.css", reason: "deleted-locally" }]);
+    expect(h.remoteFiles()["index.css"]).toBe(STARTER_FILES["index.css"]);
+    // A later pull does not re-create it while the remote content is unchanged.
+    await sync.fullSync();
+    expect(await h.readLocal("index.css")).toBeUndefined();
+  });
+
+  it("does not push binary files", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    await writeFile(join(h.root, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]));
+    const s = summarizeCycle(await sync.pushPaths(["logo.png"]));
+    expect(s.reports).toEqual([{ path: "logo.png", reason: "binary-not-pushed" }]);
+    expect(h.remoteFiles()["logo.png"]).toBeUndefined();
+  });
+});
+
+describe("safety", () => {
+  it("refuses hostile remote names: never written, reported", async () => {
+    h = await startHarness();
+    for (const name of ["../evil.txt", ".git/hooks/pre-commit", "/etc/passwd", "a\\b.txt", "x/../../y", "nul\u0000.txt", ".mpsync/state.json"]) {
+      h.emu.control.editFile(h.editorId, name, "pwned");
+    }
+    const sync = await open(h);
+    const s = summarizeCycle(await sync.fullSync());
+    expect(s.refusedNames.map((r) => r.name).sort()).toHaveLength(7);
+    expect(await h.readLocal("../evil.txt")).toBeUndefined();
+    await expect(readFile(join(h.home, "evil.txt"), "utf8")).rejects.toThrow();
+    await expect(readFile(join(h.root, ".git/hooks/pre-commit"), "utf8")).rejects.toThrow();
+    expect(s.pulled.sort()).toEqual(Object.keys(STARTER_FILES).sort());
+  });
+
+  it("finds edits made while no process ran (against the base) and pushes them", async () => {
+    h = await startHarness();
+    await (await open(h)).fullSync();
+    await h.writeLocal("index.css", "body { color: red; }\n");
+    const restarted = await h.newRuntime();
+    const [mapping] = await restarted.mappings();
+    const sync = await restarted.openDesign(mapping!, h.emit);
+    const s = summarizeCycle(await sync.fullSync());
+    await restarted.close();
+    expect(s.pushed).toEqual(["index.css"]);
+    expect(h.remoteFiles()["index.css"]).toBe("body { color: red; }\n");
+  });
+
+  it("halts on a pull that would remove more than half the files, and removes nothing", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    h.emu.control.setFiles(h.editorId, { "App.tsx": STARTER_FILES["App.tsx"]! }, { newArtifact: true, title: "oops" });
+    const s = summarizeCycle(await sync.fullSync());
+    expect(s.halted).toMatch(/remove 3 of 4/);
+    for (const name of Object.keys(STARTER_FILES)) expect(await h.readLocal(name)).toBeDefined();
+    expect(h.events.some((e) => e.event === "halted")).toBe(true);
+    // --force proceeds (with backups).
+    const forced = summarizeCycle(await sync.fullSync({ force: true }));
+    expect(forced.removed.sort()).toEqual(["components/Button.tsx", "index.css", "index.tsx"]);
+  });
+
+  it("halts when the remote artifact has no files", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    h.emu.control.setFiles(h.editorId, {}, { newArtifact: true, title: "empty" });
+    expect(summarizeCycle(await sync.fullSync()).halted).toMatch(/no files/);
+    expect(await h.readLocal("App.tsx")).toBe(STARTER_FILES["App.tsx"]);
+  });
+
+  it("a lost state.json never deletes: differing files become conflicts, equal ones re-base", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    await h.writeLocal("index.css", "/* mine */\n");
+    await rm(join(h.root, ".mpsync/state.json"));
+    h.emu.control.removeFile(h.editorId, "components/Button.tsx");
+    const again = await open(h);
+    const s = summarizeCycle(await again.fullSync());
+    expect(s.removed).toEqual([]);
+    expect(s.conflicts).toEqual(["index.css"]);
+    expect(await h.readLocal("components/Button.tsx")).toBe(STARTER_FILES["components/Button.tsx"]);
+    // Both versions survive somewhere the user can see.
+    const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
+    const local = await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, "index.css.local"), "utf8");
+    expect(local).toBe("/* mine */\n");
+  });
+
+  it("a save that lands while a pull is in flight is never overwritten", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    h.emu.control.editFile(h.editorId, "index.css", "/* remote */\n");
+    // Slow down the read so the save lands between the local scan and the local write.
+    h.emu.control.failNext({ method: "POST", path: /files\/read$/ }, { delayMs: 300 });
+    const pulling = sync.fullSync();
+    await h.emu.control.waitForRequest((e) => e.method === "GET" && e.path.endsWith("/active-artifact"), { includePast: true });
+    await h.writeLocal("index.css", "/* saved during pull */\n");
+    await pulling;
+    const local = (await h.readLocal("index.css"))!;
+    expect(local).toBe("/* saved during pull */\n");
+    // The next cycle reconciles both edits; neither text is lost.
+    await sync.fullSync();
+    const after = (await h.readLocal("index.css"))!;
+    expect(after).toContain("saved during pull");
+    expect(after).toContain("remote");
+  });
+});
+
+describe("policies", () => {
+  it("keep-remote saves the local copy and writes the remote", async () => {
+    h = await startHarness({ syncrc: { onConflict: "keep-remote" } });
+    const sync = await open(h);
+    await sync.fullSync();
+    h.emu.control.editFile(h.editorId, "index.css", "/* remote */\n");
+    await h.writeLocal("index.css", "/* local */\n");
+    await sync.fullSync();
+    expect(await h.readLocal("index.css")).toBe("/* remote */\n");
+    const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
+    expect(await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, "index.css.local"), "utf8")).toBe("/* local */\n");
+  });
+
+  it("keep-local pushes local and saves the remote copy", async () => {
+    h = await startHarness({ syncrc: { onConflict: "keep-local" } });
+    const sync = await open(h);
+    await sync.fullSync();
+    h.emu.control.editFile(h.editorId, "index.css", "/* remote */\n");
+    await h.writeLocal("index.css", "/* local */\n");
+    await sync.fullSync();
+    expect(h.remoteFiles()["index.css"]).toBe("/* local */\n");
+    const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
+    expect(await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, "index.css.remote"), "utf8")).toBe("/* remote */\n");
+  });
+
+  it("modify beats delete: a file deleted remotely but changed locally is kept and pushed", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    await mkdir(join(h.root, "components"), { recursive: true });
+    await h.writeLocal("components/Button.tsx", lines("Button changed", 3));
+    const next = { ...STARTER_FILES };
+    delete next["components/Button.tsx"];
+    h.emu.control.setFiles(h.editorId, next, { newArtifact: true, title: "drop button" });
+    await sync.fullSync();
+    expect(await h.readLocal("components/Button.tsx")).toBe(lines("Button changed", 3));
+    expect(h.remoteFiles()["components/Button.tsx"]).toBe(lines("Button changed", 3));
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Integration harness: the real emulator on 127.0.0.1:0, a real temp folder with a .syncrc,
+ * and the real Runtime (undici client, file ledgers, fs adapters). Events are collected and
+ * awaitable, so tests wait for what happened instead of sleeping.
+ */
+import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
+import type { EmulatorOptions } from "../../src/emulator/types.js";
+import { Runtime } from "../../src/runtime.js";
+import type { SyncEvent } from "../../src/sync/events.js";
+
+/** The key every harness emulator accepts. */
+export const TEST_KEY = "mp_test_key_0123456789abcdef";
+
+/** Files a harness design starts with. */
+export const STARTER_FILES: Record<string, string> = {
+  "App.tsx": lines("App", 20),
+  "index.tsx": 'import { createRoot } from "react-dom/client";\nimport App from "./App";\ncreateRoot(document.getElementById("root")!).render(<App />);\n',
+  "index.css": "@tailwind base;\n@tailwind components;\n@tailwind utilities;\n",
+  "components/Button.tsx": lines("Button", 10),
+};
+
+/** `n` numbered lines, so 3-way merges have distinct regions to work with. */
+export function lines(prefix: string, n: number): string {
+  return Array.from({ length: n }, (_, i) => `// ${prefix} line ${i + 1}`).join("\n") + "\n";
+}
+
+/** A running harness. */
+export interface Harness {
+  emu: RunningEmulator;
+  /** Temp folder holding .syncrc and the mapped folder. */
+  home: string;
+  /** The mapped folder (absolute). */
+  root: string;
+  editorId: string;
+  runtime: Runtime;
+  env: Record<string, string>;
+  events: SyncEvent[];
+  emit: (e: SyncEvent) => void;
+  /** Resolves on the first event (past or future) matching `predicate`. */
+  waitForEvent(predicate: (e: SyncEvent) => boolean, timeoutMs?: number): Promise<SyncEvent>;
+  readLocal(rel: string): Promise<string | undefined>;
+  writeLocal(rel: string, text: string): Promise<void>;
+  remoteFiles(): Record<string, string>;
+  /** A fresh Runtime on the same folder and env (a restart). */
+  newRuntime(): Promise<Runtime>;
+  close(): Promise<void>;
+}
+
+/** Options of startHarness. */
+export interface HarnessOptions {
+  files?: Record<string, string>;
+  syncrc?: Record<string, unknown>;
+  emulator?: EmulatorOptions;
+}
+
+/** Starts an emulator, a design, a temp folder and a Runtime. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const emu = await startEmulator({ port: 0, keys: [TEST_KEY], generationMs: 100, ...options.emulator });
+  const home = await mkdtemp(join(tmpdir(), "mpsync-it-"));
+  const root = join(home, "design");
+  const { editorId } = emu.control.createDesign(TEST_KEY, { files: options.files ?? STARTER_FILES });
+  const syncrc = {
+    baseUrl: emu.baseUrl,
+    pollIntervalSec: 0.1,
+    debounceMs: 60,
+    designs: [{ dir: "design", design: editorId }],
+    ...options.syncrc,
+  };
+  await writeFile(join(home, ".syncrc"), JSON.stringify(syncrc, null, 2));
+  const env = { MP_API_KEY: TEST_KEY, XDG_STATE_HOME: join(home, ".xdg-state"), XDG_CONFIG_HOME: join(home, ".xdg-config") };
+  const events: SyncEvent[] = [];
+  const waiters = new Set<{ predicate: (e: SyncEvent) => boolean; resolve: (e: SyncEvent) => void }>();
+  const emit = (e: SyncEvent): void => {
+    events.push(e);
+    for (const w of [...waiters]) {
+      if (w.predicate(e)) {
+        waiters.delete(w);
+        w.resolve(e);
+      }
+    }
+  };
+  const newRuntime = async (): Promise<Runtime> => {
+    const rt = new Runtime({ cwd: home, env, logLevel: "silent" });
+    await rt.prepare();
+    return rt;
+  };
+  const runtime = await newRuntime();
+  return {
+    emu,
+    home,
+    root,
+    editorId,
+    runtime,
+    env,
+    events,
+    emit,
+    waitForEvent(predicate, timeoutMs = 10_000) {
+      const past = events.find(predicate);
+      if (past !== undefined) return Promise.resolve(past);
+      return new Promise((resolve, reject) => {
+        const waiter = { predicate, resolve };
+        waiters.add(waiter);
+        setTimeout(() => {
+          if (waiters.delete(waiter)) reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${events.map((e) => e.event + ":" + e.message).join(" | ")}`));
+        }, timeoutMs).unref();
+      });
+    },
+    readLocal: (rel) => readFile(join(root, rel), "utf8").catch(() => undefined),
+    async writeLocal(rel, text) {
+      await mkdir(dirname(join(root, rel)), { recursive: true });
+      await writeFile(join(root, rel), text);
+    },
+    remoteFiles: () => emu.control.getFiles(editorId),
+    newRuntime,
+    async close() {
+      await runtime.close();
+      await emu.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns true (for effects with no event, e.g. a file on disk). */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = "condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
