@@ -124,6 +124,10 @@ export class DesignSync {
       if (read?.hash !== base) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
     }
     if (locals.size === 0) return undefined;
+    if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
+      // The folder vanished or was emptied: only the full cycle's breakers judge that.
+      return this.fullSync(options);
+    }
     const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()]);
     if (this.state.artifactId !== undefined && remote.artifactId !== this.state.artifactId) {
       // The active artifact moved (generation, or another version picked): pull and
@@ -148,6 +152,10 @@ export class DesignSync {
   /** Persists the state now (e.g. after the caller changed halted/lastError/poll fields). */
   async save(): Promise<void> {
     await this.#o.store.save(this.state);
+  }
+
+  async #folderGone(): Promise<boolean> {
+    return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
   }
 
   #expandPaths(paths: Iterable<string>): Set<string> {

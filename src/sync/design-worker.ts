@@ -85,7 +85,11 @@ export class DesignWorker {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#source?.flush();
-    await this.#enqueue(() => this.#cycle());
+    // A last sweep against the base catches a save the watcher has not reported yet.
+    await this.#enqueue(async () => {
+      if (this.#o.sync.state.artifactId !== undefined) for (const p of await this.#o.sync.localChanges()) this.#pending.add(p);
+      await this.#cycle();
+    });
     if (this.#pending.size > 0) {
       this.#o.logger.warn({ dir: this.#o.dir, pending: this.#pending.size }, "stopping with unpushed changes; they stay on disk and are pushed at the next start");
     }
@@ -134,6 +138,7 @@ export class DesignWorker {
   }
 
   async #onStatus(status: DesignStatus): Promise<void> {
+    if (this.#stopped) return;
     const { sync, emit, dir } = this.#o;
     sync.state.lastStatus = { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: this.#o.clock.now() };
     if (status.isGenerating) {

@@ -35,6 +35,9 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
       return { state: state as PersistedState, recovered: loaded.recovered };
     },
     async save(state) {
+      // Never re-create a mapped folder that vanished just to hold its state: that would
+      // turn "folder missing" into "folder emptied" and hide what happened from the user.
+      if (!(await folderExists(root))) return;
       await store.ensureLayout();
       await store.save({ ...state, scanCache: cache.toJSON() });
     },
@@ -45,13 +48,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
   };
   const local: LocalTree = {
     root,
-    async exists() {
-      try {
-        return (await stat(root)).isDirectory();
-      } catch {
-        return false;
-      }
-    },
+    exists: () => folderExists(root),
     async scan() {
       const files = await scanTree(root, matcher, cache);
       return new Map([...files].map(([rel, f]) => [rel, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers }]));
@@ -80,4 +77,12 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     },
   };
   return { local, store: designStore, matcher };
+}
+
+async function folderExists(root: string): Promise<boolean> {
+  try {
+    return (await stat(root)).isDirectory();
+  } catch {
+    return false;
+  }
 }

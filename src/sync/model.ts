@@ -87,12 +87,22 @@ export interface ReconcileInput {
   force: boolean;
   /** The mapped folder exists. */
   folderExists: boolean;
-  /** The remote listing was read in full (a full pull), not just the files about to be pushed. */
-  fullRemote: boolean;
   /**
-   * Files in the active artifact, when known (refused names included: such an artifact is not
-   * empty). Left out, it is the number of triples with a remote side.
+   * Every path of the design is in `files` (a full pull), not just the files about to be
+   * pushed. Either way a triple's `remote` undefined must mean "not in the artifact listing",
+   * never "not read": it is what drives remove-local and forgetting a base.
    */
+  fullRemote: boolean;
+  /*
+   * Whole-design totals for the breakers, for when `files` covers only some paths (a push-time
+   * cycle). Left out, each is counted from `files`; the local total is then trusted only when
+   * `fullRemote` (a partial cycle would otherwise look like an emptied folder).
+   */
+  /** Files in the mapped folder. */
+  localFileCount?: number;
+  /** Paths with a recorded base. */
+  baseFileCount?: number;
+  /** Files in the active artifact (refused names included: such an artifact is not empty). */
   remoteFileCount?: number;
 }
 

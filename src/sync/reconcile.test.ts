@@ -171,6 +171,24 @@ describe("breakers that do not trip", () => {
     expect(reconcile(input(files, { remoteFileCount: 0 })).halt).toEqual({ kind: "remote-empty" });
   });
 
+  it("a push-time cycle deleting its only path is not an emptied folder", () => {
+    const plan = reconcile(input([triple(B, undefined, B)], { fullRemote: false }));
+    expect(plan).toEqual({ actions: [{ kind: "report", path: P, reason: "deleted-locally" }], halt: undefined });
+  });
+
+  it("a push-time cycle trusts explicit totals", () => {
+    const files = [triple(B, undefined, B)];
+    expect(reconcile(input(files, { fullRemote: false, localFileCount: 0 })).halt).toEqual({ kind: "folder-emptied", baseFiles: 1 });
+    expect(reconcile(input(files, { fullRemote: false, localFileCount: 0, baseFileCount: 9 })).halt).toEqual({ kind: "folder-emptied", baseFiles: 9 });
+    expect(reconcile(input([triple(undefined, X, undefined)], { fullRemote: false, remoteFileCount: 0 })).halt).toEqual({ kind: "remote-empty" });
+  });
+
+  it("the mass-delete share is taken over the whole folder when its size is given", () => {
+    const files = [triple(B, B, undefined)];
+    expect(reconcile(input(files, { fullRemote: false, localFileCount: 10 })).halt).toBeUndefined();
+    expect(reconcile(input(files, { fullRemote: true, localFileCount: 1, remoteFileCount: 5 })).halt).toEqual({ kind: "mass-delete", removing: 1, localFiles: 1 });
+  });
+
   it("a brand-new empty design into an empty folder is simply quiet", () => {
     expect(reconcile(input([]))).toEqual({ actions: [], halt: undefined });
   });

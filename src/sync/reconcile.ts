@@ -63,12 +63,19 @@ export function reconcile(input: ReconcileInput): SyncPlan {
 /** The first circuit breaker that trips, most fundamental cause first. */
 export function checkBreakers(input: ReconcileInput, actions: readonly FileAction[]): HaltReason | undefined {
   if (!input.folderExists) return { kind: "folder-missing" };
-  const localFiles = countWhere(input.files, (f) => f.local !== undefined);
-  const baseFiles = countWhere(input.files, (f) => f.base !== undefined);
-  if (localFiles === 0 && baseFiles > 0) return { kind: "folder-emptied", baseFiles };
-  const remoteFiles = input.remoteFileCount ?? countWhere(input.files, (f) => f.remote !== undefined);
-  // Only a full listing can prove the artifact empty; a push-time read covers some names only.
-  if (input.fullRemote && remoteFiles === 0 && (localFiles > 0 || baseFiles > 0)) return { kind: "remote-empty" };
+  const counted = {
+    local: countWhere(input.files, (f) => f.local !== undefined),
+    base: countWhere(input.files, (f) => f.base !== undefined),
+    remote: countWhere(input.files, (f) => f.remote !== undefined),
+  };
+  const baseFiles = input.baseFileCount ?? counted.base;
+  // A push-time cycle sees a few paths only: zero among them says nothing about the whole.
+  const localTotal = input.localFileCount ?? (input.fullRemote ? counted.local : undefined);
+  const remoteTotal = input.remoteFileCount ?? (input.fullRemote ? counted.remote : undefined);
+  if (localTotal === 0 && baseFiles > 0) return { kind: "folder-emptied", baseFiles };
+  const localFiles = localTotal ?? counted.local;
+  if (remoteTotal === 0 && (localFiles > 0 || baseFiles > 0)) return { kind: "remote-empty" };
+  // Without a total, the subset is the denominator: it can only over-estimate the share.
   const removing = countWhere(actions, (a) => a.kind === "remove-local");
   if (removing * 2 > localFiles) return { kind: "mass-delete", removing, localFiles };
   return undefined;

@@ -39,8 +39,10 @@ export interface Harness {
   env: Record<string, string>;
   events: SyncEvent[];
   emit: (e: SyncEvent) => void;
-  /** Resolves on the first event (past or future) matching `predicate`. */
-  waitForEvent(predicate: (e: SyncEvent) => boolean, timeoutMs?: number): Promise<SyncEvent>;
+  /** Position in the event list, for waitForEvent's `since`. */
+  mark(): number;
+  /** Resolves on the first event at or after `since` (default: any, past included) matching `predicate`. */
+  waitForEvent(predicate: (e: SyncEvent) => boolean, options?: { since?: number; timeoutMs?: number }): Promise<SyncEvent>;
   readLocal(rel: string): Promise<string | undefined>;
   writeLocal(rel: string, text: string): Promise<void>;
   remoteFiles(): Record<string, string>;
@@ -97,8 +99,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     env,
     events,
     emit,
-    waitForEvent(predicate, timeoutMs = 10_000) {
-      const past = events.find(predicate);
+    mark: () => events.length,
+    waitForEvent(predicate, { since = 0, timeoutMs = 10_000 } = {}) {
+      const past = events.slice(since).find(predicate);
       if (past !== undefined) return Promise.resolve(past);
       return new Promise((resolve, reject) => {
         const waiter = { predicate, resolve };
@@ -118,7 +121,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await runtime.close();
       await emu.close();
-      await rm(home, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

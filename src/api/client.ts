@@ -1,0 +1,288 @@
+/**
+ * The typed v3 client over undici: zod-validated requests and responses, typed errors, one
+ * retry policy, and every HTTP attempt through the API key's request queue.
+ */
+import { Agent, type Dispatcher } from "undici";
+import type { z } from "zod";
+import { createSilentLogger, type Logger } from "../log/logger.js";
+import { createSystemClock, type Clock } from "../scheduling/clock.js";
+import type { GenerationBudget } from "../scheduling/generation-budget.js";
+import { createRequestQueue, type RequestQueue } from "../scheduling/request-queue.js";
+import type { CallOptions, V3Client } from "./client-types.js";
+import { ENDPOINTS, expandPath, type Endpoint } from "./endpoints.js";
+import { ApiError } from "./errors.js";
+import { createDefaultAgent, DEFAULT_TIMEOUTS, MAX_RESPONSE_BYTES, type Timeouts } from "./http-transport.js";
+import { RequestExecutor } from "./request-executor.js";
+import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./retry-policy.js";
+import {
+  createArtifactRequestSchema,
+  createDesignRequestSchema,
+  promptRequestSchema,
+  readFilesRequestSchema,
+  resolveUrlRequestSchema,
+  skipQuerySchema,
+  writeFilesRequestSchema,
+  type Artifact,
+  type CreateArtifactRequest,
+  type CreateDesignRequest,
+  type Design,
+  type DesignStatus,
+  type DesignSystem,
+  type FileContent,
+  type FileWrite,
+  type MessagesPage,
+  type PromptRequest,
+  type PublishResult,
+  type Version,
+  type VersionsPage,
+} from "./schemas.js";
+
+/** Options of createClient. */
+export interface ClientOptions {
+  /** Service address with its API prefix; paths are `${baseUrl}/v3/...`. */
+  baseUrl: string;
+  /** Sent as `x-mp-api-key`; never logged, never in an error. An empty key sends no header. */
+  apiKey: string;
+  /** The key's queue (RequestQueueRegistry.forKey). @default a private queue of concurrency 4 */
+  queue?: RequestQueue;
+  /** @default a silent logger */
+  logger?: Logger;
+  /** @default { connectMs: 10000, headersMs: 30000, bodyMs: 60000 } */
+  timeouts?: Partial<Timeouts>;
+  /** @default { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30000, maxRetryAfterMs: 600000 } */
+  retry?: Partial<RetryOptions>;
+  /** Jitter source, uniform in [0, 1). @default Math.random */
+  random?: () => number;
+  /** Time of backoff waits and Retry-After dates. @default the system clock */
+  clock?: Clock;
+  /** @default `mpsync (node <version>)` */
+  userAgent?: string;
+  /** undici dispatcher; the client then does not close it. @default a keep-alive Agent with `timeouts` */
+  dispatcher?: Dispatcher;
+  /** When given, generation calls are checked against and recorded in it. @default none */
+  budget?: GenerationBudget;
+  /** Responses larger than this are INVALID_RESPONSE. @default 64 MiB */
+  maxResponseBytes?: number;
+}
+
+/** A V3Client that owns a connection pool. */
+export type ClosableV3Client = V3Client & {
+  /** Releases the connection pool the client created (a given dispatcher is left open). */
+  close(): Promise<void>;
+};
+
+/** Files per files/read request: keeps each body small and lets batches run in parallel. */
+export const READ_FILES_BATCH_SIZE = 100;
+/** listAllVersions stops here even if the server keeps saying hasMore. */
+export const MAX_LISTED_VERSIONS = 10_000;
+
+function normaliseBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`baseUrl must use http or https, got ${url.protocol}`);
+  }
+  return baseUrl.replace(/\/+$/, "");
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new TypeError(`${name} must be a finite number >= 0, got ${value}`);
+  return value;
+}
+
+function resolveRetry(retry: Partial<RetryOptions> | undefined): RetryOptions {
+  const merged = { ...DEFAULT_RETRY_OPTIONS, ...retry };
+  if (!Number.isInteger(merged.maxAttempts) || merged.maxAttempts < 1) {
+    throw new TypeError(`retry.maxAttempts must be an integer >= 1, got ${merged.maxAttempts}`);
+  }
+  positive("retry.baseDelayMs", merged.baseDelayMs);
+  positive("retry.maxDelayMs", merged.maxDelayMs);
+  positive("retry.maxRetryAfterMs", merged.maxRetryAfterMs);
+  return merged;
+}
+
+/** Creates the typed v3 client. */
+export function createClient(options: ClientOptions): ClosableV3Client {
+  if (typeof options.apiKey !== "string") throw new TypeError("apiKey must be a string");
+  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  for (const [name, value] of Object.entries(timeouts)) positive(`timeouts.${name}`, value);
+  const clock = options.clock ?? createSystemClock();
+  const ownedAgent = options.dispatcher === undefined ? createDefaultAgent(timeouts) : undefined;
+  const executor = new RequestExecutor({
+    baseUrl: normaliseBaseUrl(options.baseUrl),
+    apiKey: options.apiKey,
+    userAgent: options.userAgent ?? `mpsync (node ${process.version})`,
+    dispatcher: options.dispatcher ?? (ownedAgent as Agent),
+    queue: options.queue ?? createRequestQueue({ concurrency: 4, clock }),
+    logger: options.logger ?? createSilentLogger(),
+    clock,
+    random: options.random ?? Math.random,
+    timeouts,
+    retry: resolveRetry(options.retry),
+    maxBodyBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+    budget: options.budget,
+  });
+  return new HttpV3Client(executor, ownedAgent);
+}
+
+/** A request that fails the request schema: a caller bug or bad user input, never sent. */
+function invalidRequest(endpoint: Endpoint<unknown>, why: string): ApiError {
+  const name = `${endpoint.method} ${endpoint.template}`;
+  return new ApiError({
+    code: "BAD_REQUEST",
+    message: `invalid request to ${name}: ${why}`,
+    endpoint: name,
+    retryable: false,
+    request: { method: endpoint.method, url: endpoint.template },
+  });
+}
+
+function validated<S extends z.ZodType>(endpoint: Endpoint<unknown>, schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.map(String).join(".") || "(body)";
+  throw invalidRequest(endpoint, `${path}: ${issue?.message ?? "invalid"}`);
+}
+
+function pathOf(endpoint: Endpoint<unknown>, params: Record<string, string>): string {
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== "string" || value === "") throw invalidRequest(endpoint, `${name} must be a non-empty string`);
+  }
+  return expandPath(endpoint.template, params);
+}
+
+class HttpV3Client implements ClosableV3Client {
+  readonly #executor: RequestExecutor;
+  readonly #ownedAgent: Agent | undefined;
+
+  constructor(executor: RequestExecutor, ownedAgent: Agent | undefined) {
+    this.#executor = executor;
+    this.#ownedAgent = ownedAgent;
+  }
+
+  async close(): Promise<void> {
+    await this.#ownedAgent?.close();
+  }
+
+  async health(options: CallOptions = {}): Promise<{ status: string }> {
+    return this.#executor.execute({ endpoint: ENDPOINTS.health, path: "/v3/health", signal: options.signal });
+  }
+
+  async createDesign(body: CreateDesignRequest, options: CallOptions = {}): Promise<Design> {
+    const endpoint = ENDPOINTS.createDesign;
+    const request = validated(endpoint, createDesignRequestSchema, body);
+    return this.#executor.execute({
+      endpoint,
+      path: endpoint.template,
+      body: request,
+      generation: request.prompt !== undefined,
+      signal: options.signal,
+    });
+  }
+
+  async resolveUrl(url: string, options: CallOptions = {}): Promise<string> {
+    const endpoint = ENDPOINTS.resolveUrl;
+    const body = validated(endpoint, resolveUrlRequestSchema, { url });
+    const res = await this.#executor.execute({ endpoint, path: endpoint.template, body, signal: options.signal });
+    return res.editorId;
+  }
+
+  async listVersions(editorId: string, skip = 0, options: CallOptions = {}): Promise<VersionsPage> {
+    const endpoint = ENDPOINTS.listVersions;
+    const query = { skip: String(validated(endpoint, skipQuerySchema, skip)) };
+    const path = pathOf(endpoint, { editorId });
+    return this.#executor.execute({ endpoint, path, query, signal: options.signal });
+  }
+
+  async listAllVersions(editorId: string, options: CallOptions = {}): Promise<Version[]> {
+    const all: Version[] = [];
+    for (;;) {
+      const page = await this.listVersions(editorId, all.length, options);
+      all.push(...page.versions);
+      // A server that never says hasMore=false (or pages nothing) must not loop forever.
+      if (!page.hasMore || page.versions.length === 0 || all.length >= MAX_LISTED_VERSIONS) break;
+    }
+    return all.slice(0, MAX_LISTED_VERSIONS);
+  }
+
+  async getStatus(editorId: string, options: CallOptions = {}): Promise<DesignStatus> {
+    const endpoint = ENDPOINTS.getStatus;
+    return this.#executor.execute({ endpoint, path: pathOf(endpoint, { editorId }), signal: options.signal });
+  }
+
+  async getActiveArtifact(editorId: string, options: CallOptions = {}): Promise<Artifact> {
+    const endpoint = ENDPOINTS.getActiveArtifact;
+    return this.#executor.execute({ endpoint, path: pathOf(endpoint, { editorId }), signal: options.signal });
+  }
+
+  async writeFiles(editorId: string, artifactId: string, files: FileWrite[], options: CallOptions = {}): Promise<string[]> {
+    const endpoint = ENDPOINTS.writeFiles;
+    const body = validated(endpoint, writeFilesRequestSchema, { files });
+    const path = pathOf(endpoint, { editorId, artifactId });
+    const res = await this.#executor.execute({ endpoint, path, body, signal: options.signal });
+    return res.files;
+  }
+
+  async createArtifact(editorId: string, body: CreateArtifactRequest, options: CallOptions = {}): Promise<Artifact> {
+    const endpoint = ENDPOINTS.createArtifact;
+    const request = validated(endpoint, createArtifactRequestSchema, body);
+    const path = pathOf(endpoint, { editorId });
+    return this.#executor.execute({ endpoint, path, body: request, signal: options.signal });
+  }
+
+  async readFiles(editorId: string, artifactId: string, fileNames: string[], options: CallOptions = {}): Promise<FileContent[]> {
+    const endpoint = ENDPOINTS.readFiles;
+    const names = validated(endpoint, readFilesRequestSchema, { fileNames }).fileNames;
+    const path = pathOf(endpoint, { editorId, artifactId });
+    if (names.length === 0) return [];
+    // One failed batch cancels its siblings instead of leaving them running unobserved.
+    const batchAbort = new AbortController();
+    const signal = options.signal === undefined ? batchAbort.signal : AbortSignal.any([options.signal, batchAbort.signal]);
+    const batches: string[][] = [];
+    for (let i = 0; i < names.length; i += READ_FILES_BATCH_SIZE) batches.push(names.slice(i, i + READ_FILES_BATCH_SIZE));
+    try {
+      const results = await Promise.all(
+        batches.map((batch) =>
+          this.#executor.execute({ endpoint, path, body: { fileNames: batch }, signal }).catch((err: unknown) => {
+            batchAbort.abort(err);
+            throw err;
+          }),
+        ),
+      );
+      return results.flatMap((res) => res.files);
+    } finally {
+      batchAbort.abort();
+    }
+  }
+
+  async sendPrompt(editorId: string, body: PromptRequest, options: CallOptions = {}): Promise<{ requestId: string }> {
+    const endpoint = ENDPOINTS.sendPrompt;
+    const request = validated(endpoint, promptRequestSchema, body);
+    const path = pathOf(endpoint, { editorId });
+    return this.#executor.execute({ endpoint, path, body: request, generation: true, signal: options.signal });
+  }
+
+  async publish(editorId: string, artifactId: string, options: CallOptions = {}): Promise<PublishResult> {
+    const endpoint = ENDPOINTS.publish;
+    const path = pathOf(endpoint, { editorId, artifactId });
+    return this.#executor.execute({ endpoint, path, body: {}, signal: options.signal });
+  }
+
+  async listDesignSystems(options: CallOptions = {}): Promise<DesignSystem[]> {
+    const endpoint = ENDPOINTS.listDesignSystems;
+    const res = await this.#executor.execute({ endpoint, path: endpoint.template, signal: options.signal });
+    return res.designSystems;
+  }
+
+  async listMessages(editorId: string, skip = 0, options: CallOptions = {}): Promise<MessagesPage> {
+    const endpoint = ENDPOINTS.listMessages;
+    const query = { skip: String(validated(endpoint, skipQuerySchema, skip)) };
+    const path = pathOf(endpoint, { editorId });
+    return this.#executor.execute({ endpoint, path, query, signal: options.signal });
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * One HTTP attempt over undici: send, read the body under a size cap, and classify transport
+ * failures (network, timeout, and whether the request can have reached the server).
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { Agent, request, type Dispatcher } from "undici";
+
+/** Transport timeouts. */
+export interface Timeouts {
+  /** TCP/TLS connect. @default 10000 */
+  connectMs: number;
+  /** Until the response headers arrive. @default 30000 */
+  headersMs: number;
+  /** Between two body chunks. @default 60000 */
+  bodyMs: number;
+}
+
+/** Defaults of Timeouts. */
+export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 });
+
+/** Bodies larger than this are refused as malformed (no v3 response comes close). */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** A keep-alive undici Agent with the given timeouts. */
+export function createDefaultAgent(timeouts: Timeouts): Agent {
+  return new Agent({
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
+    keepAliveTimeout: 4_000,
+  });
+}
+
+/** One attempt's request. */
+export interface HttpRequest {
+  method: "GET" | "POST" | "PATCH";
+  url: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+  signal?: AbortSignal | undefined;
+  timeouts: Timeouts;
+  maxBodyBytes: number;
+}
+
+/** A response whose body was read (or found too large). */
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Undefined when the body exceeded maxBodyBytes. */
+  body: Buffer | undefined;
+}
+
+/** Why an attempt got no response. */
+export type TransportFailureKind = "network" | "timeout";
+
+/** An attempt that got no (complete) response; converted to ApiError by the caller. */
+export class TransportFailure extends Error {
+  readonly kind: TransportFailureKind;
+  /** False when the request certainly never left this machine. */
+  readonly sent: boolean;
+  /** A short reason without addresses or secrets, e.g. `ECONNREFUSED`, `no response headers within 30000 ms`. */
+  readonly reason: string;
+
+  constructor(kind: TransportFailureKind, sent: boolean, reason: string, cause: unknown) {
+    super(reason, { cause });
+    this.name = "TransportFailure";
+    this.kind = kind;
+    this.sent = sent;
+    this.reason = reason;
+  }
+}
+
+/** Codes of failures that happen before a single byte of the request is written. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === "string") return code;
+  const inner = (err as { errors?: unknown }).errors;
+  return Array.isArray(inner) ? errorCode(inner[0]) : undefined;
+}
+
+/** Classifies an undici or socket error. */
+export function classifyTransportError(err: unknown, timeouts: Timeouts): TransportFailure {
+  const code = errorCode(err) ?? "unknown error";
+  switch (code) {
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return new TransportFailure("timeout", false, `could not connect within ${timeouts.connectMs} ms`, err);
+    case "UND_ERR_HEADERS_TIMEOUT":
+      return new TransportFailure("timeout", true, `no response within ${timeouts.headersMs} ms`, err);
+    case "UND_ERR_BODY_TIMEOUT":
+      return new TransportFailure("timeout", true, `response body stalled for ${timeouts.bodyMs} ms`, err);
+    default:
+      return new TransportFailure("network", !NOT_SENT_CODES.has(code), `network error (${code})`, err);
+  }
+}
+
+/** Sends one request and reads its body; rejects with TransportFailure, or the signal's reason when aborted. */
+export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
+  try {
+    const res = await request(req.url, {
+      dispatcher,
+      method: req.method,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: req.signal ?? null,
+      headersTimeout: req.timeouts.headersMs,
+      bodyTimeout: req.timeouts.bodyMs,
+    });
+    const body = await readCapped(res.body, res.headers, req.maxBodyBytes);
+    return { status: res.statusCode, headers: res.headers, body };
+  } catch (err) {
+    if (req.signal?.aborted) throw req.signal.reason;
+    throw classifyTransportError(err, req.timeouts);
+  }
+}
+
+async function readCapped(
+  body: Dispatcher.ResponseData["body"],
+  headers: IncomingHttpHeaders,
+  maxBytes: number,
+): Promise<Buffer | undefined> {
+  const declared = Number(headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,33 @@
+/** Where the last status poll of each design is remembered, across commands and restarts. */
+import { z } from "zod";
+import { JsonMapFile } from "./json-map-file.js";
+
+/** Last poll time per design (epoch milliseconds). */
+export interface PollLedger {
+  get(editorId: string): Promise<number | undefined>;
+  set(editorId: string, epochMs: number): Promise<void>;
+}
+
+/** A ledger that lives as long as the process (tests, one-shot library use). */
+export function createMemoryPollLedger(): PollLedger {
+  const times = new Map<string, number>();
+  return {
+    get: (editorId) => Promise.resolve(times.get(editorId)),
+    set: (editorId, epochMs) => {
+      times.set(editorId, epochMs);
+      return Promise.resolve();
+    },
+  };
+}
+
+const pollMapSchema = z.record(z.string(), z.number().finite());
+
+/** A ledger in a JSON file `{ "<editorId>": epochMs }`, shared by every mpsync process. */
+export function createFilePollLedger(file: string): PollLedger {
+  const store = new JsonMapFile(file, pollMapSchema);
+  return {
+    get: async (editorId) => (await store.read())[editorId],
+    set: (editorId, epochMs) =>
+      store.update((map) => ({ ...map, [editorId]: Math.max(epochMs, map[editorId] ?? 0) })),
+  };
+}

@@ -1,0 +1,162 @@
+/** The real client against the real emulator: every endpoint and every documented error status. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient, type ClosableV3Client } from "../../src/api/client.js";
+import { ApiError } from "../../src/api/errors.js";
+import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
+import { createMemoryPollLedger, PollScheduler } from "../../src/scheduling/poll-scheduler.js";
+import { createSystemClock } from "../../src/scheduling/clock.js";
+
+const KEY = "mp_contract_owner_key_1";
+const OTHER_KEY = "mp_contract_other_key_2";
+
+let emulator: RunningEmulator;
+let client: ClosableV3Client;
+
+function clientFor(apiKey: string): ClosableV3Client {
+  return createClient({ baseUrl: emulator.baseUrl, apiKey, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+}
+
+async function failure(call: Promise<unknown>): Promise<ApiError> {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, keys: [KEY, OTHER_KEY], generationMs: 30 });
+  client = clientFor(KEY);
+});
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+describe("every endpoint", () => {
+  it("health", async () => {
+    expect(await client.health()).toEqual({ status: "ok" });
+  });
+
+  it("a blank design: create, status, active artifact, read, write, clone, versions, resolve-url", async () => {
+    const design = await client.createDesign({ name: "Contract" });
+    expect(design.activeArtifactId).not.toBeNull();
+    expect([...design.availableFiles].sort()).toEqual(["App.tsx", "index.css", "index.tsx", "tailwind.config.js"]);
+    const { editorId } = design;
+    const artifactId = design.activeArtifactId ?? "";
+
+    expect(await client.getStatus(editorId)).toEqual({ isGenerating: false, activeArtifactId: artifactId, availableFiles: design.availableFiles });
+    expect((await client.getActiveArtifact(editorId)).artifactId).toBe(artifactId);
+
+    const names = await client.writeFiles(editorId, artifactId, [{ fileName: "components/Button.tsx", code: "export const B = 1;\n" }]);
+    expect(names).toContain("components/Button.tsx");
+    const files = await client.readFiles(editorId, artifactId, ["components/Button.tsx", "does-not-exist.ts"]);
+    expect(files).toEqual([{ name: "components/Button.tsx", content: "export const B = 1;\n" }]);
+
+    const clone = await client.createArtifact(editorId, { sourceArtifactId: artifactId, name: "snapshot" });
+    expect(clone.artifactId).not.toBe(artifactId);
+    expect((await client.getActiveArtifact(editorId)).artifactId).toBe(clone.artifactId);
+    const versions = await client.listAllVersions(editorId);
+    expect(versions.map((v) => v.versionLabel)).toEqual(["v2", "v1"]);
+    expect(versions[0]?.title).toBe("snapshot");
+
+    expect(await client.resolveUrl(design.editorUrl)).toBe(editorId);
+    expect(await client.resolveUrl(emulator.control.getDesign(editorId).canvasUrl)).toBe(editorId);
+  });
+
+  it("publish, then resolve the published URL", async () => {
+    const { editorId, artifactId } = emulator.control.createDesign(KEY);
+    const published = await client.publish(editorId, artifactId);
+    expect(published.artifactId).toBe(artifactId);
+    expect(await client.resolveUrl(published.previewUrl)).toBe(editorId);
+  });
+
+  it("design systems and messages", async () => {
+    const systems = await client.listDesignSystems();
+    expect(systems.length).toBeGreaterThan(0);
+    const design = await client.createDesign({ name: "with ds", designSystemId: systems[0]?.id ?? "" });
+    expect(design.editorId).not.toBe("");
+    expect(await client.listMessages(design.editorId)).toEqual({ messages: [], hasMore: false });
+  });
+
+  it("a prompt: create with a prompt, poll until idle, prompt again", async () => {
+    const scheduler = new PollScheduler({ intervalMs: 10, clock: createSystemClock(), ledger: createMemoryPollLedger() });
+    const design = await client.createDesign({ prompt: "a pricing page" });
+    expect(design.activeArtifactId).toBeNull();
+    const waitIdle = async (): Promise<string> => {
+      for (;;) {
+        const status = await scheduler.poll(design.editorId, () => client.getStatus(design.editorId));
+        if (!status.isGenerating) return status.activeArtifactId;
+      }
+    };
+    const first = await waitIdle();
+    expect(await client.sendPrompt(design.editorId, { prompt: "make it dark" })).toEqual({ requestId: expect.any(String) });
+    expect(await waitIdle()).not.toBe(first);
+    const messages = await client.listMessages(design.editorId);
+    expect(messages.messages.length).toBeGreaterThan(0);
+  });
+});
+
+describe("documented error statuses", () => {
+  it("400: a body the service refuses", async () => {
+    const err = await failure(client.resolveUrl("::not a url::"));
+    expect(err).toMatchObject({ code: "BAD_REQUEST", status: 400, endpoint: "POST /v3/designs/resolve-url", retryable: false });
+    expect(err.message).toMatch(/^POST \/v3\/designs\/resolve-url failed: 400 url is not a valid URL/);
+  });
+
+  it("401: a key the service does not know, with the login hint", async () => {
+    const stranger = clientFor("mp_unknown_key_999");
+    const err = await failure(stranger.health());
+    await stranger.close();
+    expect(err).toMatchObject({ code: "UNAUTHORIZED", status: 401, serverMessage: "Invalid API key" });
+    expect(err.hint).toBe("API key missing or invalid: set MP_API_KEY or run mpsync login");
+    expect(JSON.stringify(err) + err.message).not.toContain("mp_unknown_key_999");
+  });
+
+  it("402: out of credits on a generation call; reads keep working", async () => {
+    const poor = "mp_contract_poor_key_3";
+    const local = await startEmulator({ port: 0, keys: [poor], credits: 0 });
+    const poorClient = createClient({ baseUrl: local.baseUrl, apiKey: poor });
+    const { editorId } = local.control.createDesign(poor);
+    const err = await failure(poorClient.sendPrompt(editorId, { prompt: "x" }));
+    expect(err).toMatchObject({ code: "PAYMENT_REQUIRED", status: 402, endpoint: "POST /v3/designs/{editorId}/prompts" });
+    expect(local.control.countRequests((r) => r.path.endsWith("/prompts"))).toBe(1);
+    expect((await poorClient.getStatus(editorId)).isGenerating).toBe(false);
+    await poorClient.close();
+    await local.close();
+  });
+
+  it("403: another account's design", async () => {
+    const { editorId } = emulator.control.createDesign(OTHER_KEY);
+    const err = await failure(client.getStatus(editorId));
+    expect(err).toMatchObject({ code: "FORBIDDEN", status: 403, endpoint: "GET /v3/designs/{editorId}/status" });
+    expect(emulator.control.countRequests((r) => r.path === `/v3/designs/${editorId}/status`)).toBe(1);
+  });
+
+  it("404: an unknown design", async () => {
+    const err = await failure(client.getActiveArtifact("zzzzzzzzzzzzzzzzzzzzzz"));
+    expect(err).toMatchObject({ code: "NOT_FOUND", status: 404, endpoint: "GET /v3/designs/{editorId}/active-artifact" });
+  });
+
+  it("422: publishing code that does not compile carries the compiler message", async () => {
+    const { editorId, artifactId } = emulator.control.createDesign(KEY, { files: { "App.tsx": "export default function App( {\n" } });
+    const err = await failure(client.publish(editorId, artifactId));
+    expect(err).toMatchObject({ code: "UNPROCESSABLE", status: 422, retryable: false });
+    expect(err.serverMessage).toMatch(/^Compilation failed: App\.tsx/);
+    expect(emulator.control.countRequests((r) => r.path === `/v3/designs/${editorId}/artifacts/${artifactId}/publish`)).toBe(1);
+  });
+});
+
+describe("paging", () => {
+  it("lists every version past 40, newest first, with skip", async () => {
+    const { editorId } = emulator.control.createDesign(KEY);
+    for (let i = 2; i <= 45; i++) emulator.control.setFiles(editorId, { "App.tsx": `// v${i}\n` }, { newArtifact: true, title: `t${i}` });
+    emulator.control.resetRequestLog();
+    const versions = await client.listAllVersions(editorId);
+    expect(versions).toHaveLength(45);
+    expect(versions[0]?.versionLabel).toBe("v45");
+    expect(versions.at(-1)?.versionLabel).toBe("v1");
+    expect(emulator.control.requests().map((r) => r.search)).toEqual(["?skip=0", "?skip=20", "?skip=40"]);
+  });
+});

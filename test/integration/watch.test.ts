@@ -1,0 +1,133 @@
+/** The real daemon (WatchDaemon + DesignWorker + chokidar) on a real folder against the emulator. */
+import { rm, writeFile, rename } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
+import { lines, startHarness, STARTER_FILES, until, type Harness } from "./harness.js";
+
+let h: Harness;
+let daemon: WatchDaemon | undefined;
+afterEach(async () => {
+  await daemon?.stop();
+  daemon = undefined;
+  await h?.close();
+});
+
+const isPatch = (e: { method: string }): boolean => e.method === "PATCH";
+
+async function startDaemon(harness: Harness): Promise<WatchDaemon> {
+  const d = new WatchDaemon({ runtime: harness.runtime, dirs: [], emit: harness.emit, retry: { baseMs: 50, maxMs: 400 } });
+  await d.start();
+  await harness.waitForEvent((e) => e.event === "ready");
+  return d;
+}
+
+describe("watch", () => {
+  it("pulls at start, then pushes a save as one PATCH and never echoes its own writes", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    expect(await h.readLocal("App.tsx")).toBe(STARTER_FILES["App.tsx"]);
+    await h.writeLocal("index.css", "body { margin: 0; }\n");
+    await h.waitForEvent((e) => e.event === "pushed");
+    expect(h.remoteFiles()["index.css"]).toBe("body { margin: 0; }\n");
+    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+    // A few poll cycles later there is still exactly one PATCH: the pull's writes did not echo.
+    const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
+    await h.emu.control.waitForRequest((e) => e.path.endsWith("/status") && h.emu.control.countRequests((x) => x.path.endsWith("/status")) >= polls + 3, { timeoutMs: 5000 });
+    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+  });
+
+  it("turns a burst of saves into one PATCH (branch-switch sized)", async () => {
+    h = await startHarness({ syncrc: { debounceMs: 250 } });
+    daemon = await startDaemon(h);
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 30; i++) await writeFile(join(h.root, `f${i}.ts`), `export const v = ${round};\n`);
+    }
+    await h.waitForEvent((e) => e.event === "pushed");
+    await daemon.workers[0]!.idle();
+    const remote = h.remoteFiles();
+    for (let i = 0; i < 30; i++) expect(remote[`f${i}.ts`]).toBe("export const v = 4;\n");
+    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+  });
+
+  it("write-temp-then-rename saves push only the final name", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    const tmp = join(h.root, "App.tsx.tmp.1234");
+    await writeFile(tmp, "export default 1;\n");
+    await rename(tmp, join(h.root, "App.tsx"));
+    const pushed = await h.waitForEvent((e) => e.event === "pushed");
+    expect(pushed.files).toEqual(["App.tsx"]);
+    expect(Object.keys(h.remoteFiles()).some((n) => n.includes(".tmp"))).toBe(false);
+  });
+
+  it("pulls a finished generation with no echo PATCH", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    h.emu.control.startGeneration(h.editorId, "add a pricing table");
+    await h.waitForEvent((e) => e.event === "generating");
+    const before = h.mark();
+    h.emu.control.finishGeneration(h.editorId);
+    await h.waitForEvent((e) => e.event === "pulled", { since: before });
+    const remote = h.remoteFiles();
+    for (const [name, text] of Object.entries(remote)) expect(await h.readLocal(name)).toBe(text);
+    await daemon.workers[0]!.idle();
+    expect(h.emu.control.countRequests(isPatch)).toBe(0);
+  });
+
+  it("holds a save made during generation, then reconciles it with the result: both texts survive", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    h.emu.control.startGeneration(h.editorId, "make the header sticky");
+    await h.waitForEvent((e) => e.event === "generating");
+    const mine = STARTER_FILES["App.tsx"]!.replace("// App line 1\n", "// App line 1\n// my local line\n");
+    await h.writeLocal("App.tsx", mine);
+    // Wait for the next poll: the save must not have been pushed while generating.
+    const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
+    await until(() => h.emu.control.countRequests((e) => e.path.endsWith("/status")) > polls + 1, 5000, "two more polls");
+    expect(h.emu.control.countRequests(isPatch)).toBe(0);
+    h.emu.control.finishGeneration(h.editorId);
+    await h.waitForEvent((e) => e.event === "idle");
+    await until(() => h.emu.control.countRequests(isPatch) > 0, 5000, "the held push");
+    const remote = h.remoteFiles()["App.tsx"]!;
+    expect(remote).toContain("// my local line");
+    expect(await h.readLocal("App.tsx")).toBe(remote);
+  });
+
+  it("queues edits while the service is down and sends them when it is back", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    h.emu.control.setFaults({ errorRate: 1 });
+    await h.writeLocal("index.css", "/* offline edit */\n");
+    await h.waitForEvent((e) => e.event === "error");
+    h.emu.control.setFaults({ errorRate: 0 });
+    await h.waitForEvent((e) => e.event === "pushed", { timeoutMs: 15_000 });
+    expect(h.remoteFiles()["index.css"]).toBe("/* offline edit */\n");
+  });
+
+  it("halts the design on a mass delete and leaves every file in place", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    h.emu.control.setFiles(h.editorId, { "App.tsx": lines("only", 2) }, { newArtifact: true, title: "oops" });
+    await h.waitForEvent((e) => e.event === "halted");
+    for (const name of ["index.tsx", "index.css", "components/Button.tsx"]) expect(await h.readLocal(name)).toBe(STARTER_FILES[name]);
+  });
+
+  it("flushes pending changes on stop", async () => {
+    h = await startHarness({ syncrc: { debounceMs: 5000 } });
+    daemon = await startDaemon(h);
+    await h.writeLocal("index.css", "/* flushed at stop */\n");
+    await daemon.stop();
+    daemon = undefined;
+    expect(h.remoteFiles()["index.css"]).toBe("/* flushed at stop */\n");
+  });
+
+  it("a deleted folder halts instead of being taken for deletes", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    await rm(h.root, { recursive: true, force: true });
+    h.emu.control.editFile(h.editorId, "index.css", "/* remote change */\n");
+    await h.waitForEvent((e) => e.event === "halted");
+    expect(Object.keys(h.remoteFiles()).sort()).toEqual(Object.keys(STARTER_FILES).sort());
+  });
+});
