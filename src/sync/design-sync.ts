@@ -108,6 +108,8 @@ export class DesignSync {
       // A folder that never held synced files did not vanish: the first pull creates it.
       folderExists: exists || Object.keys(this.state.files).length === 0,
       fullRemote: true,
+      // Refused names count: an artifact of only hostile names is not "empty".
+      remoteFileCount: remote.listed.length,
     });
     return this.#finish(plan, remote, options.dryRun === true);
   }

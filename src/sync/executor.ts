@@ -137,7 +137,8 @@ async function applyConflict(
 ): Promise<void> {
   const local = input.localTexts.get(action.path);
   const remote = input.remoteTexts.get(action.path);
-  if (local === undefined || remote === undefined) return;
+  // No text for a text file: it changed since the scan; the next cycle sees the new content.
+  if (remote === undefined || (local === undefined && action.localBlocked !== "binary")) return;
   const base = action.base === undefined ? undefined : await deps.bases.getBase(action.base);
   const resolution = resolveConflict({
     policy: action.policy,
@@ -145,6 +146,7 @@ async function applyConflict(
     local,
     remote,
     remoteLabel: await deps.remoteLabel(),
+    ...(action.localBlocked === undefined ? {} : { localBlocked: action.localBlocked }),
   });
   const sides = resolution.saveToConflicts;
   if (sides.local !== undefined || sides.remote !== undefined) {

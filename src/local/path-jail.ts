@@ -1,0 +1,135 @@
+/**
+ * The path jail: remote file names come from a service (and from whatever generated them), so
+ * each one is checked before it may become a local path. Pure string checks, no file system.
+ */
+import { sep as osSep } from "node:path";
+
+/** Longest accepted name, in UTF-8 bytes (common PATH_MAX headroom). */
+export const MAX_NAME_BYTES = 1024;
+/** Longest accepted segment, in UTF-8 bytes (NAME_MAX on ext4, APFS, NTFS). */
+export const MAX_SEGMENT_BYTES = 255;
+
+/** Verdict on one remote name. */
+export type RemoteNameCheck = { ok: true; path: string } | { ok: false; reason: string };
+
+// C0 controls, DEL and C1 controls: matching control characters is the point here.
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
+// A lone surrogate cannot be written as UTF-8: the file would get a different name.
+const LONE_SURROGATE_RE = /\p{Cs}/u;
+const DRIVE_RE = /^[a-zA-Z]:/;
+// Characters HFS+ ignores in names, and bidi controls: `.g\u200cit` is `.git` there.
+const IGNORABLE_RE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]/g;
+// Windows drops trailing dots and spaces; `GIT~1` is the 8.3 short name of `.git`.
+const RESERVED_DIRS = new Set([".git", ".mpsync", "git~1", "mpsync~1"]);
+// Percent-encoding may be nested (`%252e`): decode a few rounds, more is not plausible.
+const MAX_DECODE_ROUNDS = 4;
+
+/** Checks one remote file name; accepted names are relative `/` paths that stay in the folder. */
+export function checkRemoteName(name: string): RemoteNameCheck {
+  const reason = refusalReason(name);
+  return reason === undefined ? { ok: true, path: name } : { ok: false, reason };
+}
+
+function refusalReason(name: string): string | undefined {
+  if (name === "") return "empty name";
+  if (CONTROL_RE.test(name)) return "contains NUL or a control character";
+  if (LONE_SURROGATE_RE.test(name)) return "contains an unpaired surrogate (not valid Unicode)";
+  if (name.includes("\\")) return "contains a backslash";
+  if (name.startsWith("/") || DRIVE_RE.test(name)) return "absolute path";
+  if (name.normalize("NFC") !== name) return "not in Unicode normalization form C";
+  if (byteLength(name) > MAX_NAME_BYTES) return `longer than ${MAX_NAME_BYTES} bytes`;
+  if (name.endsWith("/")) return "ends with a slash";
+  for (const segment of name.split("/")) {
+    const refusal = segmentRefusal(segment);
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
+}
+
+function segmentRefusal(segment: string): string | undefined {
+  if (segment === "" || segment === ".") return "empty or '.' path segment";
+  if (segment === "..") return "'..' path segment";
+  // Windows drops trailing dots and spaces, so `.. ` or `...` would open as `..` or `.` there.
+  if (foldReserved(segment) === "") return "'..' path segment (only dots and spaces)";
+  if (byteLength(segment) > MAX_SEGMENT_BYTES) return `a path segment is longer than ${MAX_SEGMENT_BYTES} bytes`;
+  for (const form of decodedForms(segment)) {
+    // A decoded form may itself hold separators (`..%2f`): judge each piece.
+    for (const piece of form.split(/[/\\]/)) {
+      if (piece === "." || piece === ".." || (piece !== "" && foldReserved(piece) === "")) {
+        return "percent-encoded '.' or '..' segment";
+      }
+      if (RESERVED_DIRS.has(foldReserved(piece))) return `lands in a reserved folder (${piece})`;
+    }
+  }
+  return undefined;
+}
+
+/** The segment as written, then each successive percent-decoding of it. */
+function decodedForms(segment: string): string[] {
+  const forms = [segment];
+  let current = segment;
+  for (let round = 0; round < MAX_DECODE_ROUNDS && current.includes("%"); round += 1) {
+    const next = current.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === current) break;
+    forms.push(next);
+    current = next;
+  }
+  return forms;
+}
+
+function foldReserved(piece: string): string {
+  return piece.replace(IGNORABLE_RE, "").replace(/[. ]+$/, "").toLowerCase();
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Key under which two names collide on a case-insensitive, normalization-insensitive disk. */
+function foldName(name: string): string {
+  return name.normalize("NFC").toLowerCase();
+}
+
+/**
+ * Groups of names that would collide on a case-insensitive file system (equal after NFC and
+ * lower-casing), including names whose folders collide (`A/x` and `a/y` share one folder
+ * there, so `a/y` would come back as `A/y`). Each group is sorted; groups are in input order.
+ */
+export function findCaseTwins(names: readonly string[]): string[][] {
+  const unique = [...new Set(names)];
+  const parent = unique.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] ?? i;
+    return i;
+  };
+  // Folded key of every prefix (folders and the full name) -> exact spellings -> owners.
+  const byKey = new Map<string, Map<string, number[]>>();
+  unique.forEach((name, index) => {
+    const segments = name.split("/");
+    for (let n = 1; n <= segments.length; n += 1) {
+      const exact = segments.slice(0, n).join("/");
+      const spellings = byKey.get(foldName(exact)) ?? new Map<string, number[]>();
+      spellings.set(exact, [...(spellings.get(exact) ?? []), index]);
+      byKey.set(foldName(exact), spellings);
+    }
+  });
+  for (const spellings of byKey.values()) {
+    if (spellings.size < 2) continue;
+    const owners = [...spellings.values()].flat();
+    for (const owner of owners) parent[find(owner)] = find(owners[0] ?? owner);
+  }
+  const groups = new Map<number, string[]>();
+  unique.forEach((name, index) => {
+    const root = find(index);
+    groups.set(root, [...(groups.get(root) ?? []), name]);
+  });
+  return [...groups.values()].filter((g) => g.length > 1).map((g) => g.sort());
+}
+
+/** Converts a relative OS path (from a scan) to the `/`-separated NFC form the service uses. */
+export function toRemoteName(localRelativePath: string, separator: string = osSep): string {
+  // macOS file systems may hand back NFD names; the service and the jail expect NFC.
+  const parts = localRelativePath.split(separator).filter((part, i) => !(i === 0 && part === "."));
+  return parts.join("/").normalize("NFC");
+}
