@@ -1,0 +1,59 @@
+/** Spawns the built CLI's `watch --json` and reads its JSON Lines events. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+/** A running `mpsync watch --json` child. */
+export interface DaemonProcess {
+  child: ChildProcess;
+  events: Record<string, unknown>[];
+  stderr: string[];
+  /** Resolves on the first event (from `since`) matching `predicate`. */
+  waitFor(predicate: (e: Record<string, unknown>) => boolean, options?: { since?: number; timeoutMs?: number }): Promise<Record<string, unknown>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const BIN = join(import.meta.dirname, "../../dist/bin.js");
+
+/** Starts `node dist/bin.js watch --json` in `cwd` with `env` added to a minimal environment. */
+export function spawnWatch(cwd: string, env: Record<string, string>, args: string[] = []): DaemonProcess {
+  const child = spawn(process.execPath, [BIN, "watch", "--json", ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const events: Record<string, unknown>[] = [];
+  const stderr: string[] = [];
+  const waiters = new Set<() => void>();
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    events.push(JSON.parse(line) as Record<string, unknown>);
+    for (const w of [...waiters]) w();
+  });
+  createInterface({ input: child.stderr! }).on("line", (line) => stderr.push(line));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    events,
+    stderr,
+    exited,
+    waitFor(predicate, { since = 0, timeoutMs = 15_000 } = {}) {
+      return new Promise((resolve, reject) => {
+        const check = (): boolean => {
+          const hit = events.slice(since).find(predicate);
+          if (hit === undefined) return false;
+          waiters.delete(check as () => void);
+          clearTimeout(timer);
+          resolve(hit);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check as () => void);
+          reject(new Error(`no matching event in ${timeoutMs} ms; events: ${JSON.stringify(events)}; stderr: ${stderr.join("\n")}`));
+        }, timeoutMs);
+        if (!check()) waiters.add(check as () => void);
+      });
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/** The real `mpsync watch` process: SIGTERM flushes then exits 0, SIGHUP reloads .syncrc, kill -9 converges. */
+import { readFile, writeFile, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startHarness, STARTER_FILES, TEST_KEY, until, type Harness } from "../integration/harness.js";
+import { spawnWatch, type DaemonProcess } from "./daemon-process.js";
+
+let h: Harness;
+let d: DaemonProcess | undefined;
+afterEach(async () => {
+  if (d !== undefined && d.child.exitCode === null && d.child.signalCode === null) {
+    d.child.kill("SIGKILL");
+    await d.exited;
+  }
+  d = undefined;
+  await h?.close();
+});
+
+describe("watch process", () => {
+  it("on SIGTERM pushes the pending save, then exits 0", async () => {
+    h = await startHarness({ syncrc: { debounceMs: 3000 } });
+    d = spawnWatch(h.home, h.env);
+    await d.waitFor((e) => e.event === "ready");
+    await h.writeLocal("index.css", "/* saved just before SIGTERM */\n");
+    d.child.kill("SIGTERM");
+    const { code } = await d.exited;
+    expect(code).toBe(0);
+    expect(h.remoteFiles()["index.css"]).toBe("/* saved just before SIGTERM */\n");
+  });
+
+  it("on SIGHUP re-reads .syncrc and starts syncing a newly mapped folder", async () => {
+    h = await startHarness();
+    d = spawnWatch(h.home, h.env);
+    await d.waitFor((e) => e.event === "ready" && e.dir === "design");
+    const second = h.emu.control.createDesign(TEST_KEY, { files: { "App.tsx": "export const second = true;\n" } });
+    const syncrc = JSON.parse(await readFile(join(h.home, ".syncrc"), "utf8")) as { designs: unknown[] };
+    syncrc.designs.push({ dir: "second", design: second.editorId });
+    await writeFile(join(h.home, ".syncrc"), JSON.stringify(syncrc));
+    d.child.kill("SIGHUP");
+    await d.waitFor((e) => e.event === "ready" && e.dir === "second");
+    expect(await readFile(join(h.home, "second/App.tsx"), "utf8")).toBe("export const second = true;\n");
+    // Dropping it again stops it (and releases its lock) without a restart.
+    syncrc.designs.pop();
+    await writeFile(join(h.home, ".syncrc"), JSON.stringify(syncrc));
+    d.child.kill("SIGHUP");
+    await until(async () => !(await readdir(join(h.home, "second/.mpsync"))).includes("lock"), 10_000, "lock released");
+  });
+
+  it("kill -9 at random points during pushes, then a restart, converges with no truncated file", async () => {
+    h = await startHarness({ syncrc: { debounceMs: 30 }, emulator: { faults: { latencyMs: 40 } } });
+    const names = Object.keys(STARTER_FILES);
+    for (let round = 0; round < 4; round++) {
+      d = spawnWatch(h.home, h.env);
+      await d.waitFor((e) => e.event === "ready");
+      const want: Record<string, string> = {};
+      for (const [i, name] of names.entries()) {
+        want[name] = `// round ${round} file ${i}\n`.repeat(50 + round);
+        await h.writeLocal(name, want[name]!);
+      }
+      // Land the kill somewhere between "saved" and "pushed and recorded".
+      await new Promise((r) => setTimeout(r, 20 + round * 37));
+      d.child.kill("SIGKILL");
+      await d.exited;
+      // Restart: start-up reconcile must find whatever was not confirmed and converge.
+      d = spawnWatch(h.home, h.env);
+      await d.waitFor((e) => e.event === "ready");
+      await until(() => names.every((n) => h.remoteFiles()[n] === want[n]), 15_000, `round ${round} convergence`);
+      for (const n of names) expect(await h.readLocal(n)).toBe(want[n]);
+      const state = JSON.parse(await readFile(join(h.root, ".mpsync/state.json"), "utf8")) as { files: object };
+      expect(Object.keys(state.files).length).toBeGreaterThanOrEqual(names.length);
+      d.child.kill("SIGTERM");
+      expect((await d.exited).code).toBe(0);
+      d = undefined;
+    }
+  });
+});
