@@ -10,6 +10,7 @@ import { acquireFolderLock, type FolderLock } from "../state/lock.js";
 import { createChangeSource } from "../watch/chokidar-source.js";
 import { findGitDir, waitForGitIdle } from "../local/git-lock.js";
 import { describeError } from "../sync/describe-error.js";
+import { createPullCommitter } from "../git/pull-committer.js";
 
 interface Running {
   mapping: Mapping;
@@ -106,6 +107,7 @@ export class WatchDaemon {
       logger: runtime.logger().child({ dir: mapping.dir }),
       clock: runtime.clock,
       publishOnPush: config.publishOnPush,
+      onPulled: createPullCommitter({ enabled: config.git.commitOnPull, root: mapping.root, dir: mapping.dir, client: await runtime.client(), logger: runtime.logger().child({ dir: mapping.dir }), emit }),
       retry: this.#o.retry,
       watch: (onBatch, onError) =>
         createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError }),

@@ -2,8 +2,9 @@
  * Atomic file writes: temp file in the same folder, fsync, rename (write-file-atomic).
  * A kill -9 at any moment leaves either the old or the new content, never a torn file.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+import { randomBytes } from "node:crypto";
+import { lstat, mkdir, open, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 
 /** Writes `data` to `file` atomically, creating parent folders. */
@@ -22,4 +23,75 @@ export async function writeFileAtomically(
 /** Writes `value` as pretty JSON, atomically. */
 export async function writeJsonAtomically(file: string, value: unknown, options: { mode?: number } = {}): Promise<void> {
   await writeFileAtomically(file, `${JSON.stringify(value, null, 2)}\n`, options);
+}
+
+/**
+ * Suffix of the temp files of writeFileAtomicallyGuarded. It matches the built-in `*.tmp`
+ * ignore rule, so neither the watcher nor a scan ever sees a half-written sibling of a synced
+ * file (write-file-atomic names its temps `<file>.<number>`, which a scan would take for a
+ * new user file).
+ */
+export const GUARDED_TEMP_SUFFIX = ".mpsync.tmp";
+
+/**
+ * Atomic write (temp, fsync, rename, fsync of the folder) whose `beforeRename` check runs
+ * after the new content is durable and just before the rename; `false` abandons the write.
+ * Resolves true when the file was replaced. Keeps an existing file's mode.
+ */
+export async function writeFileAtomicallyGuarded(
+  file: string,
+  data: string | Uint8Array,
+  options: { mode?: number; beforeRename?: () => boolean | Promise<boolean> } = {},
+): Promise<boolean> {
+  const dir = dirname(file);
+  await mkdir(dir, { recursive: true });
+  const mode = options.mode ?? (await existingMode(file));
+  // Names are capped so `.<name>.<random>.mpsync.tmp` stays under NAME_MAX (255).
+  const tmp = join(dir, `.${basename(file).slice(0, 160)}.${randomBytes(6).toString("hex")}${GUARDED_TEMP_SUFFIX}`);
+  const handle = await open(tmp, "wx", mode ?? 0o666);
+  try {
+    try {
+      await handle.writeFile(data);
+      // open() applies the umask; an explicit chmod restores the mode the file had.
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // The check runs as late as possible: the window in which a concurrent edit can be lost
+    // shrinks to the check itself plus one rename(2).
+    if (options.beforeRename !== undefined && !(await options.beforeRename())) {
+      await rm(tmp, { force: true });
+      return false;
+    }
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await syncFolder(dir);
+  return true;
+}
+
+async function existingMode(file: string): Promise<number | undefined> {
+  try {
+    const st = await lstat(file);
+    return st.isFile() ? st.mode & 0o7777 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Makes the rename itself durable; best effort (Windows cannot fsync a folder). */
+async function syncFolder(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // A failed folder fsync only weakens durability after a power loss, never atomicity.
+  }
 }

@@ -29,6 +29,8 @@ export interface DesignWorkerOptions {
   logger: Logger;
   clock: Clock;
   publishOnPush: boolean;
+  /** After a cycle that pulled or removed files (git.commitOnPull); must not reject. */
+  onPulled?: (report: CycleReport, editorId: string) => Promise<void>;
   /** Starts watching; batches of relative paths arrive through `onBatch`. */
   watch(onBatch: (paths: Set<string>) => void, onError: (err: unknown) => void): ChangeSourceHandle;
   /** Runs `poll` no sooner than the poll interval allows (PollScheduler). */
@@ -192,6 +194,7 @@ export class DesignWorker {
     }
     if (report === undefined) return;
     this.#remoteNames = [...report.remoteNames];
+    if ((report.result?.pulled.length ?? 0) + (report.result?.removed.length ?? 0) > 0) await this.#o.onPulled?.(report, this.#o.sync.editorId);
     const pushed = report.result?.pushed.length ?? 0;
     if (pushed > 0 && this.#o.publishOnPush) await this.#publish(report.artifactId);
   }

@@ -2,6 +2,27 @@
 import type { Command } from "commander";
 import type { ExitHolder } from "../program.js";
 import type { CliIo } from "../context.js";
+import { registerAuth } from "./auth.js";
+import { registerCheckout } from "./checkout.js";
+import { registerCreate } from "./create.js";
+import { registerDoctor } from "./doctor.js";
+import { registerEmulator } from "./emulator.js";
+import { registerInit } from "./init.js";
+import { registerLookups } from "./lookup.js";
+import { registerPrompt } from "./prompt.js";
+import { registerPublish } from "./publish.js";
+import { registerVersions } from "./versions.js";
 
-/** Adds init, login, logout, create, prompt, versions, checkout, snapshot, publish, design-systems, resolve-url, doctor, history, emulator. */
-export function registerExtraCommands(_program: Command, _io: CliIo, _exit: ExitHolder): void {}
+/** Adds init, login, logout, create, prompt, versions, checkout, snapshot, publish, design-systems, resolve-url, doctor, emulator. */
+export function registerExtraCommands(program: Command, io: CliIo, exit: ExitHolder): void {
+  registerInit(program, io, exit);
+  registerCreate(program, io, exit);
+  registerPrompt(program, io, exit);
+  registerVersions(program, io, exit);
+  registerCheckout(program, io, exit);
+  registerPublish(program, io, exit);
+  registerLookups(program, io, exit);
+  registerAuth(program, io, exit);
+  registerDoctor(program, io, exit);
+  registerEmulator(program, io, exit);
+}

@@ -12,6 +12,7 @@ import { EXIT } from "../exit-codes.js";
 import { renderPlan } from "../render-plan.js";
 import { collectStatus, renderStatus, type DesignStatusReport } from "./status-report.js";
 import { waitUntilIdle } from "../wait-idle.js";
+import { commitAfterCycle } from "../../git/pull-committer.js";
 
 interface OneShotFlags {
   dryRun?: boolean;
@@ -83,6 +84,7 @@ async function syncOne(
   try {
     const sync = await ctx.runtime.openDesign(mapping, emit);
     const report = await runCycle(ctx, sync, kind, flags);
+    await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit);
     return { dir: mapping.dir, editorId: sync.editorId, ...summarizeCycle(report) };
   } finally {
     await lock?.release();

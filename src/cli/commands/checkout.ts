@@ -1,0 +1,100 @@
+/** `mpsync checkout VERSION` and `mpsync snapshot NAME`: new active artifacts cloned from old ones. */
+import type { Command } from "commander";
+import type { V3Client } from "../../api/client-types.js";
+import { MpsyncError } from "../../api/errors.js";
+import type { Mapping } from "../../runtime.js";
+import type { CycleSummary } from "../../sync/cycle-summary.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import { holderLabel, holdFolder, pullDesign, pullExitCode, warnSink } from "../folder-pull.js";
+import { renderPlan } from "../render-plan.js";
+import { refuseWhileGenerating } from "../generating-guard.js";
+import { findVersion, openMapped } from "./versions.js";
+
+interface CheckoutFlags {
+  dir?: string;
+  name?: string;
+}
+
+/** Registers `checkout` and `snapshot`. */
+export function registerCheckout(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("checkout")
+    .description("make an older version active again (as a new version cloned from it), then pull it")
+    .argument("<version>", "vN (see mpsync versions) or an artifactId")
+    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
+    .option("--name <name>", 'name of the new version (default: "checkout of vN")')
+    .addHelpText(
+      "after",
+      `
+Nothing is lost: local edits are reconciled with the checked-out files like any pull
+(conflicts get markers), and every version stays in the history.
+
+Examples:
+  $ mpsync checkout v3
+  $ mpsync checkout v3 --name "back to the blue header" --dir web`,
+    )
+    .action(action(io, exit, (ctx, version: string, flags: CheckoutFlags) => runCheckout(ctx, version, flags)));
+
+  program
+    .command("snapshot")
+    .description("save the active version under a name (clones it into a new named version)")
+    .argument("<name>", "name shown in the design's timeline")
+    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
+    .addHelpText(
+      "after",
+      `
+The snapshot is taken of the remote active version: run mpsync push first to include local edits.
+
+Examples:
+  $ mpsync snapshot "before the redesign"`,
+    )
+    .action(action(io, exit, (ctx, name: string, flags: { dir?: string }) => runSnapshot(ctx, name, flags)));
+}
+
+async function runCheckout(ctx: CommandContext, version: string, flags: CheckoutFlags): Promise<number> {
+  const { mapping, editorId } = await openMapped(ctx, flags.dir);
+  const client = await ctx.runtime.client();
+  const source = /^v\d+$/.test(version) ? await findVersion(client, editorId, version) : undefined;
+  const sourceArtifactId = source?.artifactId ?? version;
+  const fromLabel = source?.versionLabel ?? version;
+  // A checkout during a generation would be overtaken by the generation's result.
+  await refuseWhileGenerating(ctx, mapping, "mpsync checkout", "nothing was checked out");
+  const artifact = await client.createArtifact(editorId, { sourceArtifactId, name: flags.name ?? `checkout of ${fromLabel}` });
+  const label = await labelOf(client, editorId, artifact.artifactId);
+  const { pull, pulledBy } = await pullIfFree(ctx, mapping);
+  const doc = { ok: pull?.halted === undefined, dir: mapping.dir, editorId, from: { versionLabel: source?.versionLabel, artifactId: sourceArtifactId }, artifactId: artifact.artifactId, versionLabel: label, pull, pulledBy };
+  ctx.out.result(doc, () => {
+    ctx.out.success(`${fromLabel} is active again as ${label ?? artifact.artifactId}`);
+    if (pull !== undefined) renderPlan(ctx.out, { ...pull, dir: mapping.dir }, false);
+    else ctx.out.info(`${pulledBy ?? "another mpsync process"} holds ${mapping.dir}: it will pull the checked-out version`);
+  });
+  return pullExitCode(pull);
+}
+
+async function runSnapshot(ctx: CommandContext, name: string, flags: { dir?: string }): Promise<void> {
+  if (name.trim() === "") throw new MpsyncError("USAGE", "the snapshot name is empty");
+  const { mapping, editorId } = await openMapped(ctx, flags.dir);
+  const client = await ctx.runtime.client();
+  const active = await client.getActiveArtifact(editorId);
+  const artifact = await client.createArtifact(editorId, { sourceArtifactId: active.artifactId, name });
+  const label = await labelOf(client, editorId, artifact.artifactId);
+  const doc = { ok: true, dir: mapping.dir, editorId, name, sourceArtifactId: active.artifactId, artifactId: artifact.artifactId, versionLabel: label };
+  ctx.out.result(doc, () => ctx.out.success(`saved ${label ?? artifact.artifactId} "${name}"`));
+}
+
+async function pullIfFree(ctx: CommandContext, mapping: Mapping): Promise<{ pull: CycleSummary | undefined; pulledBy: string | undefined }> {
+  const hold = await holdFolder(mapping.root, "mpsync checkout");
+  if (hold.lock === undefined) return { pull: undefined, pulledBy: holderLabel(hold.holder) };
+  try {
+    return { pull: await pullDesign(await ctx.runtime.openDesign(mapping, warnSink(ctx))), pulledBy: undefined };
+  } finally {
+    await hold.lock.release();
+  }
+}
+
+/** The label the service gave `artifactId` (it is the newest version, so page 0 has it). */
+async function labelOf(client: V3Client, editorId: string, artifactId: string): Promise<string | undefined> {
+  const page = await client.listVersions(editorId, 0);
+  return page.versions.find((v) => v.artifactId === artifactId)?.versionLabel;
+}

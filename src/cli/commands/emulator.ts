@@ -1,0 +1,81 @@
+/** `mpsync emulator`: serve the local v3 emulator until SIGINT/SIGTERM. */
+import type { Command } from "commander";
+import { MpsyncError } from "../../api/errors.js";
+import type { EmulatorOptions } from "../../emulator/index.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo } from "../context.js";
+import { collect } from "../design-request.js";
+
+interface EmulatorFlags {
+  port?: string;
+  host?: string;
+  key?: string[];
+  generationMs?: string;
+  data?: string;
+  strictPoll?: boolean;
+}
+
+/** Registers `emulator`. */
+export function registerEmulator(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("emulator")
+    .description("serve a local emulator of the v3 API (no network, no key needed) until Ctrl-C")
+    .option("--port <n>", "port to listen on (0: any free port)", "0")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--key <key>", "accept only this API key (repeatable; default: any non-empty key)", collect)
+    .option("--generation-ms <n>", "how long a generation takes", "3000")
+    .option("--data <file>", "keep designs in this JSON file across restarts")
+    .option("--strict-poll", "answer 429 to status polls closer than 60 s, like the real limit")
+    .addHelpText(
+      "after",
+      `
+Point mpsync at it with MPSYNC_BASE_URL (or baseUrl in .syncrc); any pollIntervalSec >= 0.05 is
+accepted for a loopback address.
+
+Examples:
+  $ mpsync emulator --port 4010 --data .emulator.json
+  $ MPSYNC_BASE_URL=http://127.0.0.1:4010/api MP_API_KEY=dev mpsync create --name Demo`,
+    )
+    .action(
+      action(io, exit, async (ctx, flags: EmulatorFlags) => {
+        const options: EmulatorOptions = {
+          port: parseCount("--port", flags.port ?? "0"),
+          host: flags.host ?? "127.0.0.1",
+          keys: flags.key ?? [],
+          generationMs: parseCount("--generation-ms", flags.generationMs ?? "3000"),
+          strictPoll: flags.strictPoll === true,
+          logger: (line) => ctx.out.debug(line),
+        };
+        if (flags.data !== undefined) options.dataFile = flags.data;
+        // Loaded on demand: no other command pays for the emulator's modules at start-up.
+        const { startEmulator } = await import("../../emulator/index.js");
+        const emulator = await startEmulator(options);
+        try {
+          ctx.out.result({ ok: true, baseUrl: emulator.baseUrl }, () => {
+            ctx.out.success(`emulator listening on ${ctx.out.c.bold(emulator.baseUrl)}`);
+            ctx.out.info(ctx.out.c.dim(`  export MPSYNC_BASE_URL=${emulator.baseUrl}   (Ctrl-C stops it)`));
+          });
+          await untilSignal(io);
+        } finally {
+          await emulator.close();
+        }
+        ctx.out.info("emulator stopped");
+      }),
+    );
+}
+
+function untilSignal(io: CliIo): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      for (const off of offs) off();
+      resolve();
+    };
+    const offs = [io.onSignal("SIGINT", stop), io.onSignal("SIGTERM", stop)];
+  });
+}
+
+function parseCount(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new MpsyncError("USAGE", `${flag} ${value}: expected a whole number >= 0`);
+  return n;
+}

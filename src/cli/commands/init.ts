@@ -1,0 +1,181 @@
+/** `mpsync init [DIR] --design ID_OR_URL | --create ...`: write or extend .syncrc, then pull. */
+import type { Command } from "commander";
+import { readdir, stat } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { MpsyncError } from "../../api/errors.js";
+import type { Design } from "../../api/schemas.js";
+import { displayPath, type LoadedConfig } from "../../config/load-config.js";
+import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../config/write-config.js";
+import { isBareEditorId, normalizeDesignUrl } from "../../sync/resolve-design.js";
+import type { CycleSummary } from "../../sync/cycle-summary.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import { addCreateOptions, buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
+import { pullExitCode, pullUnderLock } from "../folder-pull.js";
+import { renderPlan } from "../render-plan.js";
+import { pollUntilIdle } from "../wait-idle.js";
+
+interface InitFlags extends CreateFlags {
+  design?: string;
+  create?: boolean;
+  force?: boolean;
+}
+
+/** Entries that do not make a folder "non-empty": tool state, VCS, OS litter, the config itself. */
+const NEUTRAL_ENTRIES = new Set([".mpsync", ".git", ".DS_Store", ".syncrc", ".syncrc.json"]);
+
+/** Registers `init`. */
+export function registerInit(program: Command, io: CliIo, exit: ExitHolder): void {
+  const command = program
+    .command("init")
+    .description("map a folder to a design in .syncrc (written or extended), then pull the design into it")
+    .argument("[dir]", "folder to mirror the design into (default: the current folder)")
+    .option("--design <id-or-url>", "an existing design: editorId, or an editor, published or canvas URL")
+    .option("--create", "create a new design (blank, or generated with --prompt)")
+    .option("--force", "map a non-empty folder: files that differ become conflicts, nothing is overwritten");
+  addCreateOptions(command)
+    .addHelpText(
+      "after",
+      `
+The API key is never written to .syncrc (set MP_API_KEY or run mpsync login).
+
+Examples:
+  $ mpsync init web --design https://www.magicpatterns.com/c/abc123
+  $ mpsync init web --create --name "Landing page"
+  $ mpsync init web --create --prompt "a pricing page with three tiers" --design-system "Acme"`,
+    )
+    .action(action(io, exit, (ctx, dir: string | undefined, flags: InitFlags) => runInit(ctx, dir ?? ".", flags)));
+}
+
+async function runInit(ctx: CommandContext, dir: string, flags: InitFlags): Promise<number> {
+  checkFlags(flags);
+  const root = resolve(ctx.io.cwd, dir);
+  const target = await configTarget(ctx);
+  refuseMapped(target.loaded, root);
+  if (flags.force !== true) await refuseNonEmpty(root, dir);
+
+  const { editorId, created } = await obtainDesign(ctx, flags);
+  const written = await writeMapping(ctx, target, dir, root, editorId);
+  ctx.out.success(`mapped ${written.dir} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
+
+  const summary = await pullUnderLock(ctx, { dir: written.dir, design: editorId, root }, "mpsync init");
+  report(ctx, { dir: written.dir, editorId, written, created, summary });
+  return pullExitCode(summary);
+}
+
+function checkFlags(flags: InitFlags): void {
+  if ((flags.design === undefined) === (flags.create !== true)) {
+    throw new MpsyncError("USAGE", "init needs exactly one of --design ID_OR_URL or --create", { hint: "see mpsync init --help" });
+  }
+  const createOnly = [flags.name, flags.prompt, flags.template, flags.designSystem, flags.image].some((v) => v !== undefined);
+  if (flags.design !== undefined && createOnly) {
+    throw new MpsyncError("USAGE", "--name, --prompt, --template, --design-system and --image go with --create, not --design");
+  }
+}
+
+interface ConfigTarget {
+  /** The config file to extend or create; undefined: search upward, else `cwd/.syncrc`. */
+  path: string | undefined;
+  loaded: LoadedConfig | undefined;
+}
+
+async function configTarget(ctx: CommandContext): Promise<ConfigTarget> {
+  const explicit = nonEmpty(ctx.flags.config) ?? nonEmpty(ctx.io.env["MPSYNC_CONFIG"]);
+  if (explicit !== undefined) {
+    const path = resolve(ctx.io.cwd, explicit);
+    // A named config that does not exist yet is the one init creates.
+    if ((await stat(path).catch(() => undefined)) === undefined) return { path, loaded: undefined };
+  }
+  const loaded = await ctx.runtime.configIfAny();
+  return { path: loaded?.path, loaded };
+}
+
+function refuseMapped(loaded: LoadedConfig | undefined, root: string): void {
+  for (const d of loaded?.config.designs ?? []) {
+    if (d.root === root) {
+      throw new MpsyncError("USAGE", `${d.dir} is already mapped to ${d.design} in ${loaded?.path ?? ".syncrc"}`, {
+        hint: "run mpsync pull to update it, or pick another folder",
+      });
+    }
+    if (isInside(root, d.root) || isInside(d.root, root)) {
+      throw new MpsyncError("USAGE", `${root} overlaps the mapped folder ${d.dir}: mapped folders must not nest`);
+    }
+  }
+}
+
+async function refuseNonEmpty(root: string, dir: string): Promise<void> {
+  const entries = await readdir(root).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return [];
+    if (err.code === "ENOTDIR") throw new MpsyncError("USAGE", `${dir} is a file, not a folder`);
+    throw err;
+  });
+  const content = entries.filter((e) => !NEUTRAL_ENTRIES.has(e));
+  if (content.length === 0) return;
+  throw new MpsyncError("USAGE", `${dir} is not empty (${content.slice(0, 3).join(", ")}${content.length > 3 ? ", ..." : ""})`, {
+    hint: "pick an empty folder, or add --force to reconcile: files that differ become conflicts, nothing is overwritten",
+  });
+}
+
+async function obtainDesign(ctx: CommandContext, flags: InitFlags): Promise<{ editorId: string; created: Design | undefined }> {
+  const client = await ctx.runtime.client();
+  if (flags.design !== undefined) {
+    const editorId = isBareEditorId(flags.design) ? flags.design : await client.resolveUrl(normalizeDesignUrl(flags.design));
+    // Fails with 403/404 before anything is written.
+    await client.getActiveArtifact(editorId);
+    return { editorId, created: undefined };
+  }
+  const body = await buildCreateRequest(ctx, flags);
+  const design = await createDesign(ctx, body);
+  ctx.out.success(`created design ${design.editorId} (${design.editorUrl})`);
+  // A prompted design has no files until its first generation ends: pulling earlier would
+  // meet an empty artifact (a circuit breaker).
+  if (body.prompt !== undefined) await pollUntilIdle(ctx, design.editorId);
+  return { editorId: design.editorId, created: design };
+}
+
+interface Written {
+  path: string;
+  created: boolean;
+  dir: string;
+}
+
+async function writeMapping(ctx: CommandContext, target: ConfigTarget, dir: string, root: string, editorId: string): Promise<Written> {
+  const file = target.path ?? join(ctx.io.cwd, ".syncrc");
+  if (target.loaded === undefined && isInside(file, root)) {
+    // The config would sit inside the mirrored folder: keep it out of the design.
+    const stored = toConfigRelativeDir(root, dirname(file));
+    const anchored = `/${relative(root, file).split(sep).join("/")}`;
+    await writeConfig(file, { designs: [{ dir: stored, design: editorId }], ignore: [anchored] });
+    return { path: file, created: true, dir: stored };
+  }
+  const added = await addDesignMapping(target.path, { dir, design: editorId }, ctx.io.cwd);
+  if (isInside(added.path, root)) ctx.out.warn(`${basename(added.path)} lies inside ${dir}: add "/${basename(added.path)}" to "ignore" so it is not synced`);
+  return { path: added.path, created: added.created, dir: added.mapping.dir };
+}
+
+function report(
+  ctx: CommandContext,
+  r: { dir: string; editorId: string; written: Written; created: Design | undefined; summary: CycleSummary },
+): void {
+  const doc = {
+    ok: r.summary.halted === undefined,
+    dir: r.dir,
+    editorId: r.editorId,
+    config: { path: r.written.path, created: r.written.created },
+    design: r.created,
+    pull: r.summary,
+  };
+  ctx.out.result(doc, () => {
+    renderPlan(ctx.out, { ...r.summary, dir: r.dir }, false);
+    ctx.out.info(ctx.out.c.dim(`next: mpsync watch   (two-way sync until Ctrl-C)`));
+  });
+}
+
+/** True when `path` is `folder` or below it. */
+function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}

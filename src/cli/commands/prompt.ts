@@ -1,0 +1,138 @@
+/** `mpsync prompt TEXT`: ask for a change; with --wait, poll until idle, pull, show the reply. */
+import type { Command } from "commander";
+import type { V3Client } from "../../api/client-types.js";
+import { MpsyncError } from "../../api/errors.js";
+import type { PromptRequest } from "../../api/schemas.js";
+import type { Mapping } from "../../runtime.js";
+import type { CycleSummary } from "../../sync/cycle-summary.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import { checkImageUrls, collect, spendGeneration } from "../design-request.js";
+import { EXIT } from "../exit-codes.js";
+import { holderLabel, holdFolder, pullDesign, pullExitCode, warnSink } from "../folder-pull.js";
+import { renderPlan } from "../render-plan.js";
+import { refuseWhileGenerating } from "../generating-guard.js";
+import { pollUntilIdle } from "../wait-idle.js";
+
+interface PromptFlags {
+  dir?: string;
+  image?: string[];
+  wait?: boolean;
+}
+
+/** The `--json` document of `prompt`. */
+export interface PromptResult {
+  ok: boolean;
+  dir: string;
+  editorId: string;
+  requestId: string;
+  waited: boolean;
+  newVersion: boolean | undefined;
+  activeArtifactId: string | undefined;
+  reply: string | undefined;
+  pull: CycleSummary | undefined;
+  pulledBy: string | undefined;
+}
+
+/** Registers `prompt`. */
+export function registerPrompt(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("prompt")
+    .description("send a prompt to the mapped design; with --wait, poll until it is idle and pull the new version")
+    .argument("<text>", "what to change, in plain words")
+    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
+    .option("--image <url>", "reference image (repeatable)", collect)
+    .option("--wait", "poll until the generation ends (never faster than pollIntervalSec), then pull")
+    .addHelpText(
+      "after",
+      `
+A prompt is refused while the design is already generating. Each prompt counts against the
+local generation budget (1000 per 10 hours per key).
+
+Examples:
+  $ mpsync prompt "make the header sticky" --wait
+  $ mpsync prompt "match this style" --image https://example.com/mock.png --dir web`,
+    )
+    .action(action(io, exit, (ctx, text: string, flags: PromptFlags) => runPrompt(ctx, text, flags)));
+}
+
+async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags): Promise<number> {
+  if (text.trim() === "") throw new MpsyncError("USAGE", "the prompt is empty");
+  const images = flags.image ?? [];
+  checkImageUrls(images);
+  const body: PromptRequest = images.length > 0 ? { prompt: text, imageUrls: images } : { prompt: text };
+  const mapping = await ctx.runtime.singleMapping(flags.dir);
+  const client = await ctx.runtime.client();
+  const editorId = await refuseWhileGenerating(ctx, mapping, "mpsync prompt", "the prompt was not sent");
+
+  const before = (await client.getActiveArtifact(editorId)).artifactId;
+  const { requestId } = await spendGeneration(ctx, () => client.sendPrompt(editorId, body));
+  const result: PromptResult = {
+    ok: true,
+    dir: mapping.dir,
+    editorId,
+    requestId,
+    waited: false,
+    newVersion: undefined,
+    activeArtifactId: undefined,
+    reply: undefined,
+    pull: undefined,
+    pulledBy: undefined,
+  };
+  if (flags.wait !== true) {
+    ctx.out.result(result, () => {
+      ctx.out.success(`prompt sent to ${editorId}: generating`);
+      ctx.out.info(ctx.out.c.dim("  mpsync watch pulls the result when it is ready (or send prompts with --wait)"));
+    });
+    return EXIT.ok;
+  }
+  return finishWaiting(ctx, mapping, client, result, before);
+}
+
+async function finishWaiting(ctx: CommandContext, mapping: Mapping, client: V3Client, result: PromptResult, before: string): Promise<number> {
+  const status = await pollUntilIdle(ctx, result.editorId);
+  result.waited = true;
+  result.activeArtifactId = status.activeArtifactId;
+  result.newVersion = status.activeArtifactId !== before;
+  result.reply = await latestReply(client, result.editorId);
+  if (result.newVersion) {
+    const hold = await holdFolder(mapping.root, "mpsync prompt");
+    if (hold.lock === undefined) {
+      result.pulledBy = holderLabel(hold.holder);
+    } else {
+      try {
+        // Opened afresh: the state may have moved while we waited.
+        result.pull = await pullDesign(await ctx.runtime.openDesign(mapping, warnSink(ctx)));
+      } finally {
+        await hold.lock.release();
+      }
+    }
+  }
+  result.ok = result.newVersion && result.pull?.halted === undefined;
+  ctx.out.result(result, () => renderWaited(ctx, result));
+  if (!result.newVersion) return EXIT.failure;
+  return pullExitCode(result.pull);
+}
+
+function renderWaited(ctx: CommandContext, r: PromptResult): void {
+  const c = ctx.out.c;
+  if (r.reply !== undefined) ctx.out.info(`${c.magenta("assistant:")} ${r.reply}`);
+  if (r.newVersion !== true) {
+    ctx.out.warn("generation ended without a new version: nothing to pull");
+    return;
+  }
+  if (r.pull !== undefined) renderPlan(ctx.out, { ...r.pull, dir: r.dir }, false);
+  else ctx.out.info(`${r.pulledBy ?? "another mpsync process"} holds ${r.dir}: it will pull the new version`);
+}
+
+/** The newest assistant message, if the newest message is one (a reply to our prompt). */
+async function latestReply(client: V3Client, editorId: string): Promise<string | undefined> {
+  try {
+    const page = await client.listMessages(editorId, 0);
+    const newest = [...page.messages].sort((a, b) => b.timeCreated - a.timeCreated)[0];
+    return newest?.role === "assistant" ? newest.content : undefined;
+  } catch {
+    // The reply is a courtesy: the pull matters more than a failed chat read.
+    return undefined;
+  }
+}

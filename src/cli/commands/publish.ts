@@ -1,0 +1,82 @@
+/** `mpsync publish [DIR...]`: compile the active artifact of each design so the preview shows it. */
+import type { Command } from "commander";
+import { ApiError, hasCode, MpsyncError } from "../../api/errors.js";
+import { describeError } from "../../sync/describe-error.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import { EXIT, exitCodeFor } from "../exit-codes.js";
+
+/** One design's publish outcome (the `--json` shape). */
+export interface PublishOutcome {
+  dir: string;
+  editorId: string | undefined;
+  artifactId: string | undefined;
+  previewUrl: string | undefined;
+  publishedAt: number | undefined;
+  error: { code: string; message: string; compiler?: string } | undefined;
+}
+
+/** Registers `publish`. */
+export function registerPublish(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("publish")
+    .description("compile the active version of each mapped design (or the named folders) so the live preview shows it")
+    .argument("[dir...]", "mapped folders (default: all)")
+    .addHelpText(
+      "after",
+      `
+Publishing compiles what is on the service: push local edits first. A compile failure prints
+the compiler's message and exits 1.
+
+Examples:
+  $ mpsync push && mpsync publish
+  $ mpsync publish web --json`,
+    )
+    .action(
+      action(io, exit, async (ctx, dirs: string[]) => {
+        const outcomes: PublishOutcome[] = [];
+        let worst: unknown;
+        for (const mapping of await ctx.runtime.mappings(dirs)) {
+          const outcome = await publishOne(ctx, mapping);
+          outcomes.push(outcome.result);
+          if (outcome.err !== undefined) worst ??= outcome.err;
+        }
+        const ok = worst === undefined;
+        ctx.out.result({ ok, designs: outcomes }, () => renderOutcomes(ctx, outcomes));
+        // Auth and credit failures keep their own exit codes; a compile failure is 1.
+        return ok ? EXIT.ok : exitCodeFor(worst);
+      }),
+    );
+}
+
+async function publishOne(ctx: CommandContext, mapping: { dir: string; design: string; root: string }): Promise<{ result: PublishOutcome; err?: unknown }> {
+  const result: PublishOutcome = { dir: mapping.dir, editorId: undefined, artifactId: undefined, previewUrl: undefined, publishedAt: undefined, error: undefined };
+  try {
+    const sync = await ctx.runtime.openDesign(mapping, () => undefined);
+    result.editorId = sync.editorId;
+    const client = await ctx.runtime.client();
+    result.artifactId = (await client.getActiveArtifact(sync.editorId)).artifactId;
+    const published = await client.publish(sync.editorId, result.artifactId);
+    result.previewUrl = published.previewUrl;
+    result.publishedAt = published.publishedAt;
+    return { result };
+  } catch (err) {
+    const compiler = hasCode(err, "UNPROCESSABLE") && err instanceof ApiError ? err.serverMessage : undefined;
+    result.error = { code: err instanceof MpsyncError ? err.code : "INTERNAL", message: describeError(err), ...(compiler === undefined ? {} : { compiler }) };
+    return { result, err };
+  }
+}
+
+function renderOutcomes(ctx: CommandContext, outcomes: PublishOutcome[]): void {
+  const c = ctx.out.c;
+  for (const o of outcomes) {
+    if (o.error === undefined) {
+      ctx.out.success(`${c.bold(o.dir)} published: ${o.previewUrl ?? ""}`);
+    } else if (o.error.compiler !== undefined) {
+      ctx.out.info(`${c.red("✗")} ${c.bold(o.dir)} does not compile:`);
+      for (const line of o.error.compiler.split("\n")) ctx.out.info(`  ${line}`);
+    } else {
+      ctx.out.info(`${c.red("✗")} ${c.bold(o.dir)}: ${o.error.message}`);
+    }
+  }
+}

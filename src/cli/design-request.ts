@@ -1,0 +1,89 @@
+/**
+ * What `create` and `init --create` share: the creation flags, their translation into a
+ * POST /v3/designs body, and the local generation budget around calls that start a generation.
+ */
+import type { Command } from "commander";
+import { ApiError, MpsyncError } from "../api/errors.js";
+import type { CreateDesignRequest, Design } from "../api/schemas.js";
+import { isBareEditorId, normalizeDesignUrl } from "../sync/resolve-design.js";
+import type { CommandContext } from "./context.js";
+
+/** Flags of a design creation. */
+export interface CreateFlags {
+  name?: string;
+  prompt?: string;
+  template?: string;
+  designSystem?: string;
+  image?: string[];
+}
+
+/** Collects a repeatable option (`--image a --image b`) into an array. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Adds the creation flags to `command`. */
+export function addCreateOptions(command: Command): Command {
+  return command
+    .option("--name <name>", "name of the new design (default: Untitled)")
+    .option("--prompt <text>", "generate the design from this prompt (counts against the generation budget)")
+    .option("--template <id-or-url>", "fork this design first (editorId or design URL)")
+    .option("--design-system <name-or-id>", "design system: a name, or a ds-... id (see mpsync design-systems)")
+    .option("--image <url>", "reference image for the prompt (repeatable)", collect);
+}
+
+/** The request body for `flags`; a template URL is resolved to its editorId. */
+export async function buildCreateRequest(ctx: CommandContext, flags: CreateFlags): Promise<CreateDesignRequest> {
+  const images = flags.image ?? [];
+  if (images.length > 0 && flags.prompt === undefined) {
+    throw new MpsyncError("USAGE", "--image needs --prompt: images are references for a generation");
+  }
+  checkImageUrls(images);
+  if (flags.prompt !== undefined && flags.prompt.trim() === "") throw new MpsyncError("USAGE", "--prompt is empty");
+  const body: CreateDesignRequest = {};
+  if (flags.name !== undefined) body.name = flags.name;
+  if (flags.prompt !== undefined) body.prompt = flags.prompt;
+  if (images.length > 0) body.imageUrls = images;
+  if (flags.designSystem !== undefined) {
+    // Ids are `ds-<uuid>`; anything else is a name the service resolves case-insensitively.
+    if (flags.designSystem.startsWith("ds-")) body.designSystemId = flags.designSystem;
+    else body.designSystem = flags.designSystem;
+  }
+  if (flags.template !== undefined) {
+    const client = await ctx.runtime.client();
+    body.templateId = isBareEditorId(flags.template) ? flags.template : await client.resolveUrl(normalizeDesignUrl(flags.template));
+  }
+  return body;
+}
+
+/** Throws USAGE unless every `--image` is an http(s) URL. */
+export function checkImageUrls(images: readonly string[]): void {
+  for (const url of images) {
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new MpsyncError("USAGE", `--image ${url}: expected an http(s) URL`);
+  }
+}
+
+/**
+ * Runs a call that starts a generation: refused when the local budget is used up, and
+ * recorded once it may have reached the service (a refusal with a 4xx status did not).
+ */
+export async function spendGeneration<T>(ctx: CommandContext, send: () => Promise<T>): Promise<T> {
+  const budget = ctx.runtime.generationBudget();
+  await budget.check();
+  let reached = true;
+  try {
+    return await send();
+  } catch (err) {
+    if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500) reached = false;
+    throw err;
+  } finally {
+    if (reached) await budget.record();
+  }
+}
+
+/** Creates the design; a prompted creation goes through the generation budget. */
+export async function createDesign(ctx: CommandContext, body: CreateDesignRequest): Promise<Design> {
+  const client = await ctx.runtime.client();
+  if (body.prompt === undefined) return client.createDesign(body);
+  return spendGeneration(ctx, () => client.createDesign(body));
+}

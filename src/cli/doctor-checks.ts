@@ -1,0 +1,172 @@
+/**
+ * The checks behind `mpsync doctor`. Each returns data (name, ok, detail, fix) and never
+ * throws: a doctor that crashes on the problem it should diagnose is no help.
+ */
+import { constants } from "node:fs";
+import { access, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { createDefaultAgent, sendHttpRequest, TransportFailure, type HttpResponse } from "../api/http-transport.js";
+import { API_KEY_HEADER } from "../api/schemas.js";
+import { resolveApiKey } from "../config/credentials.js";
+import type { LoadedConfig, ResolvedDesign } from "../config/load-config.js";
+import { credentialsPath } from "../config/paths.js";
+import { isLockHolderAlive, readFolderLock } from "../state/lock.js";
+import { STATE_DIR_NAME } from "../state/state-store.js";
+import { describeError } from "../sync/describe-error.js";
+import type { CommandContext } from "./context.js";
+
+/** One check's outcome (the `--json` shape). */
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** What to do about a failure; null when there is nothing to do (kept in JSON for a stable shape). */
+  fix: string | null;
+}
+
+/** Local clocks further than this from the service's are reported. */
+export const MAX_CLOCK_SKEW_MS = 2 * 60 * 1000;
+const PROBE_TIMEOUTS = { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 };
+
+const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail, fix: null });
+const fail = (name: string, detail: string, fix: string): DoctorCheck => ({ name, ok: false, detail, fix });
+
+/** Runs every check in order: config, key, service, clock, then each mapped folder. */
+export async function runDoctorChecks(ctx: CommandContext): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  const config = await checkConfig(ctx, checks);
+  const key = await checkKey(ctx, checks);
+  checks.push(...(await checkService(ctx.runtime.baseUrl(), key, () => ctx.runtime.clock.now())));
+  for (const design of config?.config.designs ?? []) checks.push(...(await checkFolder(design)));
+  return checks;
+}
+
+async function checkConfig(ctx: CommandContext, checks: DoctorCheck[]): Promise<LoadedConfig | undefined> {
+  try {
+    const loaded = await ctx.runtime.config();
+    const n = loaded.config.designs.length;
+    const warnings = loaded.warnings.length > 0 ? `; ${loaded.warnings.join("; ")}` : "";
+    checks.push(pass("config", `${loaded.path}: valid, ${n} mapped folder${n === 1 ? "" : "s"}, baseUrl ${loaded.config.baseUrl}${warnings}`));
+    return loaded;
+  } catch (err) {
+    const message = describeError(err);
+    if (/no \.syncrc found/.test(message)) {
+      checks.push(fail("config", message, 'map a folder: mpsync init DIR --design ID_OR_URL (or pass --config PATH)'));
+    } else {
+      checks.push(fail("config", message, "fix the value named above (keys and defaults: .syncrc.example, syncrc.schema.json)"));
+    }
+    return undefined;
+  }
+}
+
+async function checkKey(ctx: CommandContext, checks: DoctorCheck[]): Promise<string | undefined> {
+  const file = credentialsPath(ctx.io.env);
+  try {
+    const found = await resolveApiKey(ctx.io.env);
+    if (found === undefined) {
+      checks.push(fail("api key", `no key: MP_API_KEY is not set and ${file} does not exist`, "set MP_API_KEY, or run mpsync login"));
+      return undefined;
+    }
+    checks.push(pass("api key", found.source === "env" ? "present, from MP_API_KEY" : `present, from ${file}`));
+    if (found.warning !== undefined) checks.push(fail("credentials permissions", found.warning, `chmod 600 ${file}`));
+    return found.key;
+  } catch (err) {
+    checks.push(fail("api key", describeError(err), "run mpsync login again"));
+    return undefined;
+  }
+}
+
+/** Reachability, key validity (GET /v3/health) and clock skew (the response's Date header). */
+export async function checkService(baseUrl: string, key: string | undefined, now: () => number): Promise<DoctorCheck[]> {
+  const agent = createDefaultAgent(PROBE_TIMEOUTS);
+  const started = now();
+  let res: HttpResponse;
+  try {
+    res = await sendHttpRequest(agent, {
+      method: "GET",
+      url: `${baseUrl}/v3/health`,
+      headers: key === undefined ? {} : { [API_KEY_HEADER]: key },
+      timeouts: PROBE_TIMEOUTS,
+      maxBodyBytes: 1024 * 1024,
+    });
+  } catch (err) {
+    const why = err instanceof TransportFailure ? err.reason : describeError(err);
+    return [
+      fail("service", `${baseUrl} unreachable: ${why}`, "check the network connection, or baseUrl in .syncrc / MPSYNC_BASE_URL"),
+      fail("key valid", "not checked: the service is unreachable", "fix the service check first"),
+    ];
+  } finally {
+    await agent.close().catch(() => undefined);
+  }
+  const received = now();
+  const latencyMs = received - started;
+  return [serviceCheck(baseUrl, res.status, latencyMs), keyValidCheck(key, res.status, latencyMs), clockCheck(res, received, latencyMs)];
+}
+
+function serviceCheck(baseUrl: string, status: number, latencyMs: number): DoctorCheck {
+  if (status === 404) return fail("service", `${baseUrl} answered 404 for /v3/health: no v3 API there`, "baseUrl must include the API prefix, e.g. https://api.magicpatterns.com/api");
+  if (status >= 500) return fail("service", `${baseUrl} answered ${status} (${latencyMs} ms)`, "the service has trouble: try again later");
+  return pass("service", `${baseUrl} reachable (${latencyMs} ms)`);
+}
+
+function keyValidCheck(key: string | undefined, status: number, latencyMs: number): DoctorCheck {
+  if (key === undefined) return fail("key valid", "not checked: no key", "set MP_API_KEY, or run mpsync login");
+  if (status === 200) return pass("key valid", `accepted: GET /v3/health 200 in ${latencyMs} ms`);
+  if (status === 401 || status === 403) {
+    return fail("key valid", `refused: GET /v3/health ${status}`, "the key is wrong or revoked: create one under account settings, API keys, then mpsync login");
+  }
+  return fail("key valid", `GET /v3/health answered ${status}`, "try again later; if it persists, check baseUrl");
+}
+
+function clockCheck(res: HttpResponse, receivedAt: number, latencyMs: number): DoctorCheck {
+  const header = res.headers["date"];
+  const serverMs = typeof header === "string" ? Date.parse(header) : Number.NaN;
+  if (Number.isNaN(serverMs)) return pass("clock", "not checked: the service sent no Date header");
+  // The server stamped its Date about half-way through the round trip; Date has 1 s resolution.
+  const skewMs = receivedAt - latencyMs / 2 - serverMs;
+  const seconds = Math.round(Math.abs(skewMs) / 1000);
+  if (Math.abs(skewMs) <= MAX_CLOCK_SKEW_MS) return pass("clock", `within ${Math.max(1, seconds)} s of the service`);
+  return fail("clock", `local clock is ${seconds} s ${skewMs > 0 ? "ahead of" : "behind"} the service`, "sync the system clock (NTP): poll spacing and the generation budget depend on it");
+}
+
+/** Existence, writability, lock and state of one mapped folder. */
+export async function checkFolder(design: ResolvedDesign): Promise<DoctorCheck[]> {
+  const info = await stat(design.root).catch(() => undefined);
+  if (info === undefined) return [fail(`folder ${design.dir}`, `${design.root} does not exist`, "run mpsync pull to create it, or fix its dir in .syncrc")];
+  if (!info.isDirectory()) return [fail(`folder ${design.dir}`, `${design.root} is not a folder`, "fix its dir in .syncrc")];
+  const writable = await access(design.root, constants.W_OK).then(() => true, () => false);
+  const folder = writable ? pass(`folder ${design.dir}`, `${design.root} exists and is writable`) : fail(`folder ${design.dir}`, `${design.root} is not writable`, `chmod u+w ${design.root}`);
+  return [folder, await lockCheck(design), await stateCheck(design)];
+}
+
+async function lockCheck(design: ResolvedDesign): Promise<DoctorCheck> {
+  const name = `lock ${design.dir}`;
+  try {
+    const holder = await readFolderLock(design.root);
+    if (holder === undefined) return pass(name, "free");
+    const who = `pid ${holder.pid} (${holder.command}) since ${new Date(holder.startedAt).toISOString()}`;
+    return isLockHolderAlive(holder) ? pass(name, `held by ${who}`) : pass(name, `stale lock of ${who}, no longer running: the next command takes it over`);
+  } catch (err) {
+    return fail(name, `cannot read the lock: ${describeError(err)}`, `check the permissions of ${join(design.root, STATE_DIR_NAME)}`);
+  }
+}
+
+async function stateCheck(design: ResolvedDesign): Promise<DoctorCheck> {
+  const name = `state ${design.dir}`;
+  const file = join(design.root, STATE_DIR_NAME, "state.json");
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return pass(name, "not synced yet: mpsync pull creates it");
+    return fail(name, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, `check the permissions of ${file}`);
+  }
+  let state: { files?: Record<string, unknown>; halted?: { reason?: string } };
+  try {
+    state = JSON.parse(text) as typeof state;
+  } catch {
+    return fail(name, `${file} is corrupt`, "run mpsync pull: the file is set aside and differing files become conflicts; nothing is deleted");
+  }
+  if (state.halted?.reason !== undefined) return fail(name, `needs attention: ${state.halted.reason}`, "check the cause, then mpsync pull --force");
+  return pass(name, `readable, ${Object.keys(state.files ?? {}).length} files synced`);
+}

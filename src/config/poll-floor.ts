@@ -1,0 +1,39 @@
+/**
+ * The poll floor (PRODUCT.md sections 3 and 6): the real service gets at most one status poll
+ * per minute per design; only a loopback address (the emulator, tests) may be polled faster.
+ */
+
+/** Lowest `pollIntervalSec` for a non-loopback `baseUrl`. */
+export const MIN_POLL_INTERVAL_SEC = 60;
+
+/** Lowest `pollIntervalSec` for a loopback `baseUrl` (emulator, tests). */
+export const MIN_LOOPBACK_POLL_INTERVAL_SEC = 0.05;
+
+/** True when `url` points at this machine: 127.0.0.0/8, `localhost` or `[::1]`. A malformed URL is not loopback. */
+export function isLoopbackUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  // The WHATWG parser already normalises `127.1`, `0x7f.0.0.1` and `[0:0::1]` to canonical forms.
+  const host = new URL(url).hostname.toLowerCase();
+  return host === "localhost" || host === "localhost." || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The lowest poll interval allowed against `baseUrl`, in seconds. */
+export function minPollIntervalSecFor(baseUrl: string): number {
+  return isLoopbackUrl(baseUrl) ? MIN_LOOPBACK_POLL_INTERVAL_SEC : MIN_POLL_INTERVAL_SEC;
+}
+
+/**
+ * Checks `pollIntervalSec` against the floor of the effective `baseUrl` (after the
+ * MPSYNC_BASE_URL override). Returns the problem as `pollIntervalSec: ...`, or undefined.
+ */
+export function checkPollFloor(
+  pollIntervalSec: number,
+  baseUrl: string,
+  options: { baseUrlSource?: string } = {},
+): string | undefined {
+  const floor = minPollIntervalSecFor(baseUrl);
+  if (pollIntervalSec >= floor) return undefined;
+  const from = options.baseUrlSource === undefined ? "" : ` from ${options.baseUrlSource}`;
+  const why = floor === MIN_POLL_INTERVAL_SEC ? " (only loopback addresses may poll faster)" : "";
+  return `pollIntervalSec: ${pollIntervalSec} is below the ${floor} s floor for ${baseUrl}${from}${why}`;
+}

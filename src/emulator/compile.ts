@@ -1,0 +1,45 @@
+/**
+ * Publish-time compilation: every script and stylesheet of an artifact goes through esbuild's
+ * `transform` (no bundling, so imports of packages the emulator does not have are fine).
+ */
+import { transform, type Loader, type Message } from "esbuild";
+
+const LOADERS: Readonly<Record<string, Loader>> = {
+  ".ts": "ts",
+  ".tsx": "tsx",
+  ".js": "js",
+  ".jsx": "jsx",
+  ".css": "css",
+};
+
+/** Outcome of compiling an artifact: ok, or the first error as `<file>:<line>:<column>: <message>`. */
+export type CompileResult = { ok: true } | { ok: false; error: string };
+
+/** The esbuild loader for a file name, or undefined when the file is not compiled. */
+export function loaderFor(fileName: string): Loader | undefined {
+  const dot = fileName.lastIndexOf(".");
+  return dot < 0 ? undefined : LOADERS[fileName.slice(dot).toLowerCase()];
+}
+
+/** Compiles every compilable file; stops at the first failing file (in file order). */
+export async function compileFiles(files: ReadonlyMap<string, string>): Promise<CompileResult> {
+  for (const [name, code] of files) {
+    const loader = loaderFor(name);
+    if (loader === undefined) continue;
+    try {
+      await transform(code, { loader, sourcefile: name, logLevel: "silent" });
+    } catch (err) {
+      return { ok: false, error: describeFailure(name, err) };
+    }
+  }
+  return { ok: true };
+}
+
+function describeFailure(fileName: string, err: unknown): string {
+  const first = (err as { errors?: Message[] }).errors?.[0];
+  if (first === undefined) return `${fileName}: ${err instanceof Error ? err.message : String(err)}`;
+  const location = first.location;
+  // esbuild columns are 0-based; editors and tsc print 1-based ones.
+  const where = location === null ? fileName : `${fileName}:${location.line}:${location.column + 1}`;
+  return `${where}: ${first.text}`;
+}

@@ -1,0 +1,91 @@
+/**
+ * What actually goes on the wire for one request, given the injected and random faults.
+ * Malformed answers and `drop` with `after` run the real handler first: the side effects
+ * happen, only the answer is lost or mangled, as when a proxy or network fails on the way back.
+ */
+import type { RandomFault } from "./faults.js";
+import { encodeJson, type JsonResponse } from "./http-io.js";
+import type { InjectedFault, RequestLogEntry } from "./types.js";
+
+/** An answer to write. */
+export interface SendOutcome {
+  kind: "send";
+  status: number;
+  text: string;
+  headers: Record<string, string>;
+  fault?: RequestLogEntry["fault"];
+}
+
+/** The server's instructions. */
+export type Outcome = SendOutcome | { kind: "drop"; fault: RequestLogEntry["fault"] } | { kind: "hang" };
+
+const HTML_PAGE = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n";
+
+/** Decides the outcome; `handle` computes the real response when needed. */
+export async function decideOutcome(
+  injected: InjectedFault | undefined,
+  random: RandomFault,
+  handle: () => Promise<JsonResponse>,
+): Promise<Outcome> {
+  if (injected !== undefined && !("delayMs" in injected)) return injectedOutcome(injected, handle);
+  if (random?.kind === "drop") return { kind: "drop", fault: "random-drop" };
+  if (random?.kind === "error") {
+    const body = { error: random.status === 503 ? "Service temporarily unavailable" : "Internal server error" };
+    return { ...sendJson({ status: random.status, body }), fault: "random-error" };
+  }
+  return sendJson(await handle());
+}
+
+async function injectedOutcome(
+  fault: Exclude<InjectedFault, { delayMs: number }>,
+  handle: () => Promise<JsonResponse>,
+): Promise<Outcome> {
+  if ("hang" in fault) return { kind: "hang" };
+  if ("drop" in fault) {
+    if (fault.after === true) await handle();
+    return { kind: "drop", fault: "drop" };
+  }
+  if ("malformed" in fault) return malformedOutcome(fault.malformed, await handle());
+  const text = fault.body ?? JSON.stringify({ error: `Injected fault: HTTP ${fault.status}` });
+  const contentType = looksLikeJson(text) ? "application/json; charset=utf-8" : "text/plain; charset=utf-8";
+  const headers: Record<string, string> = { "content-type": contentType };
+  if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
+  return { kind: "send", status: fault.status, text, headers, fault: "status" };
+}
+
+function malformedOutcome(kind: "html" | "truncated" | "wrong-shape" | "invalid-json", real: JsonResponse): Outcome {
+  const json = { "content-type": "application/json; charset=utf-8" };
+  const send = (text: string, headers: Record<string, string> = json): Outcome => ({
+    kind: "send",
+    status: 200,
+    text,
+    headers,
+    fault: "malformed",
+  });
+  switch (kind) {
+    case "html":
+      return send(HTML_PAGE, { "content-type": "text/html; charset=utf-8" });
+    case "truncated": {
+      const full = encodeJson(real).text;
+      return send(full.slice(0, Math.max(1, Math.floor(full.length / 2))));
+    }
+    case "wrong-shape":
+      return send(JSON.stringify({ unexpected: true, data: [] }));
+    case "invalid-json":
+      return send("{ this is not json");
+  }
+}
+
+function sendJson(response: JsonResponse): SendOutcome {
+  const { text, headers } = encodeJson(response);
+  return { kind: "send", status: response.status, text, headers };
+}
+
+function looksLikeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

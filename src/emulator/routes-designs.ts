@@ -1,0 +1,160 @@
+/** v3 handlers about designs as a whole: health, create, resolve-url, lists, status, prompts. */
+import {
+  createDesignRequestSchema,
+  designSchema,
+  designStatusSchema,
+  designSystemsResponseSchema,
+  healthResponseSchema,
+  MESSAGES_PAGE_SIZE,
+  messagesPageSchema,
+  promptRequestSchema,
+  promptResponseSchema,
+  resolveUrlRequestSchema,
+  resolveUrlResponseSchema,
+  skipQuerySchema,
+  VERSIONS_PAGE_SIZE,
+  versionsPageSchema,
+  type CreateDesignRequest,
+} from "../api/schemas.js";
+import { fileNames, ownedDesign, reply, requireAccess, type ApiContext, type ApiHandler } from "./api-context.js";
+import { badRequest, EmulatorHttpError, notFound } from "./http-error.js";
+import { parseJsonBody, validate } from "./http-io.js";
+import { scaffoldFiles } from "./scaffold.js";
+import type { EmulatorStore } from "./store.js";
+import type { StoredDesign } from "./types.js";
+import { parseDesignUrl } from "./url-resolution.js";
+
+/** GET /v3/health */
+export const getHealth: ApiHandler = () => reply(healthResponseSchema, { status: "ok" });
+
+/**
+ * POST /v3/designs. With a prompt the answer hides the scaffold artifact the design starts
+ * from (activeArtifactId null, availableFiles []) as the real service does; status and
+ * active-artifact do show it while the first generation runs, because their schema requires
+ * an artifact id. The credit is taken before anything is created, so a 402 leaves no design.
+ */
+export const createDesign: ApiHandler = (ctx) => {
+  const body = parseJsonBody(ctx.rawBody, createDesignRequestSchema);
+  const { store, runner } = ctx.services;
+  const designSystemId = resolveDesignSystem(store, body);
+  const template = body.templateId === undefined ? undefined : requireAccess(ctx, store.requireDesign(body.templateId));
+  if (body.prompt !== undefined) store.spendCredit(ctx.owner);
+  const givenName = body.name?.trim() ? body.name : undefined;
+  const name = givenName ?? "Untitled";
+  const files = template === undefined ? scaffoldFiles(name) : store.requireArtifact(template).files;
+  const design = store.createDesign({ owner: ctx.owner, name, files, title: givenName ?? "Initial version", designSystemId });
+  if (body.prompt === undefined) return reply(designSchema, designView(ctx, design));
+  runner.start(design, body.prompt, { autoFinish: true });
+  return reply(designSchema, { ...designView(ctx, design), activeArtifactId: null, availableFiles: [] });
+};
+
+/** `designSystemId` wins over `designSystem` (a name, case-insensitive); either must exist. */
+function resolveDesignSystem(store: EmulatorStore, body: CreateDesignRequest): string | null {
+  const systems = store.designSystems();
+  if (body.designSystemId !== undefined) {
+    if (!systems.some((ds) => ds.id === body.designSystemId)) {
+      throw badRequest(`Unknown designSystemId ${body.designSystemId}: see GET /v3/design-systems`);
+    }
+    return body.designSystemId;
+  }
+  if (body.designSystem === undefined) return null;
+  const wanted = body.designSystem.toLowerCase();
+  const found = systems.find((ds) => ds.name.toLowerCase() === wanted);
+  if (found === undefined) throw badRequest(`Unknown designSystem "${body.designSystem}": see GET /v3/design-systems`);
+  return found.id;
+}
+
+function designView(ctx: ApiContext, design: StoredDesign): {
+  editorId: string;
+  editorUrl: string;
+  previewUrl: string | null;
+  activeArtifactId: string | null;
+  availableFiles: string[];
+} {
+  const active = ctx.services.store.requireArtifact(design);
+  return {
+    editorId: design.editorId,
+    editorUrl: `${ctx.services.options.appUrl}/c/${design.editorId}`,
+    previewUrl: design.previewUrl,
+    activeArtifactId: active.id,
+    availableFiles: fileNames(active),
+  };
+}
+
+/** POST /v3/designs/resolve-url. A published URL only resolves once the design was published. */
+export const resolveUrl: ApiHandler = (ctx) => {
+  const { url } = parseJsonBody(ctx.rawBody, resolveUrlRequestSchema);
+  const target = parseDesignUrl(url, ctx.services.options);
+  const designs = [...ctx.services.store.designs()];
+  let design: StoredDesign | undefined;
+  if (target?.kind === "editor") design = ctx.services.store.findDesign(target.editorId);
+  if (target?.kind === "published") design = designs.find((d) => d.slug === target.slug && d.previewUrl !== null);
+  if (target?.kind === "canvas") design = designs.find((d) => d.canvasId === target.canvasId);
+  if (design === undefined) throw notFound(`No design found for URL ${url}`);
+  requireAccess(ctx, design);
+  return reply(resolveUrlResponseSchema, { editorId: design.editorId });
+};
+
+/** GET /v3/design-systems */
+export const listDesignSystems: ApiHandler = (ctx) =>
+  reply(designSystemsResponseSchema, { designSystems: [...ctx.services.store.designSystems()] });
+
+function skipOf(ctx: ApiContext): number {
+  return validate(skipQuerySchema, ctx.query.get("skip") ?? undefined, "query.skip");
+}
+
+function newestFirstPage<T>(items: readonly T[], skip: number, size: number): { page: T[]; hasMore: boolean } {
+  const newestFirst = [...items].reverse();
+  return { page: newestFirst.slice(skip, skip + size), hasMore: skip + size < newestFirst.length };
+}
+
+/** GET /v3/designs/{editorId}/versions?skip=N: 20 a page, newest first. */
+export const listVersions: ApiHandler = (ctx) => {
+  const design = ownedDesign(ctx);
+  const { page, hasMore } = newestFirstPage([...design.artifacts.values()], skipOf(ctx), VERSIONS_PAGE_SIZE);
+  const versions = page.map((a) => ({
+    artifactId: a.id,
+    versionLabel: `v${a.version}`,
+    title: a.title,
+    timeCreated: a.timeCreated,
+  }));
+  return reply(versionsPageSchema, { versions, hasMore });
+};
+
+/** GET /v3/designs/{editorId}/messages?skip=N: 10 a page, newest first. */
+export const listMessages: ApiHandler = (ctx) => {
+  const design = ownedDesign(ctx);
+  const { page, hasMore } = newestFirstPage(design.messages, skipOf(ctx), MESSAGES_PAGE_SIZE);
+  return reply(messagesPageSchema, { messages: page.map((m) => ({ ...m })), hasMore });
+};
+
+/** GET /v3/designs/{editorId}/status; with strictPoll, 429 + Retry-After to early polls. */
+export const getStatus: ApiHandler = (ctx) => {
+  const design = ownedDesign(ctx);
+  const { options, pollLimiter, store } = ctx.services;
+  if (options.strictPoll) {
+    const retryAfterSec = pollLimiter.check(ctx.owner, design.editorId, store.now());
+    if (retryAfterSec !== undefined) {
+      throw new EmulatorHttpError(429, `Status polled too often: at most one poll every ${options.minPollIntervalMs} ms`, {
+        "retry-after": String(retryAfterSec),
+      });
+    }
+  }
+  const active = store.requireArtifact(design);
+  return reply(designStatusSchema, {
+    isGenerating: design.generation !== null,
+    activeArtifactId: active.id,
+    availableFiles: fileNames(active),
+  });
+};
+
+/** POST /v3/designs/{editorId}/prompts: 409 while generating (no credit taken), 402 without credits. */
+export const sendPrompt: ApiHandler = (ctx) => {
+  const design = ownedDesign(ctx);
+  const body = parseJsonBody(ctx.rawBody, promptRequestSchema);
+  const { store, runner } = ctx.services;
+  runner.assertIdle(design);
+  store.spendCredit(ctx.owner);
+  const requestId = runner.start(design, body.prompt, { autoFinish: true });
+  return reply(promptResponseSchema, { requestId });
+};

@@ -1,0 +1,130 @@
+/**
+ * Safe writes inside a mapped folder: atomic, never through a symlink, never outside the
+ * folder, and (for the compare-and-swap variants) never over an edit made since the engine
+ * last read the file. The executor backs a file up before it replaces or removes it.
+ */
+import { readFile, rmdir, unlink } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { hashContent } from "../sync/hash.js";
+import { writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
+import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
+import { readLocalFile } from "./scan-tree.js";
+
+/** Outcome of a compare-and-swap write. */
+export type CasWriteResult = "written" | "changed-meanwhile";
+/** Outcome of a compare-and-swap remove. */
+export type CasRemoveResult = "removed" | "changed-meanwhile";
+
+/** Atomically writes `rel` under `root`, creating parents; refuses symlinks and escapes. */
+export async function writeLocalFile(root: string, rel: string, content: string | Uint8Array): Promise<void> {
+  await writeChecked(root, rel, content, undefined);
+}
+
+/**
+ * Writes `newContent` only if the file's hash is still `expectedHash` (undefined: it must be
+ * absent). The check runs again after the new content is on disk, right before the rename.
+ */
+export async function replaceIfUnchanged(
+  root: string,
+  rel: string,
+  expectedHash: string | undefined,
+  newContent: string | Uint8Array,
+): Promise<CasWriteResult> {
+  const stillExpected = async (): Promise<boolean> => (await currentHash(root, rel)) === expectedHash;
+  // A cheap first check avoids writing a temp file when the answer is already known.
+  if (!(await stillExpected())) return "changed-meanwhile";
+  return (await writeChecked(root, rel, newContent, stillExpected)) ? "written" : "changed-meanwhile";
+}
+
+/** Removes `rel` and its now-empty parent folders (never `root`). Resolves false when absent. */
+export async function removeLocalFile(root: string, rel: string): Promise<boolean> {
+  const abs = resolveInside(root, rel);
+  const st = await checkPathChain(root, rel);
+  if (st === undefined) return false;
+  if (!st.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
+  try {
+    await unlink(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw err;
+  }
+  await removeEmptyParents(root, abs);
+  return true;
+}
+
+/**
+ * Removes `rel` only if its hash is still `expectedHash`. The re-read and the unlink are two
+ * system calls apart; an edit landing exactly between them is the one window left (a rename
+ * dance would need a restore path that can itself clobber a newer file).
+ */
+export async function removeIfUnchanged(root: string, rel: string, expectedHash: string): Promise<CasRemoveResult> {
+  if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
+  return (await removeLocalFile(root, rel)) ? "removed" : "changed-meanwhile";
+}
+
+/**
+ * Copies the current content of `rel` to `<backupsDir>/<stamp>/<rel>` atomically; when that
+ * name already holds other content (a second backup in one run), `.1`, `.2`, ... are used.
+ * Resolves the backup's path, or undefined when there is nothing to back up.
+ */
+export async function backupLocalFile(root: string, rel: string, backupsDir: string, stamp: string): Promise<string | undefined> {
+  assertStamp(stamp);
+  const current = await readLocalFile(root, rel);
+  if (current === undefined) return undefined;
+  const target = resolveInside(join(backupsDir, stamp), rel);
+  for (let n = 0; ; n++) {
+    const candidate = n === 0 ? target : `${target}.${n}`;
+    const existing = await readFile(candidate).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") return undefined;
+      throw err;
+    });
+    if (existing !== undefined && hashContent(existing) === current.hash) return candidate;
+    if (existing === undefined) {
+      await writeFileAtomically(candidate, current.bytes);
+      return candidate;
+    }
+  }
+}
+
+/** A stamp names one folder level: no separators, no dot-only names. */
+export function assertStamp(stamp: string): void {
+  if (!/^[A-Za-z0-9._-]+$/.test(stamp) || /^\.+$/.test(stamp)) {
+    throw new UnsafeLocalPathError(stamp, "invalid", "a stamp must be one folder name");
+  }
+}
+
+async function writeChecked(
+  root: string,
+  rel: string,
+  content: string | Uint8Array,
+  precondition: (() => Promise<boolean>) | undefined,
+): Promise<boolean> {
+  const abs = resolveInside(root, rel);
+  const st = await checkPathChain(root, rel);
+  if (st !== undefined && !st.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
+  return writeFileAtomicallyGuarded(abs, content, {
+    beforeRename: async () => {
+      // Parents were created by the writer; re-checking the chain catches a folder that was
+      // swapped for a symlink while the temp file was written.
+      const now = await checkPathChain(root, rel);
+      if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
+      return precondition === undefined ? true : precondition();
+    },
+  });
+}
+
+async function currentHash(root: string, rel: string): Promise<string | undefined> {
+  return (await readLocalFile(root, rel))?.hash;
+}
+
+async function removeEmptyParents(root: string, abs: string): Promise<void> {
+  const base = resolve(root);
+  for (let dir = dirname(abs); dir !== base && !relative(base, dir).startsWith(".."); dir = dirname(dir)) {
+    try {
+      // rmdir only succeeds on an empty folder: a file created there meanwhile keeps it.
+      await rmdir(dir);
+    } catch {
+      return;
+    }
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The versioned shape of `.mpsync/state.json`, validated with zod on every load and save.
+ * Unknown top-level keys are kept (passthrough) so a newer field written by another part of
+ * the engine survives a round trip through an older schema.
+ */
+import { z } from "zod";
+
+/** Current state.json format version. */
+export const STATE_VERSION = 1;
+
+/** sha256 hex. */
+export const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, "expected a sha256 hex hash");
+
+/** One ScanCache entry (src/local/scan-cache.ts). */
+export const scanCacheEntrySchema = z.object({
+  size: z.number().int().nonnegative(),
+  mtimeMs: z.number(),
+  ctimeMs: z.number(),
+  ino: z.number(),
+  hash: hashSchema,
+  binary: z.boolean(),
+  hasMarkers: z.boolean(),
+});
+
+const syncStateShape = {
+  version: z.literal(STATE_VERSION),
+  editorId: z.string().optional(),
+  /** The design string from .syncrc, so a changed mapping is noticed. */
+  sourceDesign: z.string().optional(),
+  artifactId: z.string().optional(),
+  /** path -> base hash: the content both sides agreed on last. */
+  files: z.record(z.string(), z.object({ hash: hashSchema })),
+  lastPollAt: z.number().optional(),
+  lastStatus: z.object({ isGenerating: z.boolean(), activeArtifactId: z.string(), at: z.number() }).optional(),
+  /** Only an accelerator: a malformed cache is dropped, never a reason to distrust the bases. */
+  scanCache: z.record(z.string(), scanCacheEntrySchema).optional().catch(undefined),
+  /** Paths deleted locally while unchanged remotely (reported, not re-created). */
+  deletedLocally: z.array(z.string()).optional(),
+  halted: z.object({ reason: z.string(), at: z.number() }).optional(),
+  lastError: z.object({ code: z.string(), message: z.string(), at: z.number() }).optional(),
+  /** path -> hash of content the service refused as a new file (reported once per content). */
+  refusedContent: z.record(z.string(), hashSchema).optional(),
+};
+
+/** state.json (unknown keys kept at run time). */
+export const syncStateSchema = z.looseObject(syncStateShape);
+
+/** The persisted per-folder state (typed without the passthrough index signature). */
+export type SyncState = z.infer<z.ZodObject<typeof syncStateShape>>;
+
+/** What save() accepts: the version is filled in. */
+export type SyncStateInput = Omit<SyncState, "version"> & { version?: typeof STATE_VERSION };
+
+/** A fresh state (first run, or after a corrupt file was moved aside). */
+export function emptySyncState(): SyncState {
+  return { version: STATE_VERSION, files: {} };
+}

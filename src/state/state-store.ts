@@ -1,0 +1,203 @@
+/**
+ * The per-folder store under `<root>/.mpsync/`: state.json (the bases), content-addressed base
+ * texts, conflict copies and the backups folder. Every write is atomic. Loading never throws and
+ * never deletes: a corrupt state.json is moved aside and sync starts from an empty state, which
+ * the reconcile turns into conflicts rather than deletes.
+ */
+import { readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomically, writeJsonAtomically } from "../local/atomic-write.js";
+import { assertStamp } from "../local/local-fs.js";
+import { resolveInside } from "../local/safe-path.js";
+import type { Clock } from "../scheduling/clock.js";
+import { hashContent } from "../sync/hash.js";
+import { fileStamp } from "./stamp.js";
+import { emptySyncState, hashSchema, STATE_VERSION, syncStateSchema, type SyncState, type SyncStateInput } from "./state-schema.js";
+
+/** Name of the per-folder store. */
+export const STATE_DIR_NAME = ".mpsync";
+
+/** Result of StateStore.load(). */
+export interface LoadedState {
+  state: SyncState;
+  /** Set when no usable state.json was found. */
+  recovered?: "missing" | "corrupt";
+  /** Why the file was unusable (corrupt only). */
+  detail?: string;
+  /** Where the corrupt file was moved (corrupt only, when the move succeeded). */
+  movedTo?: string;
+}
+
+/** The three sides of a conflict as saved under `.mpsync/conflicts/`. */
+export interface ConflictSides {
+  local?: string;
+  remote?: string;
+  base?: string;
+}
+
+/** A folder's `.mpsync/` store. */
+export interface StateStore {
+  /** `<root>/.mpsync`. */
+  readonly dir: string;
+  /** `<root>/.mpsync/backups` (local-fs backupLocalFile writes under it). */
+  readonly backupsDir: string;
+  /** `<root>/.mpsync/conflicts`. */
+  readonly conflictsDir: string;
+  /** Creates `.mpsync/` and its `.gitignore` (`*`) so git never sees the store. */
+  ensureLayout(): Promise<void>;
+  /** Reads state.json; never throws (missing or corrupt: an empty state and `recovered`). */
+  load(): Promise<LoadedState>;
+  /** Validates and atomically writes state.json. */
+  save(state: SyncStateInput): Promise<void>;
+  /** Stores a base text by content; resolves its hash. */
+  putBase(text: string): Promise<string>;
+  /** A stored base text, or undefined when absent or damaged. */
+  getBase(hash: string): Promise<string | undefined>;
+  /** Removes every stored base text whose hash is not in `keep`. */
+  pruneBases(keep: Iterable<string>): Promise<void>;
+  /** Saves the sides of a conflict as `conflicts/<stamp>/<rel>.local|.remote|.base`. */
+  saveConflict(rel: string, sides: ConflictSides, stamp: string): Promise<void>;
+}
+
+/** Opens (without touching the disk) the store of the mapped folder `root`. */
+export function openStateStore(root: string, options: { clock?: Pick<Clock, "now"> } = {}): StateStore {
+  return new FolderStateStore(root, options.clock ?? { now: () => Date.now() });
+}
+
+class FolderStateStore implements StateStore {
+  readonly dir: string;
+  readonly backupsDir: string;
+  readonly conflictsDir: string;
+  readonly #statePath: string;
+  readonly #baseDir: string;
+  readonly #clock: Pick<Clock, "now">;
+  #layoutReady: Promise<void> | undefined;
+
+  constructor(root: string, clock: Pick<Clock, "now">) {
+    this.dir = join(root, STATE_DIR_NAME);
+    this.backupsDir = join(this.dir, "backups");
+    this.conflictsDir = join(this.dir, "conflicts");
+    this.#statePath = join(this.dir, "state.json");
+    this.#baseDir = join(this.dir, "base");
+    this.#clock = clock;
+  }
+
+  ensureLayout(): Promise<void> {
+    // Memoised per store; a failed attempt is retried on the next call.
+    this.#layoutReady ??= writeGitignore(this.dir).catch((err: unknown) => {
+      this.#layoutReady = undefined;
+      throw err;
+    });
+    return this.#layoutReady;
+  }
+
+  async load(): Promise<LoadedState> {
+    let raw: string;
+    try {
+      raw = await readFile(this.#statePath, "utf8");
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return { state: emptySyncState(), recovered: "missing" };
+      return this.#setAside(`state.json could not be read (${code ?? String(err)})`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (err) {
+      return this.#setAside(`state.json is not valid JSON (${(err as Error).message})`);
+    }
+    const result = syncStateSchema.safeParse(parsed);
+    if (!result.success) {
+      const first = result.error.issues[0];
+      const where = first === undefined || first.path.length === 0 ? "" : ` at ${first.path.join(".")}`;
+      return this.#setAside(`state.json is invalid${where}: ${first?.message ?? "unknown problem"}`);
+    }
+    return { state: result.data };
+  }
+
+  async save(state: SyncStateInput): Promise<void> {
+    // Validation here catches engine bugs (a bad hash) before they reach the disk.
+    const valid = syncStateSchema.parse({ ...state, version: STATE_VERSION });
+    await this.ensureLayout();
+    await writeJsonAtomically(this.#statePath, valid);
+  }
+
+  async putBase(text: string): Promise<string> {
+    const hash = hashContent(text);
+    const file = join(this.#baseDir, hash);
+    // Content-addressed: an existing file with this name already holds exactly this text.
+    if (!(await exists(file))) {
+      await this.ensureLayout();
+      await writeFileAtomically(file, text);
+    }
+    return hash;
+  }
+
+  async getBase(hash: string): Promise<string | undefined> {
+    if (!hashSchema.safeParse(hash).success) return undefined;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(join(this.#baseDir, hash));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw err;
+    }
+    // A damaged base must not feed a 3-way merge: without it the merge reports a conflict.
+    return hashContent(bytes) === hash ? bytes.toString("utf8") : undefined;
+  }
+
+  async pruneBases(keep: Iterable<string>): Promise<void> {
+    const keepSet = new Set(keep);
+    let names: string[];
+    try {
+      names = await readdir(this.#baseDir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw err;
+    }
+    // Only hash-named files: temp files of a concurrent putBase are left alone.
+    const doomed = names.filter((n) => hashSchema.safeParse(n).success && !keepSet.has(n));
+    await Promise.all(doomed.map((n) => unlink(join(this.#baseDir, n)).catch(ignoreMissing)));
+  }
+
+  async saveConflict(rel: string, sides: ConflictSides, stamp: string): Promise<void> {
+    assertStamp(stamp);
+    const folder = join(this.conflictsDir, stamp);
+    await this.ensureLayout();
+    for (const side of ["local", "remote", "base"] as const) {
+      const text = sides[side];
+      if (text !== undefined) await writeFileAtomically(resolveInside(folder, `${rel}.${side}`), text);
+    }
+  }
+
+  async #setAside(detail: string): Promise<LoadedState> {
+    const target = `${this.#statePath}.corrupt-${fileStamp(this.#clock.now())}`;
+    try {
+      // Never overwrite an earlier corrupt copy: rename onto an existing name would.
+      const free = (await exists(target)) ? `${target}-${process.pid}-${Math.random().toString(36).slice(2, 8)}` : target;
+      await rename(this.#statePath, free);
+      return { state: emptySyncState(), recovered: "corrupt", detail, movedTo: free };
+    } catch {
+      return { state: emptySyncState(), recovered: "corrupt", detail };
+    }
+  }
+}
+
+async function writeGitignore(dir: string): Promise<void> {
+  const file = join(dir, ".gitignore");
+  const current = await readFile(file, "utf8").catch(() => undefined);
+  if (current !== "*\n") await writeFileAtomically(file, "*\n");
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ignoreMissing(err: unknown): void {
+  if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+}

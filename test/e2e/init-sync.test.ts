@@ -1,0 +1,103 @@
+/** init (existing, URL, created, refusals, --force), then pull/push/status basics and doctor on a mapped folder. */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KEY, readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+
+let world: E2eWorld;
+let editorId: string;
+beforeAll(async () => {
+  world = await startWorld();
+  editorId = seedDesign(world).editorId;
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe("init", () => {
+  it("maps a folder in a new .syncrc (without the key) and pulls the design", async () => {
+    const r = await world.run(["init", "web", "--design", editorId, "--json"]);
+    expect(r.code).toBe(0);
+    const doc = world.readJson<{ ok: boolean; dir: string; editorId: string; config: { path: string; created: boolean }; pull: { pulled: string[] } }>(r.stdout);
+    expect(doc).toMatchObject({ ok: true, dir: "web", editorId, config: { path: join(world.cwd, ".syncrc"), created: true } });
+    expect(doc.pull.pulled.sort()).toEqual(["App.tsx", "index.css", "index.tsx", "tailwind.config.js"]);
+    const syncrc = await readText(join(world.cwd, ".syncrc"));
+    expect(JSON.parse(syncrc)).toEqual({ designs: [{ dir: "web", design: editorId }] });
+    expect(syncrc).not.toContain(KEY);
+    expect(await readText(join(world.cwd, "web", "App.tsx"))).toBe(world.emulator.control.getFiles(editorId)["App.tsx"]);
+  });
+
+  it("refuses a folder that is already mapped (exit 2)", async () => {
+    const r = await world.run(["init", "web", "--design", editorId]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("already mapped");
+  });
+
+  it("refuses a non-empty folder without --force (exit 2)", async () => {
+    await mkdir(join(world.cwd, "busy"), { recursive: true });
+    await writeFile(join(world.cwd, "busy", "App.tsx"), "export default function App() { return <p>mine</p>; }\n");
+    const r = await world.run(["init", "busy", "--design", editorId]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("not empty");
+    expect(r.stderr).toContain("--force");
+  });
+
+  it("with --force reconciles a non-empty folder: differing files become conflicts (exit 5), never overwritten", async () => {
+    const other = seedDesign(world);
+    const url = world.emulator.control.getDesign(other.editorId).editorUrl;
+    const r = await world.run(["init", "busy", "--design", url, "--force", "--json"]);
+    expect(r.code).toBe(5);
+    const doc = world.readJson<{ editorId: string; pull: { conflicts: string[]; unresolvedConflicts: string[] } }>(r.stdout);
+    expect(doc.editorId).toBe(other.editorId);
+    expect(doc.pull.unresolvedConflicts).toContain("App.tsx");
+    const text = await readText(join(world.cwd, "busy", "App.tsx"));
+    expect(text).toContain("<<<<<<<");
+    expect(text).toContain("<p>mine</p>");
+  });
+
+  it("--create makes a blank design, maps and pulls it", async () => {
+    const r = await world.run(["init", "made", "--create", "--name", "Made here", "--json"]);
+    expect(r.code).toBe(0);
+    const doc = world.readJson<{ editorId: string; design: { editorUrl: string }; config: { created: boolean } }>(r.stdout);
+    expect(world.emulator.control.getDesign(doc.editorId).name).toBe("Made here");
+    expect(doc.config.created).toBe(false);
+    expect(JSON.parse(await readText(join(world.cwd, ".syncrc"))).designs).toHaveLength(3);
+    expect(await readFile(join(world.cwd, "made", "index.tsx"), "utf8")).toBeTruthy();
+  });
+});
+
+describe("pull, push, status", () => {
+  it("pushes a local edit", async () => {
+    await writeFile(join(world.cwd, "web", "App.tsx"), "export default function App() { return <h1>local</h1>; }\n");
+    const r = await world.run(["push", "web", "--json"]);
+    expect(r.code).toBe(0);
+    expect(world.readJson<{ designs: { pushed: string[] }[] }>(r.stdout).designs[0]?.pushed).toEqual(["App.tsx"]);
+    expect(world.emulator.control.getFiles(editorId)["App.tsx"]).toContain("<h1>local</h1>");
+  });
+
+  it("pulls a remote edit", async () => {
+    world.emulator.control.editFile(editorId, "index.css", "body { color: red; }\n");
+    const r = await world.run(["pull", "web"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("index.css");
+    expect(await readText(join(world.cwd, "web", "index.css"))).toBe("body { color: red; }\n");
+  });
+
+  it("status reports local changes as JSON", async () => {
+    await writeFile(join(world.cwd, "web", "index.tsx"), "// edited\n");
+    const r = await world.run(["status", "web", "--json"]);
+    expect(r.code).toBe(0);
+    const doc = world.readJson<{ ok: boolean; designs: { dir: string; editorId: string; localChanges: string[] }[] }>(r.stdout);
+    expect(doc.designs[0]).toMatchObject({ dir: "web", editorId, localChanges: ["index.tsx"] });
+  });
+
+  it("doctor passes on a healthy setup, with folder, lock and state checks", async () => {
+    await world.writeSyncrc({ designs: [{ dir: "web", design: editorId }] });
+    const r = await world.run(["doctor", "--json"]);
+    const doc = world.readJson<{ ok: boolean; checks: { name: string; ok: boolean; detail: string }[] }>(r.stdout);
+    expect(doc.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(doc.checks.map((c) => c.name)).toEqual(["config", "api key", "service", "key valid", "clock", "folder web", "lock web", "state web"]);
+    expect(doc.checks.find((c) => c.name === "lock web")?.detail).toBe("free");
+  });
+});

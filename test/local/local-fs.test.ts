@@ -1,0 +1,165 @@
+import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writeFileAtomicallyGuarded } from "../../src/local/atomic-write.js";
+import {
+  backupLocalFile,
+  removeIfUnchanged,
+  removeLocalFile,
+  replaceIfUnchanged,
+  writeLocalFile,
+} from "../../src/local/local-fs.js";
+import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
+import { hashContent } from "../../src/sync/hash.js";
+import { makeTempDir } from "./fs-helpers.js";
+
+let root: string;
+let outside: string;
+let cleanups: (() => Promise<void>)[] = [];
+
+beforeEach(async () => {
+  const a = await makeTempDir("localfs");
+  const b = await makeTempDir("localfs-outside");
+  root = a.dir;
+  outside = b.dir;
+  cleanups = [a.cleanup, b.cleanup];
+});
+afterEach(async () => {
+  for (const c of cleanups) await c();
+});
+
+const read = (rel: string): Promise<string> => readFile(join(root, rel), "utf8");
+
+describe("writeLocalFile", () => {
+  it("creates parents, writes the content and leaves no temp file", async () => {
+    await writeLocalFile(root, "components/ui/Button.tsx", "button");
+    expect(await read("components/ui/Button.tsx")).toBe("button");
+    expect(await readdir(join(root, "components/ui"))).toEqual(["Button.tsx"]);
+  });
+
+  it("keeps the mode of the file it replaces", async () => {
+    await writeFile(join(root, "run.sh"), "old");
+    await chmod(join(root, "run.sh"), 0o750);
+    await writeLocalFile(root, "run.sh", "new");
+    expect((await stat(join(root, "run.sh"))).mode & 0o777).toBe(0o750);
+  });
+
+  it("refuses a symlinked file, a symlinked parent and escapes; the target is untouched", async () => {
+    await writeFile(join(outside, "secret.txt"), "outside");
+    await symlink(join(outside, "secret.txt"), join(root, "link.txt"));
+    await symlink(outside, join(root, "linkdir"));
+    await expect(writeLocalFile(root, "link.txt", "x")).rejects.toMatchObject({ reason: "symlink" });
+    await expect(writeLocalFile(root, "linkdir/secret.txt", "x")).rejects.toMatchObject({ reason: "symlink" });
+    await expect(writeLocalFile(root, "linkdir/new.txt", "x")).rejects.toBeInstanceOf(UnsafeLocalPathError);
+    await expect(writeLocalFile(root, "../escape.txt", "x")).rejects.toMatchObject({ reason: "invalid" });
+    await expect(writeLocalFile(root, "a/../../escape.txt", "x")).rejects.toMatchObject({ reason: "invalid" });
+    expect(await readFile(join(outside, "secret.txt"), "utf8")).toBe("outside");
+    expect(await readdir(outside)).toEqual(["secret.txt"]);
+  });
+
+  it("refuses to replace a folder", async () => {
+    await mkdir(join(root, "dir"));
+    await expect(writeLocalFile(root, "dir", "x")).rejects.toMatchObject({ reason: "not-a-file" });
+  });
+});
+
+describe("writeFileAtomicallyGuarded", () => {
+  it("abandons the write when the late check fails, leaving no temp file", async () => {
+    const file = join(root, "a.ts");
+    await writeFile(file, "old");
+    const wrote = await writeFileAtomicallyGuarded(file, "new", {
+      beforeRename: async () => {
+        // An editor saves while the new content is being written.
+        await writeFile(file, "edited");
+        return false;
+      },
+    });
+    expect(wrote).toBe(false);
+    expect(await readFile(file, "utf8")).toBe("edited");
+    expect(await readdir(root)).toEqual(["a.ts"]);
+  });
+});
+
+describe("replaceIfUnchanged", () => {
+  it("writes when the file still has the expected hash", async () => {
+    await writeFile(join(root, "a.ts"), "v1");
+    expect(await replaceIfUnchanged(root, "a.ts", hashContent("v1"), "v2")).toBe("written");
+    expect(await read("a.ts")).toBe("v2");
+  });
+
+  it("refuses a file changed meanwhile", async () => {
+    await writeFile(join(root, "a.ts"), "v1");
+    const seen = hashContent("v1");
+    await writeFile(join(root, "a.ts"), "user edit");
+    expect(await replaceIfUnchanged(root, "a.ts", seen, "remote")).toBe("changed-meanwhile");
+    expect(await read("a.ts")).toBe("user edit");
+  });
+
+  it("with no expected hash, writes only where nothing exists", async () => {
+    expect(await replaceIfUnchanged(root, "new.ts", undefined, "n")).toBe("written");
+    expect(await replaceIfUnchanged(root, "new.ts", undefined, "again")).toBe("changed-meanwhile");
+    expect(await read("new.ts")).toBe("n");
+  });
+
+  it("refuses when an expected file was deleted meanwhile", async () => {
+    expect(await replaceIfUnchanged(root, "gone.ts", hashContent("x"), "y")).toBe("changed-meanwhile");
+    await expect(stat(join(root, "gone.ts"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+});
+
+describe("removeLocalFile / removeIfUnchanged", () => {
+  it("removes the file and its now-empty parents, never the root", async () => {
+    await writeLocalFile(root, "a/b/c.ts", "c");
+    await writeLocalFile(root, "a/keep.ts", "k");
+    expect(await removeLocalFile(root, "a/b/c.ts")).toBe(true);
+    expect(await readdir(join(root, "a"))).toEqual(["keep.ts"]);
+    expect(await removeLocalFile(root, "a/keep.ts")).toBe(true);
+    expect(await readdir(root)).toEqual([]);
+    expect(await removeLocalFile(root, "a/keep.ts")).toBe(false);
+  });
+
+  it("removes only an unchanged file", async () => {
+    await writeFile(join(root, "a.ts"), "v1");
+    expect(await removeIfUnchanged(root, "a.ts", hashContent("other"))).toBe("changed-meanwhile");
+    expect(await read("a.ts")).toBe("v1");
+    expect(await removeIfUnchanged(root, "a.ts", hashContent("v1"))).toBe("removed");
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it("refuses a symlink", async () => {
+    await writeFile(join(outside, "t.txt"), "t");
+    await symlink(join(outside, "t.txt"), join(root, "l.txt"));
+    await expect(removeLocalFile(root, "l.txt")).rejects.toMatchObject({ reason: "symlink" });
+  });
+});
+
+describe("backupLocalFile", () => {
+  it("copies the current content under <backups>/<stamp>/<rel>", async () => {
+    const backups = join(root, ".mpsync", "backups");
+    await writeLocalFile(root, "src/a.ts", "v1");
+    const first = await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z");
+    expect(first).toBe(join(backups, "2024-01-01T00-00-00-000Z", "src", "a.ts"));
+    expect(await readFile(first ?? "", "utf8")).toBe("v1");
+    // Same content again: the same copy. Other content in the same run: a numbered sibling.
+    expect(await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z")).toBe(first);
+    await writeLocalFile(root, "src/a.ts", "v2");
+    const second = await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z");
+    expect(second).toBe(`${first}.1`);
+    expect(await readFile(second ?? "", "utf8")).toBe("v2");
+    expect(await readFile(first ?? "", "utf8")).toBe("v1");
+  });
+
+  it("backs up binary content byte for byte", async () => {
+    const bytes = new Uint8Array([0, 255, 1, 254]);
+    await writeFile(join(root, "img.png"), bytes);
+    const copy = await backupLocalFile(root, "img.png", join(root, ".mpsync", "backups"), "s1");
+    expect(new Uint8Array(await readFile(copy ?? ""))).toEqual(bytes);
+  });
+
+  it("is a no-op for an absent file and refuses a bad stamp", async () => {
+    expect(await backupLocalFile(root, "none.ts", join(root, "b"), "s1")).toBeUndefined();
+    await writeFile(join(root, "a.ts"), "a");
+    await expect(backupLocalFile(root, "a.ts", join(root, "b"), "../x")).rejects.toMatchObject({ reason: "invalid" });
+    await expect(backupLocalFile(root, "a.ts", join(root, "b"), "..")).rejects.toMatchObject({ reason: "invalid" });
+  });
+});
