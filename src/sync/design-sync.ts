@@ -276,7 +276,9 @@ export class DesignSync {
     if (r.pushed.length > 0) this.#o.emit({ ...base, event: "pushed", files: r.pushed, message: `pushed ${plural(r.pushed.length, "file")}` });
     for (const c of r.conflicts) {
       const how = c.unresolved ? "markers written, resolve and save to push" : `resolved by ${c.policy}`;
-      this.#o.emit({ ...base, event: "conflict", files: [c.path], unresolved: c.unresolved, message: `conflict in ${c.path}: ${how} (both sides in .mpsync/conflicts/)` });
+      // `path:line:` lets editors (VS Code problem matchers) jump to the first marker.
+      const where = c.line === undefined ? c.path : `${c.path}:${c.line}`;
+      this.#o.emit({ ...base, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, message: `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)` });
     }
     for (const p of r.refused) this.#notice(`the service refused the new file ${p}; it will be sent again when its content changes`);
     if (r.pushError !== undefined) throw r.pushError;

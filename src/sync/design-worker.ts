@@ -6,7 +6,7 @@
  */
 import type { V3Client } from "../api/client-types.js";
 import type { DesignStatus } from "../api/schemas.js";
-import { hasCode } from "../api/errors.js";
+import { ApiError, hasCode } from "../api/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../scheduling/clock.js";
 import type { EventSink } from "./events.js";
@@ -207,7 +207,9 @@ export class DesignWorker {
     } catch (err) {
       // A compile failure is the user's code, not a sync failure: show it and go on.
       if (!hasCode(err, "UNPROCESSABLE")) throw err;
-      emit({ event: "error", dir, editorId: sync.editorId, code: err.code, message: `publish failed: ${describeError(err)}` });
+      // The compiler's own words (`file:line:col: message`) are what the user and editors need.
+      const why = err instanceof ApiError && err.serverMessage !== undefined ? err.serverMessage : describeError(err);
+      emit({ event: "error", dir, editorId: sync.editorId, code: err.code, message: `publish failed: ${why}` });
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import { hasCode } from "../api/errors.js";
 import type { FileWrite } from "../api/schemas.js";
+import { MARKER_LOCAL } from "./markers.js";
 import { resolveConflict } from "./merge.js";
 import type { FileAction, SyncPlan } from "./model.js";
 import type { LocalTree } from "./ports.js";
@@ -48,7 +49,8 @@ export interface ExecuteResult {
   pushed: string[];
   pulled: string[];
   removed: string[];
-  conflicts: { path: string; unresolved: boolean; policy: string }[];
+  /** `line`: 1-based line of the first conflict marker written (unresolved merges only). */
+  conflicts: { path: string; unresolved: boolean; policy: string; line?: number }[];
   /** Left alone because the local file changed while the cycle ran. */
   changedMeanwhile: string[];
   /** New files the service refused (400), reported once per content. */
@@ -159,7 +161,14 @@ async function applyConflict(
   // new base until the push below confirms the merged/kept-local content.
   input.base.set(action.path, await deps.bases.putBase(remote));
   if (resolution.push !== undefined) pushes.push({ path: action.path, text: resolution.push });
-  result.conflicts.push({ path: action.path, unresolved: resolution.unresolved, policy: action.policy });
+  const line = resolution.write === undefined ? undefined : firstMarkerLine(resolution.write);
+  result.conflicts.push({ path: action.path, unresolved: resolution.unresolved, policy: action.policy, ...(line === undefined ? {} : { line }) });
+}
+
+/** 1-based line of the first `<<<<<<< local` marker in `text`, if any. */
+function firstMarkerLine(text: string): number | undefined {
+  const index = text.split("\n").findIndex((l) => l.startsWith(MARKER_LOCAL));
+  return index < 0 ? undefined : index + 1;
 }
 
 /** Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile. */

@@ -99,6 +99,9 @@ describe("push", () => {
     const local = (await h.readLocal("App.tsx"))!;
     expect(local).toMatch(/^<<<<<<< local\n\/\/ local says hi\n\|\|\|\|\|\|\| base\n\/\/ App line 5\n=======\n\/\/ remote says hi\n>>>>>>> remote v\d+$/m);
     expect(h.remoteFiles()["App.tsx"]).toBe(remote);
+    // The event names the marker's line (VS Code problem matchers jump to it).
+    const markerLine = local.split("\n").indexOf("<<<<<<< local") + 1;
+    expect(h.events.find((e) => e.event === "conflict")?.message).toMatch(new RegExp(`^conflict in App\\.tsx:${markerLine}: markers written`));
     const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
     const saved = await readdir(join(h.root, ".mpsync/conflicts", stamps[0]!));
     expect(saved.sort()).toEqual(expect.arrayContaining(["App.tsx.local", "App.tsx.remote"]));
