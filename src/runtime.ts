@@ -3,7 +3,7 @@
  * per-folder stores and trees) lazily, so a command pays only for what it uses. Commands get
  * a Runtime; nothing else constructs infrastructure.
  */
-import type { DestinationStream, LevelWithSilent } from "pino";
+import { pino, type DestinationStream, type LevelWithSilent } from "pino";
 import { join } from "node:path";
 import type { V3Client } from "./api/client-types.js";
 import { createClient } from "./api/client.js";
@@ -28,6 +28,8 @@ export interface RuntimeOptions {
   configPath?: string | undefined;
   logLevel?: LevelWithSilent | undefined;
   logDestination?: DestinationStream | undefined;
+  /** Write logs to this file (rotated by size) instead of stderr. */
+  logFile?: string | undefined;
   clock?: Clock | undefined;
 }
 
@@ -95,7 +97,7 @@ export class Runtime {
       const secrets = this.#apiKey === undefined ? [] : [this.#apiKey];
       this.#logger = createLogger({
         level: this.options.logLevel ?? this.#config?.config.logLevel ?? "info",
-        destination: this.options.logDestination,
+        destination: this.options.logDestination ?? (this.options.logFile === undefined ? undefined : rotatingFile(this.options.logFile)),
         secrets,
       });
     }
@@ -203,4 +205,16 @@ export class Runtime {
     await this.#client?.close();
     this.#logger?.flush();
   }
+}
+
+/** Log rotation by size: pino's own pino-roll transport (mpsync.1.log, .2.log, ...; 5 kept). */
+export const LOG_FILE_MAX_SIZE = "10m";
+/** Rotated log files kept. */
+export const LOG_FILE_COUNT = 5;
+
+function rotatingFile(file: string): DestinationStream {
+  return pino.transport({
+    target: "pino-roll",
+    options: { file, size: LOG_FILE_MAX_SIZE, limit: { count: LOG_FILE_COUNT }, mkdir: true },
+  }) as DestinationStream;
 }

@@ -22,6 +22,7 @@ export interface GlobalFlags {
   verbose?: boolean;
   quiet?: boolean;
   color?: boolean;
+  logFile?: string;
 }
 
 /** Per-invocation context handed to command actions. */
@@ -47,6 +48,7 @@ export function contextFor(io: CliIo, command: Command): CommandContext {
     cwd: io.cwd,
     env: io.env,
     configPath: flags.config,
+    logFile: flags.logFile,
     logLevel: flags.verbose === true ? "debug" : flags.quiet === true ? "error" : undefined,
   });
   return { io, out, flags, runtime };

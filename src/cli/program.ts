@@ -43,6 +43,7 @@ export function buildProgram(io: CliIo, exit: ExitHolder): Command {
     .option("-v, --verbose", "more detail, stacks on errors")
     .option("-q, --quiet", "only errors")
     .option("--no-color", "no colours (also NO_COLOR)")
+    .option("--log-file <path>", "write logs to this file instead of stderr, rotated at 10 MB (5 files kept)")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({

@@ -46,6 +46,24 @@ describe("watch process", () => {
     await until(async () => !(await readdir(join(h.home, "second/.mpsync"))).includes("lock"), 10_000, "lock released");
   });
 
+  it("with --json and --log-file, stdout is pure JSON Lines and logs go to the rotated file", async () => {
+    h = await startHarness();
+    h.emu.control.editFile(h.editorId, "../escape.txt", "hostile");
+    const logFile = join(h.home, "logs/mpsync.log");
+    d = spawnWatch(h.home, h.env, ["--log-file", logFile]);
+    await d.waitFor((e) => e.event === "ready");
+    d.child.kill("SIGTERM");
+    expect((await d.exited).code).toBe(0);
+    // Every stdout line parsed as JSON (spawnWatch would have thrown otherwise) and has an event name.
+    expect(d.events.every((e) => typeof e.event === "string" && typeof e.time === "string")).toBe(true);
+    expect(d.stderr.join("\n")).not.toContain("refused remote file name");
+    const logs = (await readdir(join(h.home, "logs"))).filter((f) => f.startsWith("mpsync"));
+    const text = (await Promise.all(logs.map((f) => readFile(join(h.home, "logs", f), "utf8")))).join("");
+    const records = text.trim().split("\n").map((l) => JSON.parse(l) as { msg: string; level: number });
+    expect(records.some((r) => r.msg.includes("refused remote file name") && r.level === 40)).toBe(true);
+    expect(text).not.toContain(TEST_KEY);
+  });
+
   it("kill -9 at random points during pushes, then a restart, converges with no truncated file", async () => {
     h = await startHarness({ syncrc: { debounceMs: 30 }, emulator: { faults: { latencyMs: 40 } } });
     const names = Object.keys(STARTER_FILES);
