@@ -8,7 +8,7 @@ import type { EventSink } from "../sync/events.js";
 import { DesignWorker } from "../sync/design-worker.js";
 import { acquireFolderLock, type FolderLock } from "../state/lock.js";
 import { createChangeSource } from "../watch/chokidar-source.js";
-import { findGitDir, waitForGitIdle } from "../local/git-lock.js";
+import { findGitDir, isGitBusy, waitForGitIdle } from "../local/git-lock.js";
 import { describeError } from "../sync/describe-error.js";
 import { createPullCommitter } from "../git/pull-committer.js";
 
@@ -112,6 +112,7 @@ export class WatchDaemon {
       watch: (onBatch, onError) =>
         createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError }),
       schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
+      gitBusy: () => gitDir !== undefined && isGitBusy(gitDir),
       waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : waitForGitIdle(gitDir, { signal })),
       onFatal: (err) => this.#fatal(err),
     });

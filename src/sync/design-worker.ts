@@ -35,6 +35,8 @@ export interface DesignWorkerOptions {
   watch(onBatch: (paths: Set<string>) => void, onError: (err: unknown) => void): ChangeSourceHandle;
   /** Runs `poll` no sooner than the poll interval allows (PollScheduler). */
   schedulePoll(editorId: string, poll: () => Promise<DesignStatus>, signal: AbortSignal): Promise<DesignStatus>;
+  /** True while a git operation holds the enclosing repository (index.lock). */
+  gitBusy(): boolean;
   /** Resolves when no git operation holds the enclosing repository (or at once). */
   waitForGit(signal: AbortSignal): Promise<{ waitedMs: number; operation?: string | undefined }>;
   /** Called when the whole daemon must stop (401). */
@@ -56,6 +58,7 @@ export class DesignWorker {
   #failures = 0;
   #retryTimer: NodeJS.Timeout | undefined;
   #lastErrorCode: string | undefined;
+  #waitingForGit = false;
   #remoteNames: string[] = [];
 
   constructor(options: DesignWorkerOptions) {
@@ -86,6 +89,7 @@ export class DesignWorker {
   /** Flushes pending local changes (one last push), then stops everything. */
   async stop(): Promise<void> {
     if (this.#stopped) return;
+    if (this.#o.gitBusy()) this.#o.logger.warn({ dir: this.#o.dir }, "stopping during a git operation: its changes are pushed at the next start");
     this.#source?.flush();
     // A last sweep against the base catches a save the watcher has not reported yet.
     await this.#enqueue(async () => {
@@ -163,6 +167,12 @@ export class DesignWorker {
   /** One cycle: a full sync if one is due, then a push pass of the pending paths. */
   async #cycle(): Promise<void> {
     if (this.#stopped || this.#generating) return;
+    if (this.#o.gitBusy()) {
+      // Neither push (half a checkout) nor write files into a tree git is rewriting. The
+      // wait happens off the chain, so status polls go on meanwhile.
+      this.#resumeAfterGit();
+      return;
+    }
     const { sync } = this.#o;
     if (this.#needsFullSync || sync.state.halted !== undefined) {
       this.#pending.clear(); // a full sync covers every path
@@ -172,10 +182,6 @@ export class DesignWorker {
       return;
     }
     if (this.#pending.size === 0) return;
-    const git = await this.#o.waitForGit(this.#abort.signal);
-    if (git.waitedMs > 0) {
-      this.#o.logger.info({ dir: this.#o.dir, operation: git.operation ?? "git operation", waitedMs: git.waitedMs }, `held pushes during ${git.operation ?? "a git operation"}; sending its changes as one batch`);
-    }
     const batch = new Set(this.#pending);
     this.#pending.clear();
     try {
@@ -184,6 +190,22 @@ export class DesignWorker {
       for (const p of batch) this.#pending.add(p);
       throw err;
     }
+  }
+
+  #resumeAfterGit(): void {
+    if (this.#waitingForGit) return;
+    this.#waitingForGit = true;
+    this.#o.waitForGit(this.#abort.signal).then(
+      (git) => {
+        this.#waitingForGit = false;
+        const operation = git.operation ?? "a git operation";
+        this.#o.logger.info({ dir: this.#o.dir, operation, waitedMs: git.waitedMs, pending: this.#pending.size }, `held pushes during ${operation}; sending its changes as one batch`);
+        void this.#enqueue(() => this.#cycle());
+      },
+      () => {
+        this.#waitingForGit = false; // stopped: the changes stay on disk for the next start
+      },
+    );
   }
 
   async #afterCycle(report: CycleReport | undefined): Promise<void> {

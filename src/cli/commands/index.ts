@@ -7,19 +7,21 @@ import { registerCheckout } from "./checkout.js";
 import { registerCreate } from "./create.js";
 import { registerDoctor } from "./doctor.js";
 import { registerEmulator } from "./emulator.js";
+import { registerHistory } from "./history.js";
 import { registerInit } from "./init.js";
 import { registerLookups } from "./lookup.js";
 import { registerPrompt } from "./prompt.js";
 import { registerPublish } from "./publish.js";
 import { registerVersions } from "./versions.js";
 
-/** Adds init, login, logout, create, prompt, versions, checkout, snapshot, publish, design-systems, resolve-url, doctor, emulator. */
+/** Adds init, create, prompt, versions, checkout, snapshot, history, publish, design-systems, resolve-url, login, logout, doctor, emulator. */
 export function registerExtraCommands(program: Command, io: CliIo, exit: ExitHolder): void {
   registerInit(program, io, exit);
   registerCreate(program, io, exit);
   registerPrompt(program, io, exit);
   registerVersions(program, io, exit);
   registerCheckout(program, io, exit);
+  registerHistory(program, io, exit);
   registerPublish(program, io, exit);
   registerLookups(program, io, exit);
   registerAuth(program, io, exit);

@@ -1,0 +1,231 @@
+/**
+ * In-memory versions of the engine's ports: a LocalTree over a Map and a DesignStore held in
+ * memory. Both are inspectable and hookable, so any unit or model test can run DesignSync
+ * without a disk, simulate a save racing the engine's write, or a lost state.json.
+ */
+import { createIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
+import { checkRemoteName } from "../local/path-jail.js";
+import type { DesignStore, PersistedState } from "./design-store.js";
+import { decodeUtf8Strict, hashContent } from "./hash.js";
+import { hasConflictMarkers } from "./markers.js";
+import type { CasResult, LocalRead, LocalTree } from "./ports.js";
+
+/** A file's content: text, or raw bytes (binary or not valid UTF-8). */
+export type MemoryContent = string | Uint8Array;
+
+/** One copy made by LocalTree.backup(). */
+export interface BackupCopy {
+  rel: string;
+  stamp: string;
+  content: MemoryContent;
+}
+
+/** One access of the engine to the tree, with the hash it saw or left (provenance tracking). */
+export interface TreeAccess {
+  op: "read" | "write" | "remove" | "backup";
+  rel: string;
+  hash: string | undefined;
+}
+
+/** Hook run right before an engine write or remove, after the engine's own read. */
+export type BeforeWriteHook = (rel: string, op: "replace" | "remove") => void | Promise<void>;
+
+/** Options of createMemoryLocalTree. */
+export interface MemoryLocalTreeOptions {
+  /** @default "/memory/design" */
+  root?: string;
+  /** @default the built-in ignore rules only */
+  matcher?: IgnoreMatcher;
+  /** Where backup() copies go; pass a MemoryDesignStore's `backups` to keep them together. */
+  backups?: BackupCopy[];
+}
+
+/** A LocalTree over a Map of path -> content, plus a user-side API and inspection. */
+export interface MemoryLocalTree extends LocalTree {
+  readonly files: Map<string, MemoryContent>;
+  /** False: the mapped folder does not exist (an engine write re-creates it, like mkdir -p). */
+  present: boolean;
+  readonly backups: BackupCopy[];
+  /** Paths the engine tried to touch that the jail refuses; each one also threw. */
+  readonly jailViolations: string[];
+  beforeWrite: BeforeWriteHook | undefined;
+  onAccess: ((access: TreeAccess) => void) | undefined;
+  /** User-side write: not an engine access, no hooks. */
+  put(rel: string, content: MemoryContent): void;
+  /** User-side delete. */
+  drop(rel: string): void;
+  /** The text of a file; undefined when absent or binary. */
+  text(rel: string): string | undefined;
+}
+
+/** Describes `content` the way the real scan does (hash of the bytes, strict UTF-8, markers). */
+export function describeContent(content: MemoryContent): LocalRead {
+  const text = typeof content === "string" ? content : decodeUtf8Strict(content);
+  const binary = text === undefined || text.includes("\u0000");
+  return { hash: hashContent(content), binary, hasMarkers: !binary && hasConflictMarkers(text), text: binary ? undefined : text };
+}
+
+/** Creates an in-memory mapped folder. */
+export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): MemoryLocalTree {
+  const matcher = options.matcher ?? createIgnoreMatcher({ patterns: [] });
+  const files = new Map<string, MemoryContent>();
+  const jailViolations: string[] = [];
+  const tree: MemoryLocalTree = {
+    root: options.root ?? "/memory/design",
+    files,
+    present: true,
+    backups: options.backups ?? [],
+    jailViolations,
+    beforeWrite: undefined,
+    onAccess: undefined,
+    put(rel, content) {
+      files.set(rel, content);
+      tree.present = true;
+    },
+    drop(rel) {
+      files.delete(rel);
+    },
+    text(rel) {
+      const content = files.get(rel);
+      return content === undefined ? undefined : describeContent(content).text;
+    },
+    exists: () => Promise.resolve(tree.present),
+    scan() {
+      const out = new Map<string, Omit<LocalRead, "text">>();
+      if (!tree.present) return Promise.resolve(out);
+      for (const [rel, content] of [...files].sort(([x], [y]) => (x < y ? -1 : 1))) {
+        if (matcher.ignores(rel)) continue;
+        const { hash, binary, hasMarkers } = describeContent(content);
+        out.set(rel, { hash, binary, hasMarkers });
+        tree.onAccess?.({ op: "read", rel, hash });
+      }
+      return Promise.resolve(out);
+    },
+    read(rel) {
+      jail(rel);
+      const content = tree.present ? files.get(rel) : undefined;
+      if (content === undefined) return Promise.resolve(undefined);
+      const read = describeContent(content);
+      tree.onAccess?.({ op: "read", rel, hash: read.hash });
+      return Promise.resolve(read);
+    },
+    ignores: (rel) => matcher.ignores(rel),
+    async replaceIfUnchanged(rel, expectHash, text): Promise<CasResult> {
+      jail(rel);
+      await tree.beforeWrite?.(rel, "replace");
+      if (currentHash(rel) !== expectHash) return "changed-meanwhile";
+      tree.present = true;
+      files.set(rel, text);
+      tree.onAccess?.({ op: "write", rel, hash: hashContent(text) });
+      return "done";
+    },
+    async removeIfUnchanged(rel, expectHash): Promise<CasResult> {
+      jail(rel);
+      await tree.beforeWrite?.(rel, "remove");
+      if (currentHash(rel) !== expectHash) return "changed-meanwhile";
+      files.delete(rel);
+      tree.onAccess?.({ op: "remove", rel, hash: expectHash });
+      return "done";
+    },
+    backup(rel, stamp) {
+      jail(rel);
+      const content = tree.present ? files.get(rel) : undefined;
+      if (content !== undefined) {
+        tree.backups.push({ rel, stamp, content: typeof content === "string" ? content : content.slice() });
+        tree.onAccess?.({ op: "backup", rel, hash: hashContent(content) });
+      }
+      return Promise.resolve();
+    },
+  };
+
+  function currentHash(rel: string): string | undefined {
+    const content = tree.present ? files.get(rel) : undefined;
+    return content === undefined ? undefined : hashContent(content);
+  }
+
+  // The real tree resolves every path inside the root and throws otherwise; here the refusal
+  // is also recorded, so a test can assert the engine never even tried.
+  function jail(rel: string): void {
+    const verdict = checkRemoteName(rel);
+    if (verdict.ok) return;
+    jailViolations.push(rel);
+    throw new Error(`path refused by the jail: ${JSON.stringify(rel)} (${verdict.reason})`);
+  }
+
+  return tree;
+}
+
+/** One copy saved by DesignStore.saveConflict(). */
+export interface ConflictCopy {
+  rel: string;
+  stamp: string;
+  sides: { local?: string; remote?: string; base?: string };
+}
+
+/** A DesignStore held in memory, with everything it holds open to inspection. */
+export interface MemoryDesignStore extends DesignStore {
+  /** The state as last saved (what survives a crash); undefined before the first save. */
+  readonly saved: PersistedState | undefined;
+  /** Base texts by hash. */
+  readonly bases: Map<string, string>;
+  readonly conflicts: ConflictCopy[];
+  /** Backups of the folder (share with createMemoryLocalTree's `backups` option). */
+  readonly backups: BackupCopy[];
+  /** Number of save() calls so far. */
+  readonly saveCount: number;
+  /** The next load() finds state.json corrupt: it answers an empty state, `recovered: "corrupt"`. */
+  corruptNextLoad(): void;
+}
+
+/** Creates an empty in-memory store (load() answers `recovered: "missing"` until a save). */
+export function createMemoryDesignStore(): MemoryDesignStore {
+  let saved: PersistedState | undefined;
+  let corrupt = false;
+  let saveCount = 0;
+  const bases = new Map<string, string>();
+  const store: MemoryDesignStore = {
+    get saved() {
+      return saved;
+    },
+    bases,
+    conflicts: [],
+    backups: [],
+    get saveCount() {
+      return saveCount;
+    },
+    corruptNextLoad() {
+      corrupt = true;
+    },
+    load() {
+      if (corrupt) {
+        // Like the real store: the damaged file is set aside, never reused.
+        corrupt = false;
+        saved = undefined;
+        return Promise.resolve({ state: { files: {} }, recovered: "corrupt" as const });
+      }
+      // A copy: the engine mutates its state object, and only save() may persist that.
+      if (saved === undefined) return Promise.resolve({ state: { files: {} }, recovered: "missing" as const });
+      return Promise.resolve({ state: structuredClone(saved) });
+    },
+    save(state) {
+      saved = structuredClone(state);
+      saveCount += 1;
+      return Promise.resolve();
+    },
+    putBase(text) {
+      const hash = hashContent(text);
+      bases.set(hash, text);
+      return Promise.resolve(hash);
+    },
+    getBase: (hash) => Promise.resolve(bases.get(hash)),
+    pruneBases(keep) {
+      for (const hash of [...bases.keys()]) if (!keep.has(hash)) bases.delete(hash);
+      return Promise.resolve();
+    },
+    saveConflict(rel, sides, stamp) {
+      store.conflicts.push({ rel, stamp, sides: { ...sides } });
+      return Promise.resolve();
+    },
+  };
+  return store;
+}
