@@ -9,7 +9,8 @@ const probeFile = process.env.BENCH_PROBE_FILE;
 if (process.send !== undefined) {
   process.on("message", (message) => {
     if (message !== "sample") return;
-    process.send({ rss: process.memoryUsage().rss, cpu: process.cpuUsage(), maxRssKb: process.resourceUsage().maxRSS, at: Date.now() });
+    const { rss, heapTotal, heapUsed, external } = process.memoryUsage();
+    process.send({ rss, heapTotal, heapUsed, external, cpu: process.cpuUsage(), maxRssKb: process.resourceUsage().maxRSS, at: Date.now() });
   });
   // The IPC channel must not keep a finished command alive.
   process.channel?.unref();

@@ -213,6 +213,8 @@ export class DesignWorker {
     if (this.#lastErrorCode !== undefined) {
       this.#o.logger.info({ dir: this.#o.dir }, "sync resumed");
       this.#lastErrorCode = undefined;
+      this.#o.sync.state.lastError = undefined;
+      await this.#o.sync.save();
     }
     if (report === undefined) return;
     this.#remoteNames = [...report.remoteNames];
@@ -252,6 +254,9 @@ export class DesignWorker {
     }
     if (code !== this.#lastErrorCode) emit({ event: "error", dir, editorId: sync.editorId, code, message: `${message}; will retry` });
     this.#lastErrorCode = code;
+    // `mpsync status` (another process) reads this from state.json.
+    sync.state.lastError = { code, message, at: this.#o.clock.now() };
+    sync.save().catch((err: unknown) => this.#o.logger.debug({ err }, "could not record the error"));
     this.#o.logger.debug({ err }, "cycle failed");
     this.#scheduleRetry();
   }

@@ -77,9 +77,12 @@ describe("git pause", () => {
     await mkdir(join(h.home, ".git/rebase-merge"), { recursive: true });
     await writeFile(join(h.home, ".git/index.lock"), "");
     for (const name of ["index.css", "App.tsx", "components/Button.tsx"]) await writeFile(join(h.root, name), `/* during rebase: ${name} */\n`);
-    // Nothing may go out while the lock is held (a bounded negative check: three more polls).
+    // The watcher has reported all three edits and the worker holds them...
+    await until(() => daemon!.workers[0]!.pendingCount === 3, 10_000, "three pending edits");
+    // ...and nothing goes out while the lock is held (a bounded negative check: three more polls).
     const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
-    await until(() => h.emu.control.countRequests((e) => e.path.endsWith("/status")) >= polls + 3, 5000, "three polls");
+    await until(() => h.emu.control.countRequests((e) => e.path.endsWith("/status")) >= polls + 3, 10_000, "three polls");
+    expect(daemon.workers[0]!.pendingCount).toBe(3);
     expect(h.emu.control.countRequests(isPatch)).toBe(0);
     await rm(join(h.home, ".git/rebase-merge"), { recursive: true });
     await unlink(join(h.home, ".git/index.lock"));

@@ -1,5 +1,5 @@
 /** The real daemon (WatchDaemon + DesignWorker + chokidar) on a real folder against the emulator. */
-import { rm, writeFile, rename } from "node:fs/promises";
+import { readFile, rm, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
@@ -100,6 +100,8 @@ describe("watch", () => {
     h.emu.control.setFaults({ errorRate: 1 });
     await h.writeLocal("index.css", "/* offline edit */\n");
     await h.waitForEvent((e) => e.event === "error");
+    const state = JSON.parse(await readFile(join(h.root, ".mpsync/state.json"), "utf8")) as { lastError?: { code: string } };
+    expect(state.lastError?.code).toBe("SERVER_ERROR");
     h.emu.control.setFaults({ errorRate: 0 });
     await h.waitForEvent((e) => e.event === "pushed", { timeoutMs: 15_000 });
     expect(h.remoteFiles()["index.css"]).toBe("/* offline edit */\n");
@@ -125,7 +127,8 @@ describe("watch", () => {
   it("a deleted folder halts instead of being taken for deletes", async () => {
     h = await startHarness();
     daemon = await startDaemon(h);
-    await rm(h.root, { recursive: true, force: true });
+    // maxRetries: the daemon may be writing .mpsync/ while the folder is being removed.
+    await rm(h.root, { recursive: true, force: true, maxRetries: 10 });
     h.emu.control.editFile(h.editorId, "index.css", "/* remote change */\n");
     await h.waitForEvent((e) => e.event === "halted");
     expect(Object.keys(h.remoteFiles()).sort()).toEqual(Object.keys(STARTER_FILES).sort());

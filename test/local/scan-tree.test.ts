@@ -141,7 +141,8 @@ describe("scanTree with a ScanCache", () => {
     expect(files.get("a.ts")?.text).toBe("a");
   });
 
-  it("scans 10,000 unchanged files in under 2 s", async () => {
+  // Speed itself is measured by `npm run bench`; here: an unchanged tree is not read at all.
+  it("re-scans 10,000 unchanged files without reading any of them", async () => {
     const dirs = Array.from({ length: 100 }, (_, i) => `dir${i}`);
     await Promise.all(dirs.map((d) => mkdir(join(root, d))));
     const rels = dirs.flatMap((d) => Array.from({ length: 100 }, (_, j) => `${d}/f${j}.ts`));
@@ -149,12 +150,9 @@ describe("scanTree with a ScanCache", () => {
     const cache = new ScanCache();
     await scanTree(root, matcher, cache, { now: settled });
     let reads = 0;
-    const started = performance.now();
     const files = await scanTree(root, matcher, cache, { onRead: () => reads++, now: settled });
-    const elapsed = performance.now() - started;
     expect(files.size).toBe(10_000);
     expect(reads).toBe(0);
-    expect(elapsed).toBeLessThan(2_000);
   }, 60_000);
 });
 

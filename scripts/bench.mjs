@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: mpsync's performance proof. Runs the BUILT code (dist/) against the emulator
+ * on 127.0.0.1 and measures, each with its spread over repeated runs:
+ *   1. save-to-server latency of a WatchDaemon (debounceMs 150),
+ *   2. a burst of 500 writes to 50 files in 1 s (PATCH count, contents on the server),
+ *   3. a pull of 2,000 files of 4 KB against a minimal reference client, and the CLI's peak RSS,
+ *   4. the start-up reconcile of 10,000 unchanged files, and an idle `mpsync watch`,
+ *   5. requests per operation against the minimum the API allows.
+ * Prints a table and rewrites the generated section of BENCHMARKS.md.
+ *
+ *   node scripts/bench.mjs [--quick] [--only save,pull,startup] [--out FILE] [--json]
+ *
+ * Every loop is bounded and a watchdog ends a run that hangs.
+ */
+import os from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { startBenchEmulator } from "./bench/fixture.mjs";
+import { benchDaemon, DEBOUNCE_MS } from "./bench/daemon.mjs";
+import { benchPull } from "./bench/pull.mjs";
+import { benchStartupIdle } from "./bench/startup-idle.mjs";
+import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTable, renderSection, REQUEST_HEADER, writeReport } from "./bench/report.mjs";
+
+/**
+ * Sizes of a full run and of `--quick`. Quick keeps every scenario but shrinks the file
+ * counts (documented in the generated section), so it finishes in about a minute once pulls
+ * are fast.
+ */
+const PLANS = {
+  full: { saves: 200, bursts: 3, pullFiles: 2000, pullRuns: 3, cliRuns: 2, startupFiles: 10_000, reconcileRuns: 3, idleSec: 60 },
+  quick: { saves: 50, bursts: 2, pullFiles: 500, pullRuns: 2, cliRuns: 1, startupFiles: 2000, reconcileRuns: 2, idleSec: 30 },
+};
+const FILE_BYTES = 4096;
+const POLL_SEC = 5;
+const SCENARIOS = ["save", "pull", "startup"];
+const WATCHDOG_MS = 30 * 60_000;
+
+const PREAMBLE = `# Benchmarks
+
+How fast mpsync is, measured by \`npm run bench\` (\`scripts/bench.mjs\`, about 5 minutes;
+\`--quick\` about 1) on the built code against the emulator on 127.0.0.1. Targets come from the
+product brief; the generated section below is rewritten by every run, the rest of this file is
+kept.
+`;
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    only: { type: "string" },
+    out: { type: "string", default: join(fileURLToPath(new URL("..", import.meta.url)), "BENCHMARKS.md") },
+    json: { type: "boolean", default: false },
+  },
+});
+const only = args.only?.split(",").map((s) => s.trim());
+for (const s of only ?? []) if (!SCENARIOS.includes(s)) throw new Error(`--only: unknown scenario ${s} (use ${SCENARIOS.join(", ")})`);
+const wants = (s) => only === undefined || only.includes(s);
+const mode = args.quick ? "quick" : "full";
+const plan = PLANS[mode];
+const log = (line) => process.stderr.write(`${line}\n`);
+
+const watchdog = setTimeout(() => {
+  log(`bench: still running after ${WATCHDOG_MS / 60_000} min; giving up`);
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+const startedAt = performance.now();
+const results = { mode, only, date: new Date().toISOString(), machine: describeMachine(), loadBefore: os.loadavg(), debounceMs: DEBOUNCE_MS };
+const emu = await startBenchEmulator();
+try {
+  if (wants("save")) results.daemon = await benchDaemon(emu, { saves: plan.saves, bursts: plan.bursts, log });
+  if (wants("pull")) results.pull = await benchPull(emu, { runs: plan.pullRuns, cliRuns: plan.cliRuns, files: plan.pullFiles, bytes: FILE_BYTES, log });
+  if (wants("startup")) {
+    results.startup = await benchStartupIdle(emu, { files: plan.startupFiles, bytes: FILE_BYTES, runs: plan.reconcileRuns, idleSec: plan.idleSec, pollSec: POLL_SEC, log });
+  }
+} finally {
+  await emu.close();
+}
+results.loadAfter = os.loadavg();
+results.durationMs = performance.now() - startedAt;
+
+console.log(formatTable(FIGURE_HEADER, buildRows(results)));
+console.log();
+console.log(formatTable(REQUEST_HEADER, buildRequestRows(results)));
+if (args.json) console.log(JSON.stringify(results, null, 2));
+await writeReport(args.out, renderSection(results), PREAMBLE);
+log(`\nbench: ${Math.round(results.durationMs / 1000)} s; wrote ${args.out}`);

@@ -1,0 +1,123 @@
+/**
+ * Figure 4: a folder of N unchanged files (seeded by a first mpsync pull), then (a) the
+ * start-up reconcile, a full sync on a NEW Runtime, as a daemon restart does, with a phase
+ * breakdown; (b) the built `mpsync watch` idling in a child process: CPU, RSS and the status
+ * polls it makes (figure 5's idle count).
+ */
+import { readRemoteSnapshot } from "../../dist/sync/remote-snapshot.js";
+import { openFsFolder } from "../../dist/sync/fs-adapters.js";
+import { BENCH_KEY, countByRoute, makeFiles, makeHome, openOnlyDesign, ROUTES, routeOf, sleep, spawnCli, withRequests } from "./fixture.mjs";
+import { summarize } from "./stats.mjs";
+
+/** One start-up reconcile: new Runtime, open (state.json with its scan cache), full sync. */
+async function reconcileOnce(emu, home) {
+  const runtime = await home.runtime();
+  try {
+    const started = performance.now();
+    const { result: report, requests } = await withRequests(emu.control, async () => (await openOnlyDesign(runtime)).fullSync());
+    const ms = performance.now() - started;
+    const r = report.result;
+    const touched = (r?.pulled.length ?? 0) + (r?.pushed.length ?? 0) + (r?.removed.length ?? 0) + (r?.conflicts.length ?? 0);
+    if (touched !== 0) throw new Error(`reconcile of an unchanged folder changed ${touched} files`);
+    return { ms, requests };
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** Where a reconcile's time goes: state load, local scan (scan cache), remote read. */
+async function reconcilePhases(home, mappingRoot, editorId) {
+  const runtime = await home.runtime();
+  try {
+    const folder = await openFsFolder(mappingRoot, [], runtime.clock);
+    let t = performance.now();
+    await folder.store.load();
+    const loadMs = performance.now() - t;
+    t = performance.now();
+    const scanned = await folder.local.scan();
+    const scanMs = performance.now() - t;
+    t = performance.now();
+    const remote = await readRemoteSnapshot(await runtime.client(), editorId);
+    const remoteMs = performance.now() - t;
+    return { loadMs, scanMs, remoteMs, scanned: scanned.size, remoteFiles: remote.texts.size };
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** The daemon as users run it, idle: CPU and RSS from the probe, status polls from the log. */
+async function idleWatch(emu, home, { idleSec, pollSec, log }) {
+  const started = performance.now();
+  const cli = await spawnCli(["watch", "--json"], { cwd: home.home, env: home.env });
+  try {
+    await cli.waitForOutput(/"event":"ready"/, 180_000);
+    const readyMs = performance.now() - started;
+    // Past the start-up poll and any GC of the start-up garbage.
+    await sleep(2000);
+    const from = emu.control.countRequests();
+    const samples = [await cli.sample()];
+    const sampleEveryMs = pollSec * 1000;
+    for (let t = 0; t < idleSec * 1000; t += sampleEveryMs) {
+      await sleep(Math.min(sampleEveryMs, idleSec * 1000 - t));
+      samples.push(await cli.sample());
+    }
+    const requests = emu.control.requests().slice(from);
+    const first = samples[0];
+    const last = samples.at(-1);
+    const cpuMs = (last.cpu.user + last.cpu.system - first.cpu.user - first.cpu.system) / 1000;
+    const wallMs = last.at - first.at;
+    const status = requests.filter((e) => routeOf(e) === ROUTES.status);
+    const gaps = status.slice(1).map((e, i) => e.at - status[i].at);
+    log(`  idle ${idleSec} s: ${status.length} status polls, CPU ${((100 * cpuMs) / wallMs).toFixed(2)} %, RSS ${(last.rss / 2 ** 20).toFixed(1)} MiB`);
+    return {
+      readyMs,
+      idleSec,
+      pollSec,
+      cpuMs,
+      cpuPercent: (100 * cpuMs) / wallMs,
+      rssBytes: summarize(samples.map((s) => s.rss)),
+      rssGrowthBytes: last.rss - first.rss,
+      heapAtEnd: { usedBytes: last.heapUsed, totalBytes: last.heapTotal, externalBytes: last.external },
+      peakRssBeforeStopBytes: last.maxRssKb * 1024,
+      statusPolls: status.length,
+      expectedPolls: idleSec / pollSec,
+      pollGapsMs: summarize(gaps),
+      otherRequests: requests.length - status.length,
+      routes: countByRoute(requests),
+    };
+  } finally {
+    cli.child.kill("SIGTERM");
+    const exit = await cli.exited;
+    if (exit.code !== 0) log(`  watch exited ${exit.code ?? exit.signal}: ${exit.stderr.slice(-300)}`);
+  }
+}
+
+/** Runs figure 4 on a design of `files` files of `bytes` bytes. */
+export async function benchStartupIdle(emu, { files, bytes, runs, idleSec, pollSec, log }) {
+  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(files, bytes) });
+  const home = await makeHome(emu.baseUrl, editorId, { pollIntervalSec: pollSec });
+  try {
+    log(`start-up reconcile: seeding ${files} files of ${bytes} B with a first mpsync pull`);
+    const seedRuntime = await home.runtime();
+    const seedStarted = performance.now();
+    await (await openOnlyDesign(seedRuntime)).fullSync();
+    const firstPullMs = performance.now() - seedStarted;
+    await seedRuntime.close();
+    log(`  first pull: ${Math.round(firstPullMs)} ms`);
+    const times = [];
+    let requests;
+    for (let i = 0; i < runs; i++) {
+      const r = await reconcileOnce(emu, home);
+      times.push(r.ms);
+      requests ??= r.requests;
+      log(`  reconcile ${i + 1}: ${Math.round(r.ms)} ms`);
+    }
+    const phases = await reconcilePhases(home, home.root, editorId);
+    log(`  phases: state load ${Math.round(phases.loadMs)} ms, local scan ${Math.round(phases.scanMs)} ms, remote read ${Math.round(phases.remoteMs)} ms`);
+    log(`idle watch: ${files} files, pollIntervalSec ${pollSec}, ${idleSec} s`);
+    const idle = await idleWatch(emu, home, { idleSec, pollSec, log });
+    return { files, bytes, firstPullMs, reconcileMs: summarize(times), firstReconcileMs: times[0], phases, requests: countByRoute(requests), idle };
+  } finally {
+    await home.remove();
+  }
+}

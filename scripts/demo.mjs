@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+/**
+ * `npm run demo`: the daemon against the built-in emulator, no key and no network.
+ *
+ * Runs the BUILT code (dist/). Everything it writes is git-ignored and owned by the demo:
+ *   .demo/           .syncrc, emulator data, isolated XDG config/state (never your real credentials)
+ *   demo-design/     the mirrored folder
+ * The emulator keeps its designs in .demo/emulator.json, so a second run continues the same design.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = join(REPO, "dist", "bin.js");
+const DEMO_HOME = join(REPO, ".demo");
+const DESIGN_DIR = join(REPO, "demo-design");
+const SYNCRC = join(DEMO_HOME, ".syncrc");
+const DEMO_KEY = "demo-key";
+/** Loopback: any interval >= 0.05 s is accepted; 2 s keeps the log readable. */
+const POLL_INTERVAL_SEC = 2;
+const GENERATION_MS = 4000;
+const STOP_TIMEOUT_MS = 10_000;
+
+async function main() {
+  if (!existsSync(BIN)) throw new Error('dist/ is missing: run "npm run demo" (it builds first)');
+  const { startEmulator } = await import("../dist/emulator/index.js");
+  await mkdir(DEMO_HOME, { recursive: true });
+
+  const emulator = await startEmulator({
+    host: "127.0.0.1",
+    port: 0,
+    keys: [DEMO_KEY],
+    generationMs: GENERATION_MS,
+    dataFile: join(DEMO_HOME, "emulator.json"),
+  });
+  const editorId = await demoDesign(emulator);
+  await writeFile(
+    SYNCRC,
+    `${JSON.stringify({ baseUrl: emulator.baseUrl, designs: [{ dir: "../demo-design", design: editorId }], pollIntervalSec: POLL_INTERVAL_SEC }, null, 2)}\n`,
+  );
+  const env = demoEnv(emulator.baseUrl);
+
+  const pulled = await runToEnd(["pull"], env);
+  if (pulled !== 0 && pulled !== 5) {
+    await emulator.close();
+    throw new Error(`the first pull failed (exit ${pulled})`);
+  }
+  printInstructions(emulator.baseUrl, editorId);
+  const child = spawn(process.execPath, [BIN, "watch"], { cwd: REPO, env, stdio: "inherit" });
+  await superviseUntilStopped(child, emulator);
+}
+
+/** The design of the previous run when the emulator still has it, else a fresh blank one. */
+async function demoDesign(emulator) {
+  const previous = await readPreviousEditorId();
+  if (previous !== undefined) {
+    try {
+      emulator.control.getDesign(previous);
+      return previous;
+    } catch {
+      // The emulator data was removed: start over below.
+    }
+  }
+  if (existsSync(DESIGN_DIR)) {
+    // Never delete what the user may have edited: move the old folder aside.
+    const aside = join(DEMO_HOME, `demo-design-${Date.now()}`);
+    await rename(DESIGN_DIR, aside);
+    console.log(`moved the previous demo-design/ to ${relative(REPO, aside)}/`);
+  }
+  return emulator.control.createDesign(DEMO_KEY, { name: "mpsync demo" }).editorId;
+}
+
+async function readPreviousEditorId() {
+  try {
+    const config = JSON.parse(await readFile(SYNCRC, "utf8"));
+    return config?.designs?.[0]?.design;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Environment of every demo command: the emulator, the demo key, isolated config and state. */
+function demoEnv(baseUrl) {
+  return {
+    ...process.env,
+    MP_API_KEY: DEMO_KEY,
+    MPSYNC_BASE_URL: baseUrl,
+    MPSYNC_CONFIG: SYNCRC,
+    XDG_CONFIG_HOME: join(DEMO_HOME, "config"),
+    XDG_STATE_HOME: join(DEMO_HOME, "state"),
+  };
+}
+
+function runToEnd(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO, env, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+function printInstructions(baseUrl, editorId) {
+  const vars =
+    `MP_API_KEY=${DEMO_KEY} MPSYNC_BASE_URL=${baseUrl} MPSYNC_CONFIG=${SYNCRC} ` +
+    `XDG_CONFIG_HOME=${join(DEMO_HOME, "config")} XDG_STATE_HOME=${join(DEMO_HOME, "state")}`;
+  console.log(`
+mpsync demo: emulator on ${baseUrl}, design ${editorId}, mirrored into demo-design/
+
+Try, while the daemon below runs:
+  1. edit demo-design/App.tsx and save: it is pushed within a moment
+  2. from another terminal in ${REPO}:
+       ${vars} \\
+         node dist/bin.js prompt "make the header sticky" --dir demo-design
+     the emulator "generates" for ${GENERATION_MS / 1000} s, the daemon polls every ${POLL_INTERVAL_SEC} s and pulls the new version
+  3. also try: status, versions, checkout v1 (same env, same folder)
+
+Ctrl-C stops the daemon (pending pushes are flushed) and the emulator.
+`);
+}
+
+/** Waits for Ctrl-C or the daemon's exit; stops the daemon (SIGTERM, it flushes), then the emulator. */
+function superviseUntilStopped(child, emulator) {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const finish = async (code) => {
+      await emulator.close();
+      console.log("demo stopped");
+      resolve(code);
+    };
+    child.on("close", (code) => {
+      void finish(stopping ? 0 : (code ?? 1));
+    });
+    const stop = () => {
+      if (stopping) {
+        // A second Ctrl-C: do not wait for the flush.
+        child.kill("SIGKILL");
+        return;
+      }
+      stopping = true;
+      // A terminal's Ctrl-C reaches the child too; SIGTERM covers `kill <pid>` of this script.
+      if (child.exitCode === null) child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS).unref();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+main().catch((err) => {
+  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,233 @@
+/**
+ * Commands of the model as plain data (so fast-check prints and shrinks them readably) and
+ * how each one acts on the world: user edits, remote changes, faults and engine steps.
+ */
+import fc from "fast-check";
+import { FAULT_KINDS, type FaultKind, type FaultTarget } from "./fake-service.js";
+import { HOSTILE_NAMES, PATHS, type World } from "./world.js";
+import { checkConverged } from "./invariants.js";
+import { isQuiet } from "../../src/sync/reconcile.js";
+
+/** One edit a generation makes to the active artifact's files. */
+export interface GenEdit {
+  path: number;
+  op: "edit" | "add" | "remove";
+  line: number;
+}
+
+/** One model command. Indices pick from PATHS (mod its length). */
+export type Command =
+  | { k: "edit"; path: number; line: number }
+  | { k: "create"; path: number }
+  | { k: "delete"; path: number }
+  | { k: "rename"; from: number; to: number }
+  | { k: "burst"; path: number; saves: number }
+  | { k: "binary"; path: number }
+  | { k: "truncate"; path: number }
+  | { k: "crlf"; path: number }
+  | { k: "removeFolder" }
+  | { k: "refuseNew"; path: number }
+  | { k: "raceNextWrite"; path: number }
+  | { k: "generate"; edits: GenEdit[]; hostile: number | undefined }
+  | { k: "webEdit"; path: number; line: number }
+  | { k: "switchVersion"; back: number }
+  | { k: "fault"; kind: FaultKind; target: FaultTarget }
+  | { k: "push" }
+  | { k: "full" }
+  | { k: "crash"; loseState: boolean }
+  | { k: "crashMid"; after: number; full: boolean }
+  | { k: "quiet" };
+
+const path = fc.nat({ max: PATHS.length - 1 });
+const line = fc.nat({ max: 3 });
+
+/** Arbitrary command, weighted so engine steps interleave with plenty of changes. */
+export const commandArb: fc.Arbitrary<Command> = fc.oneof(
+  { arbitrary: fc.record({ k: fc.constant("edit" as const), path, line }), weight: 6 },
+  { arbitrary: fc.record({ k: fc.constant("create" as const), path }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant("delete" as const), path }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant("rename" as const), from: path, to: path }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("burst" as const), path, saves: fc.integer({ min: 2, max: 4 }) }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("binary" as const), path }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("raceNextWrite" as const), path }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant("truncate" as const), path }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("crlf" as const), path }), weight: 1 },
+  { arbitrary: fc.constant({ k: "removeFolder" as const }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("refuseNew" as const), path }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      k: fc.constant("generate" as const),
+      edits: fc.array(fc.record({ path, op: fc.constantFrom("edit" as const, "edit" as const, "add" as const, "remove" as const), line }), { minLength: 1, maxLength: 3 }),
+      hostile: fc.option(fc.nat({ max: HOSTILE_NAMES.length - 1 }), { nil: undefined, freq: 4 }),
+    }),
+    weight: 3,
+  },
+  { arbitrary: fc.record({ k: fc.constant("webEdit" as const), path, line }), weight: 4 },
+  { arbitrary: fc.record({ k: fc.constant("switchVersion" as const), back: fc.integer({ min: 1, max: 3 }) }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      k: fc.constant("fault" as const),
+      kind: fc.constantFrom(...FAULT_KINDS),
+      target: fc.constantFrom<FaultTarget>("getActiveArtifact", "readFiles", "writeFiles", "writeFiles", "listVersions", "any"),
+    }),
+    weight: 3,
+  },
+  { arbitrary: fc.constant({ k: "push" as const }), weight: 6 },
+  { arbitrary: fc.constant({ k: "full" as const }), weight: 4 },
+  { arbitrary: fc.record({ k: fc.constant("crash" as const), loseState: fc.boolean() }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("crashMid" as const), after: fc.integer({ min: 1, max: 4 }), full: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.constant({ k: "quiet" as const }), weight: 1 },
+);
+
+const pick = (i: number): string => PATHS[i % PATHS.length] ?? "App.tsx";
+
+/** Applies one command; returns violations found by step-specific checks (quiet). */
+export async function applyCommand(w: World, c: Command): Promise<string[]> {
+  switch (c.k) {
+    case "edit":
+    case "burst": {
+      const rel = pick(c.path);
+      const saves = c.k === "burst" ? c.saves : 1;
+      for (let i = 0; i < saves; i += 1) {
+        const current = w.tree.files.get(rel);
+        w.userWrite(rel, typeof current === "string" ? w.editLine(current, c.k === "edit" ? c.line : i) : w.freshText("u"));
+      }
+      return [];
+    }
+    case "create":
+      w.userWrite(pick(c.path), w.freshText("new"));
+      return [];
+    case "delete":
+      w.userDelete(pick(c.path));
+      return [];
+    case "rename": {
+      const from = pick(c.from);
+      const to = pick(c.to);
+      const content = w.tree.files.get(from);
+      if (content === undefined || from === to) return [];
+      w.userDelete(from);
+      w.userWrite(to, content);
+      return [];
+    }
+    case "binary":
+      w.userWrite(pick(c.path), new Uint8Array([0, 1, 2, ...Buffer.from(w.token("bin"))]));
+      return [];
+    case "truncate":
+      if (w.tree.files.has(pick(c.path))) w.userWrite(pick(c.path), "");
+      return [];
+    case "crlf": {
+      const current = w.tree.files.get(pick(c.path));
+      if (typeof current === "string") w.userWrite(pick(c.path), w.editLine(current, 0).replace(/\n/g, "\r\n"));
+      return [];
+    }
+    case "removeFolder":
+      w.userRemoveFolder();
+      return [];
+    case "refuseNew":
+      w.service.refuseNew.add(pick(c.path));
+      return [];
+    case "raceNextWrite":
+      w.races.add(pick(c.path));
+      return [];
+    case "generate":
+      generate(w, c.edits, c.hostile);
+      return [];
+    case "webEdit": {
+      const rel = pick(c.path);
+      const current = w.service.active().files.get(rel);
+      const next = current === undefined ? w.freshText("web") : w.editLine(current, c.line, "r");
+      w.service.editInPlace(rel, next);
+      w.noteRemote(rel, next);
+      return [];
+    }
+    case "switchVersion": {
+      const ids = [...w.service.artifacts.keys()];
+      const index = ids.indexOf(w.service.activeId) - c.back;
+      const id = ids[Math.max(0, index)];
+      if (id !== undefined) w.service.activate(id);
+      return [];
+    }
+    case "fault":
+      w.service.faults.push({ kind: c.kind, target: c.target });
+      return [];
+    default:
+      return applyEngineCommand(w, c);
+  }
+}
+
+function generate(w: World, edits: GenEdit[], hostile: number | undefined): void {
+  w.service.generate((files) => {
+    for (const e of edits) {
+      const rel = pick(e.path);
+      const current = files.get(rel);
+      // A generation never leaves an empty artifact (that trips a breaker by design).
+      if (e.op === "remove" && current !== undefined && files.size > 1) files.delete(rel);
+      else if (e.op !== "remove") files.set(rel, current === undefined || e.op === "add" ? w.freshText("gen") : w.editLine(current, e.line, "g"));
+    }
+    if (hostile !== undefined) files.set(HOSTILE_NAMES[hostile] ?? "../x", "hostile\n");
+  });
+  for (const [rel, text] of w.service.active().files) w.noteRemote(rel, text);
+}
+
+async function applyEngineCommand(w: World, c: Extract<Command, { k: "push" | "full" | "crash" | "crashMid" | "quiet" }>): Promise<string[]> {
+  switch (c.k) {
+    case "push": {
+      const batch = new Set(w.pending);
+      w.pending.clear();
+      let ok = false;
+      await w.step(async (s) => {
+        const report = await s.pushPaths(batch);
+        ok = true;
+        return report;
+      });
+      // Like the worker: a failed pass keeps its paths for the retry.
+      if (!ok) for (const p of batch) w.pending.add(p);
+      return [];
+    }
+    case "full":
+      await fullStep(w);
+      return [];
+    case "crash":
+      if (c.loseState) {
+        w.store.corruptNextLoad();
+        w.provenanceLost = true;
+      }
+      await w.restart();
+      return [];
+    case "crashMid":
+      w.crashIn = c.after;
+      if (c.full) await fullStep(w);
+      else await applyEngineCommand(w, { k: "push" });
+      w.crashIn = undefined;
+      return [];
+    case "quiet":
+      return quiet(w);
+  }
+}
+
+async function fullStep(w: World): Promise<void> {
+  const batch = new Set(w.pending);
+  w.pending.clear();
+  if ((await w.step((s) => s.fullSync())) === undefined) for (const p of batch) w.pending.add(p);
+}
+
+/**
+ * No faults, no races: a full sync (forced if a breaker holds the design, as a user would
+ * run `pull --force`), then a second one that must change nothing, then convergence.
+ */
+export async function quiet(w: World): Promise<string[]> {
+  w.service.faults.length = 0;
+  w.races.clear();
+  w.crashIn = undefined;
+  const first = await w.step((s) => s.fullSync());
+  if (first === undefined) return ["quiet full sync failed without faults"];
+  const force = first.plan.halt !== undefined;
+  if (force) await w.step((s) => s.fullSync({ force: true }));
+  const second = await w.step((s) => s.fullSync({ force }));
+  if (second === undefined) return ["second quiet full sync failed without faults"];
+  w.pending.clear();
+  const out = checkConverged(w);
+  const busy = second.plan.actions.filter((a) => a.kind !== "report");
+  if (!isQuiet({ ...second.plan, halt: undefined }) || busy.length > 0) out.push(`second full sync was not quiet: ${JSON.stringify(busy)}`);
+  return out;
+}

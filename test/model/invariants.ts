@@ -1,0 +1,107 @@
+/**
+ * The model's invariants. Each returns a list of violations (empty: holds), so a failing run
+ * names every broken promise at once and fast-check shrinks towards the first.
+ */
+import { checkRemoteName } from "../../src/local/path-jail.js";
+import { hashContent } from "../../src/sync/hash.js";
+import { jailRemoteNames } from "../../src/sync/remote-snapshot.js";
+import { describeContent } from "../../src/sync/memory-ports.js";
+import { contentKey, type World } from "./world.js";
+
+/** 1. No lost content: whatever the user saved is on the service, on disk, or in the store. */
+export function checkNoLostContent(w: World): string[] {
+  const out: string[] = [];
+  for (const [rel, owed] of w.owed) {
+    const kept = new Set<string>();
+    const onDisk = w.tree.files.get(rel);
+    if (onDisk !== undefined) kept.add(contentKey(onDisk));
+    for (const a of w.service.artifacts.values()) {
+      const text = a.files.get(rel);
+      if (text !== undefined) kept.add(contentKey(text));
+    }
+    for (const b of w.store.backups) if (b.rel === rel) kept.add(contentKey(b.content));
+    for (const c of w.store.conflicts) {
+      if (c.rel !== rel) continue;
+      for (const side of [c.sides.local, c.sides.remote, c.sides.base]) if (side !== undefined) kept.add(contentKey(side));
+    }
+    for (const key of owed) if (!kept.has(key)) out.push(`lost content of ${rel}: ${JSON.stringify(key.slice(0, 60))}`);
+  }
+  return out;
+}
+
+/** 3. Nothing outside the folder: the engine never asked for a path the jail refuses. */
+export function checkJail(w: World): string[] {
+  const out = w.tree.jailViolations.map((p) => `engine touched a jailed path ${JSON.stringify(p)}`);
+  for (const rel of w.tree.files.keys()) if (!checkRemoteName(rel).ok) out.push(`a jailed path exists locally: ${rel}`);
+  return out;
+}
+
+/**
+ * 4. No echo: a PATCH never carries content the target already holds, nor content that came
+ * from the remote (generation, web editor) and that the user never wrote at that path. The
+ * exception: once provenance was lost (state.json lost, or a crash between a local write and
+ * the state save), a path with no base, or one a keep-local conflict resolved, may carry a
+ * remote-born local file: the engine cannot tell it from a user's edit (a known limit).
+ */
+export function checkNoEcho(w: World): string[] {
+  const out: string[] = [];
+  for (const patch of w.service.patches.slice(w.patchesChecked)) {
+    for (const f of patch.files) {
+      if (w.tree.ignores(f.fileName)) out.push(`PATCH carried an ignored file ${f.fileName}`);
+      const before = patch.before.get(f.fileName);
+      if (before !== undefined && w.service.served.get(f.fileName)?.has(before) !== true && !w.sentBefore(patch, f.fileName, before)) {
+        out.push(`blind overwrite: PATCH replaced remote ${f.fileName} content the engine never read`);
+      }
+      if (patch.before.get(f.fileName) === f.code) out.push(`redundant PATCH of ${f.fileName}: the artifact already held it`);
+      const fromRemote = w.remoteIntroduced.get(f.fileName)?.has(f.code) === true;
+      const userWrote = w.userAuthored.get(f.fileName)?.has(contentKey(f.code)) === true;
+      const unknowable = w.provenanceLost && (w.basedAtPatch.get(patch)?.has(f.fileName) !== true || w.keptLocal.has(f.fileName));
+      if (fromRemote && !userWrote && !unknowable) out.push(`echo: PATCH sent remote content of ${f.fileName} back`);
+    }
+  }
+  w.patchesChecked = w.service.patches.length;
+  return out;
+}
+
+/** 5. The base moves only after a round trip: each base was on disk (engine-seen) and on the service. */
+export function checkBases(w: World): string[] {
+  const out: string[] = [];
+  for (const [rel, { hash }] of Object.entries(w.store.saved?.files ?? {})) {
+    const seenOnDisk = w.engineDisk.get(rel)?.has(hash) === true || w.conflictBases.get(rel)?.has(hash) === true;
+    if (!seenOnDisk) out.push(`base of ${rel} was never on disk`);
+    if (w.serviceEver.get(rel)?.has(hash) !== true) out.push(`base of ${rel} was never on the service`);
+    if (!w.store.bases.has(hash)) out.push(`base text of ${rel} is missing from the store`);
+  }
+  return out;
+}
+
+/** Invariants that hold after every step. */
+export function checkAlways(w: World): string[] {
+  return [...checkNoLostContent(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w)];
+}
+
+/**
+ * 2. Once quiet: every path not in conflict (markers, binary), not deleted locally (its
+ * remote still at the base) and not refused by the service holds the remote content.
+ */
+export function checkConverged(w: World): string[] {
+  const out: string[] = [];
+  const remote = w.service.active().files;
+  const state = w.store.saved;
+  const refusedNames = new Set(jailRemoteNames([...remote.keys()]).refused.map((r) => r.name));
+  const paths = new Set([...remote.keys(), ...w.tree.files.keys()].filter((p) => checkRemoteName(p).ok && !refusedNames.has(p) && !w.tree.ignores(p)));
+  for (const rel of paths) {
+    const local = w.tree.files.get(rel);
+    const remoteText = remote.get(rel);
+    const base = state?.files[rel]?.hash;
+    if (local === undefined) {
+      if (remoteText !== undefined && base !== hashContent(remoteText)) out.push(`${rel} is remote only, and not a local deletion`);
+      continue;
+    }
+    const read = describeContent(local);
+    if (read.binary || read.hasMarkers) continue;
+    if (state?.refusedContent?.[rel] === read.hash) continue;
+    if (remoteText !== read.text) out.push(`${rel} differs: local ${JSON.stringify(read.text)} remote ${JSON.stringify(remoteText)}`);
+  }
+  return out;
+}

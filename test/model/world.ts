@@ -1,0 +1,262 @@
+/**
+ * The model world: the real DesignSync on in-memory ports, a fake service and a fake clock,
+ * plus the bookkeeping the invariants need (who wrote which content where, what the user is
+ * owed). Commands act on the world; invariants.ts judges it.
+ */
+import { ApiError } from "../../src/api/errors.js";
+import { createIgnoreMatcher } from "../../src/local/ignore-rules.js";
+import { createSilentLogger } from "../../src/log/logger.js";
+import type { Clock } from "../../src/scheduling/clock.js";
+import { DesignSync, type CycleReport } from "../../src/sync/design-sync.js";
+import type { SyncEvent } from "../../src/sync/events.js";
+import { hashContent } from "../../src/sync/hash.js";
+import {
+  createMemoryDesignStore,
+  createMemoryLocalTree,
+  type MemoryContent,
+  type MemoryDesignStore,
+  type MemoryLocalTree,
+} from "../../src/sync/memory-ports.js";
+import type { DesignStore } from "../../src/sync/design-store.js";
+import type { ConflictPolicy } from "../../src/sync/model.js";
+import { createFakeService, type FakeService, type PatchRecord } from "./fake-service.js";
+
+/** The paths commands pick from (index into this list). */
+export const PATHS = ["App.tsx", "index.css", "components/Button.tsx", "lib/util.ts", "notes.md", "scratch.tmp"] as const;
+
+/** Hostile names a generation may add: the engine must refuse every one. */
+export const HOSTILE_NAMES = ["../escape.txt", ".mpsync/state.json", ".git/config", "/etc/passwd", "a\\b.txt", "app.tsx", "Components/x.tsx"] as const;
+
+/** Thrown by an armed crash point: the process "dies" there. */
+export class Crash extends Error {}
+
+/** A key that tells two contents apart, text or bytes. */
+export function contentKey(content: MemoryContent): string {
+  return typeof content === "string" ? `t:${content}` : `b:${Buffer.from(content).toString("base64")}`;
+}
+
+const LINES_PER_FILE = 4;
+
+/** Adds `value` to the set kept under `key`. */
+export function addTo<T>(map: Map<string, Set<T>>, key: string, value: T): void {
+  const set = map.get(key) ?? new Set<T>();
+  set.add(value);
+  map.set(key, set);
+}
+
+/** Everything one model run holds. */
+export class World {
+  readonly policy: ConflictPolicy;
+  readonly service: FakeService;
+  readonly store: MemoryDesignStore;
+  readonly tree: MemoryLocalTree;
+  readonly clock: Clock;
+  readonly events: SyncEvent[] = [];
+  sync!: DesignSync;
+  #now = Date.UTC(2025, 0, 1);
+  #token = 0;
+  /** Paths the watcher reported since the last push pass (user saves and the engine's writes). */
+  readonly pending = new Set<string>();
+  /** path -> contents the user wrote there and did not overwrite themselves. */
+  readonly owed = new Map<string, Set<string>>();
+  /** path -> every content the user ever wrote there. */
+  readonly userAuthored = new Map<string, Set<string>>();
+  /** path -> contents other actors (generation, web editor) put on the service. */
+  readonly remoteIntroduced = new Map<string, Set<string>>();
+  /** path -> hashes any artifact ever held. */
+  readonly serviceEver = new Map<string, Set<string>>();
+  /** path -> hashes the engine read from or wrote to disk. */
+  readonly engineDisk = new Map<string, Set<string>>();
+  /** path -> remote hashes a conflict resolution made the base (documented exception). */
+  readonly conflictBases = new Map<string, Set<string>>();
+  /** Paths with a persisted base when each PATCH was sent. */
+  readonly basedAtPatch = new Map<PatchRecord, Set<string>>();
+  /** state.json was lost or a crash hit mid-cycle: the engine cannot know who wrote a file. */
+  provenanceLost = false;
+  /** Paths where a keep-local conflict was resolved. */
+  readonly keptLocal = new Set<string>();
+  /** PATCHes already judged by the echo invariant. */
+  patchesChecked = 0;
+  /** Side effects left before an armed crash (undefined: none armed). */
+  crashIn: number | undefined;
+  /** Paths whose next engine write the user races with a save. */
+  readonly races = new Set<string>();
+  /** Set once a crash point fired: the dying process persists nothing more. */
+  #dead = false;
+  #patchesNoted = 0;
+
+  constructor(policy: ConflictPolicy) {
+    this.policy = policy;
+    this.clock = { now: () => this.#now, sleep: (ms) => ((this.#now += ms), Promise.resolve()) };
+    const files = Object.fromEntries(PATHS.slice(0, 3).map((p, i) => [p, this.freshText(`init${i}`)]));
+    this.service = createFakeService({ editorId: "modeldesign0000000000a", files, now: this.clock.now });
+    for (const [p, text] of Object.entries(files)) this.noteRemote(p, text);
+    this.store = createMemoryDesignStore();
+    this.tree = createMemoryLocalTree({ backups: this.store.backups, matcher: createIgnoreMatcher({ patterns: [] }) });
+    this.tree.onAccess = (a) => {
+      if (a.hash !== undefined && a.op !== "backup") addTo(this.engineDisk, a.rel, a.hash);
+      if (a.op === "write" || a.op === "remove") {
+        this.pending.add(a.rel);
+        this.#tickCrash();
+      }
+    };
+    this.tree.beforeWrite = (rel) => {
+      if (this.#dead) throw new Crash("write after the crash point");
+      if (!this.races.delete(rel)) return;
+      const current = this.tree.files.get(rel);
+      this.userWrite(rel, current === undefined || typeof current !== "string" ? this.freshText("race") : this.editLine(current, 0));
+    };
+    this.service.afterApply = () => this.#tickCrash();
+    this.service.onPatch = (record) => this.basedAtPatch.set(record, new Set(Object.keys(this.store.saved?.files ?? {})));
+  }
+
+  /** A fresh token, unique in this run. */
+  token(prefix: string): string {
+    this.#token += 1;
+    return `${prefix}${this.#token}`;
+  }
+
+  /** New file content: a few unique lines (so merges have regions to work with). */
+  freshText(prefix: string): string {
+    const t = this.token(prefix);
+    return Array.from({ length: LINES_PER_FILE }, (_, i) => `${t} line ${i}`).join("\n") + "\n";
+  }
+
+  /** `text` with line `line` (mod its length) replaced by a fresh token; markers are resolved first. */
+  editLine(text: string, line: number, prefix = "u"): string {
+    const lines = text.split("\n").filter((l) => !/^(<<<<<<<|\|\|\|\|\|\|\||=======|>>>>>>>)/.test(l));
+    const body = lines[lines.length - 1] === "" ? lines.slice(0, -1) : lines;
+    if (body.length === 0) body.push("");
+    body[line % body.length] = `${this.token(prefix)} edited`;
+    return body.join("\n") + "\n";
+  }
+
+  /** The user saves `content` at `rel` (the editor overwrote whatever was there). */
+  userWrite(rel: string, content: MemoryContent): void {
+    this.#forgetOwed(rel);
+    this.tree.put(rel, content);
+    addTo(this.owed, rel, contentKey(content));
+    addTo(this.userAuthored, rel, contentKey(content));
+    this.pending.add(rel);
+  }
+
+  /** The user (or a tool) removes the whole mapped folder. */
+  userRemoveFolder(): void {
+    for (const rel of [...this.tree.files.keys()]) this.userDelete(rel);
+    this.tree.present = false;
+  }
+
+  /** The user deletes `rel`. */
+  userDelete(rel: string): void {
+    if (!this.tree.files.has(rel)) return;
+    this.#forgetOwed(rel);
+    this.tree.drop(rel);
+    this.pending.add(rel);
+  }
+
+  /** Records content another actor put on the service. */
+  noteRemote(rel: string, text: string): void {
+    addTo(this.remoteIntroduced, rel, text);
+    addTo(this.serviceEver, rel, hashContent(text));
+  }
+
+  /** True when an applied PATCH before `patch` had put `content` at `rel` (the engine knows it). */
+  sentBefore(patch: PatchRecord, rel: string, content: string): boolean {
+    const index = this.service.patches.indexOf(patch);
+    return this.service.patches.slice(0, index).some((p) => p.applied && p.files.some((f) => f.fileName === rel && f.code === content));
+  }
+
+  /** Opens a new DesignSync on what the store and the tree hold (a start or a restart). */
+  async open(): Promise<void> {
+    this.sync = new DesignSync({
+      dir: "design",
+      design: this.service.editorId,
+      client: this.service.client,
+      local: this.tree,
+      matcher: createIgnoreMatcher({ patterns: [] }),
+      store: this.#engineStore(),
+      policy: this.policy,
+      logger: createSilentLogger(),
+      emit: (e) => this.events.push(e),
+      clock: this.clock,
+    });
+    await this.sync.open();
+  }
+
+  /**
+   * Runs one engine step. An ApiError is a failed cycle (the worker would retry); a Crash
+   * drops the DesignSync; anything else is a bug and propagates.
+   */
+  async step(run: (sync: DesignSync) => Promise<CycleReport | undefined>): Promise<CycleReport | undefined> {
+    this.#now += 1000;
+    const remoteBefore = new Map(this.service.active().files);
+    const firstEvent = this.events.length;
+    try {
+      return await run(this.sync);
+    } catch (err) {
+      if (err instanceof Crash) {
+        this.crashIn = undefined;
+        await this.restart();
+        return undefined;
+      }
+      if (!(err instanceof ApiError)) throw err;
+      return undefined;
+    } finally {
+      this.#noteStep(remoteBefore, firstEvent);
+    }
+  }
+
+  /** A restart: the watcher's pending set is gone; the worker's start-up full sync runs. */
+  async restart(): Promise<void> {
+    this.#dead = false;
+    this.pending.clear();
+    this.races.clear();
+    await this.open();
+    await this.step((s) => s.fullSync());
+  }
+
+  #noteStep(remoteBefore: Map<string, string>, firstEvent: number): void {
+    for (const e of this.events.slice(firstEvent)) {
+      if (e.event !== "conflict") continue;
+      for (const p of e.files ?? []) {
+        if (this.policy === "keep-local") this.keptLocal.add(p);
+        const text = remoteBefore.get(p);
+        if (text !== undefined) addTo(this.conflictBases, p, hashContent(text));
+      }
+    }
+    for (const patch of this.service.patches.slice(this.#patchesNoted)) {
+      if (patch.applied) for (const f of patch.files) addTo(this.serviceEver, f.fileName, hashContent(f.code));
+    }
+    this.#patchesNoted = this.service.patches.length;
+  }
+
+  /** The store as the engine sees it: after a crash point nothing more reaches it. */
+  #engineStore(): DesignStore {
+    const store = this.store;
+    const alive = (): void => {
+      if (this.#dead) throw new Crash("store write after the crash point");
+    };
+    return {
+      load: () => store.load(),
+      save: async (state) => (alive(), store.save(state)),
+      putBase: async (text) => (alive(), store.putBase(text)),
+      getBase: (hash) => store.getBase(hash),
+      pruneBases: async (keep) => (alive(), store.pruneBases(keep)),
+      saveConflict: async (rel, sides, stamp) => (alive(), store.saveConflict(rel, sides, stamp)),
+    };
+  }
+
+  #forgetOwed(rel: string): void {
+    const current = this.tree.files.get(rel);
+    if (current !== undefined) this.owed.get(rel)?.delete(contentKey(current));
+  }
+
+  #tickCrash(): void {
+    if (this.crashIn === undefined) return;
+    this.crashIn -= 1;
+    if (this.crashIn > 0) return;
+    this.#dead = true;
+    this.provenanceLost = true;
+    throw new Crash("crash point reached");
+  }
+}
