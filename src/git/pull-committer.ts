@@ -62,19 +62,19 @@ async function versionOrUndefined(o: PullCommitterOptions, editorId: string, art
 
 function reportOutcome(o: PullCommitterOptions, outcome: CommitOutcome, label: string, editorId: string): void {
   if (outcome.committed) {
-    o.logger.info({ dir: o.dir, sha: outcome.sha }, `committed ${label} as ${outcome.sha?.slice(0, 12) ?? "?"}`);
-    if (outcome.reason !== undefined) o.logger.warn({ dir: o.dir }, outcome.reason);
+    o.logger.info({ sha: outcome.sha }, `committed ${label} as ${outcome.sha?.slice(0, 12) ?? "?"}`);
+    if (outcome.reason !== undefined) o.logger.warn(outcome.reason);
     return;
   }
   if (outcome.skip === "unchanged" || outcome.skip === "ignored") {
-    o.logger.debug({ dir: o.dir }, `no commit for ${label}: ${outcome.reason ?? ""}`);
+    o.logger.debug(`no commit for ${label}: ${outcome.reason ?? ""}`);
     return;
   }
   notice(o, editorId, `git.commitOnPull: ${label} not committed: ${outcome.reason ?? "unknown reason"}`);
 }
 
 function notice(o: PullCommitterOptions, editorId: string, message: string): void {
-  o.logger.warn({ dir: o.dir }, message);
+  o.logger.warn(message);
   o.emit({ event: "notice", dir: o.dir, editorId, message });
 }
 

@@ -289,7 +289,7 @@ export class DesignSync {
   }
 
   #notice(message: string): void {
-    this.#o.logger.warn({ dir: this.#o.dir }, message);
+    this.#o.logger.warn(message);
     this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#editorId, message });
   }
 }

@@ -89,7 +89,7 @@ export class DesignWorker {
   /** Flushes pending local changes (one last push), then stops everything. */
   async stop(): Promise<void> {
     if (this.#stopped) return;
-    if (this.#o.gitBusy()) this.#o.logger.warn({ dir: this.#o.dir }, "stopping during a git operation: its changes are pushed at the next start");
+    if (this.#o.gitBusy()) this.#o.logger.warn("stopping during a git operation: its changes are pushed at the next start");
     this.#source?.flush();
     // A last sweep against the base catches a save the watcher has not reported yet.
     await this.#enqueue(async () => {
@@ -97,7 +97,7 @@ export class DesignWorker {
       await this.#cycle();
     });
     if (this.#pending.size > 0) {
-      this.#o.logger.warn({ dir: this.#o.dir, pending: this.#pending.size }, "stopping with unpushed changes; they stay on disk and are pushed at the next start");
+      this.#o.logger.warn({ pending: this.#pending.size }, "stopping with unpushed changes; they stay on disk and are pushed at the next start");
     }
     this.#halt();
     await this.#source?.close();
@@ -199,7 +199,7 @@ export class DesignWorker {
       (git) => {
         this.#waitingForGit = false;
         const operation = git.operation ?? "a git operation";
-        this.#o.logger.info({ dir: this.#o.dir, operation, waitedMs: git.waitedMs, pending: this.#pending.size }, `held pushes during ${operation}; sending its changes as one batch`);
+        this.#o.logger.info({ operation, waitedMs: git.waitedMs, pending: this.#pending.size }, `held pushes during ${operation}; sending its changes as one batch`);
         void this.#enqueue(() => this.#cycle());
       },
       () => {
@@ -211,7 +211,7 @@ export class DesignWorker {
   async #afterCycle(report: CycleReport | undefined): Promise<void> {
     this.#failures = 0;
     if (this.#lastErrorCode !== undefined) {
-      this.#o.logger.info({ dir: this.#o.dir }, "sync resumed");
+      this.#o.logger.info("sync resumed");
       this.#lastErrorCode = undefined;
       this.#o.sync.state.lastError = undefined;
       await this.#o.sync.save();
