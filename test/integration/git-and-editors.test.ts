@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { Runtime } from "../../src/runtime.js";
-import { startHarness, STARTER_FILES, until, type Harness } from "./harness.js";
+import { startHarness, STARTER_FILES, until, type Harness, startDaemon } from "./harness.js";
 
 const exec = promisify(execFile);
 let h: Harness;
@@ -25,12 +25,6 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   return stdout;
 }
 
-async function startDaemon(harness: Harness): Promise<WatchDaemon> {
-  const d = new WatchDaemon({ runtime: harness.runtime, dirs: [], emit: harness.emit, retry: { baseMs: 50, maxMs: 400 } });
-  await d.start();
-  await harness.waitForEvent((e) => e.event === "ready");
-  return d;
-}
 
 describe("git", () => {
   it("a branch switch during watch goes out as one PATCH, with no conflict from the daemon's own writes", async () => {

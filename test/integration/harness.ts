@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import type { EmulatorOptions } from "../../src/emulator/types.js";
+import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { Runtime } from "../../src/runtime.js";
 import type { SyncEvent } from "../../src/sync/events.js";
 
@@ -133,4 +134,12 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Starts the real watch daemon on the harness (fast retry backoff) and waits for `ready`. */
+export async function startDaemon(harness: Harness): Promise<WatchDaemon> {
+  const d = new WatchDaemon({ runtime: harness.runtime, dirs: [], emit: harness.emit, retry: { baseMs: 50, maxMs: 400 } });
+  await d.start();
+  await harness.waitForEvent((e) => e.event === "ready");
+  return d;
 }

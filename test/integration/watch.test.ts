@@ -3,7 +3,7 @@ import { readFile, rm, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
-import { lines, startHarness, STARTER_FILES, until, type Harness } from "./harness.js";
+import { lines, startHarness, STARTER_FILES, until, type Harness, startDaemon } from "./harness.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -15,12 +15,6 @@ afterEach(async () => {
 
 const isPatch = (e: { method: string }): boolean => e.method === "PATCH";
 
-async function startDaemon(harness: Harness): Promise<WatchDaemon> {
-  const d = new WatchDaemon({ runtime: harness.runtime, dirs: [], emit: harness.emit, retry: { baseMs: 50, maxMs: 400 } });
-  await d.start();
-  await harness.waitForEvent((e) => e.event === "ready");
-  return d;
-}
 
 describe("watch", () => {
   it("pulls at start, then pushes a save as one PATCH and never echoes its own writes", async () => {
