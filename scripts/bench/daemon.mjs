@@ -50,7 +50,8 @@ async function timedSave(emu, ctx, rel, content) {
   const before = control.countRequests();
   await writeFile(abs, content);
   const written = performance.now();
-  const detectMs = (await firstRequest, performance.now() - written);
+  await firstRequest;
+  const detectMs = performance.now() - written;
   await landed;
   const ms = performance.now() - written;
   // Let the cycle finish (state saved) before the next save: one save at a time.

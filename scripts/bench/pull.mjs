@@ -140,7 +140,7 @@ export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, l
     ratio: summarize(ratios),
     cliMs: summarize(cli.map((r) => r.ms)),
     cliPeakRssBytes: summarize(cli.map((r) => r.maxRssBytes)),
-    cliWarnings: [...new Set(cli.flatMap((r) => r.stderr.split("\n").filter((l) => /Warning/.test(l))))],
+    cliWarnings: [...new Set(cli.flatMap((r) => r.stderr.split("\n").filter((l) => /Warning/.test(l)).map((l) => l.replace(/^\(node:\d+\) /, ""))))],
     requests: countByRoute(requests),
     cliRequests: countByRoute(cli[0].requests),
   };

@@ -167,9 +167,10 @@ export class DesignWorker {
   /** One cycle: a full sync if one is due, then a push pass of the pending paths. */
   async #cycle(): Promise<void> {
     if (this.#stopped || this.#generating) return;
-    if (this.#o.gitBusy()) {
+    if (this.#waitingForGit || this.#o.gitBusy()) {
       // Neither push (half a checkout) nor write files into a tree git is rewriting. The
-      // wait happens off the chain, so status polls go on meanwhile.
+      // wait happens off the chain, so status polls go on meanwhile; once waiting, only the
+      // waiter resumes, so the operation's changes go out as one batch, logged once.
       this.#resumeAfterGit();
       return;
     }

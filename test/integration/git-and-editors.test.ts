@@ -72,18 +72,19 @@ describe("git pause", () => {
     await writeFile(join(h.home, ".git/index.lock"), "");
     for (const name of ["index.css", "App.tsx", "components/Button.tsx"]) await writeFile(join(h.root, name), `/* during rebase: ${name} */\n`);
     // The watcher has reported all three edits and the worker holds them...
-    await until(() => daemon!.workers[0]!.pendingCount === 3, 10_000, "three pending edits");
+    // (A folder event may come along with its files: at least the three paths are held.)
+    await until(() => daemon!.workers[0]!.pendingCount >= 3, 10_000, "three pending edits");
     // ...and nothing goes out while the lock is held (a bounded negative check: three more polls).
     const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
     await until(() => h.emu.control.countRequests((e) => e.path.endsWith("/status")) >= polls + 3, 10_000, "three polls");
-    expect(daemon.workers[0]!.pendingCount).toBe(3);
+    expect(daemon.workers[0]!.pendingCount).toBeGreaterThanOrEqual(3);
     expect(h.emu.control.countRequests(isPatch)).toBe(0);
     await rm(join(h.home, ".git/rebase-merge"), { recursive: true });
     await unlink(join(h.home, ".git/index.lock"));
     await h.waitForEvent((e) => e.event === "pushed");
     expect(h.emu.control.countRequests(isPatch)).toBe(1);
     expect(h.remoteFiles()["components/Button.tsx"]).toBe("/* during rebase: components/Button.tsx */\n");
-    expect(logs.some((l) => l.includes("held pushes during rebase"))).toBe(true);
+    expect(logs.some((l) => l.includes("held pushes during rebase")), logs.join("\n")).toBe(true);
     await daemon.stop();
     daemon = undefined;
     await runtime.close();

@@ -94,11 +94,14 @@ describe("watch", () => {
     h.emu.control.setFaults({ errorRate: 1 });
     await h.writeLocal("index.css", "/* offline edit */\n");
     await h.waitForEvent((e) => e.event === "error");
-    const state = JSON.parse(await readFile(join(h.root, ".mpsync/state.json"), "utf8")) as { lastError?: { code: string } };
-    expect(state.lastError?.code).toBe("SERVER_ERROR");
+    // `mpsync status` shows it: the daemon records it in state.json.
+    const lastErrorCode = async (): Promise<string | undefined> =>
+      (JSON.parse(await readFile(join(h.root, ".mpsync/state.json"), "utf8")) as { lastError?: { code: string } }).lastError?.code;
+    await until(async () => (await lastErrorCode()) === "SERVER_ERROR", 5000, "lastError in state.json");
     h.emu.control.setFaults({ errorRate: 0 });
     await h.waitForEvent((e) => e.event === "pushed", { timeoutMs: 15_000 });
     expect(h.remoteFiles()["index.css"]).toBe("/* offline edit */\n");
+    await until(async () => (await lastErrorCode()) === undefined, 5000, "lastError cleared");
   });
 
   it("halts the design on a mass delete and leaves every file in place", async () => {
