@@ -2,6 +2,7 @@
  * The typed v3 client over undici: zod-validated requests and responses, typed errors, one
  * retry policy, and every HTTP attempt through the API key's request queue.
  */
+import { setMaxListeners } from "node:events";
 import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
 import { createSilentLogger, type Logger } from "../log/logger.js";
@@ -245,6 +246,8 @@ class HttpV3Client implements ClosableV3Client {
     const signal = options.signal === undefined ? batchAbort.signal : AbortSignal.any([options.signal, batchAbort.signal]);
     const batches: string[][] = [];
     for (let i = 0; i < names.length; i += READ_FILES_BATCH_SIZE) batches.push(names.slice(i, i + READ_FILES_BATCH_SIZE));
+    // Every batch listens on the shared signal; without this Node warns past 10 batches.
+    setMaxListeners(batches.length + 10, signal);
     try {
       const results = await Promise.all(
         batches.map((batch) =>

@@ -21,4 +21,6 @@ export interface DesignStore extends BaseTexts {
   save(state: PersistedState): Promise<void>;
   saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
   pruneBases(keep: ReadonlySet<string>): Promise<void>;
+  /** True when a derived cache (e.g. the scan cache) learned something a save would keep. */
+  hasUnsavedCache?(): boolean;
 }

@@ -212,17 +212,18 @@ export class DesignSync {
       return report;
     }
     if (dryRun) return report;
+    const haltCleared = this.state.halted !== undefined;
     this.state.halted = undefined;
-    report.result = await this.#execute(plan, remote);
+    report.result = await this.#execute(plan, remote, haltCleared);
     return report;
   }
 
-  async #execute(plan: SyncPlan, remote: RemoteSnapshot): Promise<ExecuteResult> {
+  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean): Promise<ExecuteResult> {
     const localTexts = await this.#readLocalTexts(plan);
     const base = new Map(Object.entries(this.state.files).map(([p, f]) => [p, f.hash]));
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
-    let label: string | undefined;
+    let label: Promise<string> | undefined;
     const result = await executePlan(
       { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, base, refused },
       {
@@ -234,14 +235,20 @@ export class DesignSync {
           await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
         },
         saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
-        remoteLabel: async () => (label ??= await this.#remoteLabel(remote.artifactId)),
+        remoteLabel: () => (label ??= this.#remoteLabel(remote.artifactId)),
       },
     );
+    const changed = plan.actions.some((a) => a.kind !== "report") || remote.artifactId !== this.state.artifactId || haltCleared;
     this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
     this.state.refusedContent = Object.fromEntries(refused);
     this.state.artifactId = remote.artifactId;
-    await this.save();
-    await this.#o.store.pruneBases(new Set(base.values()));
+    // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
+    if (changed) {
+      await this.save();
+      await this.#o.store.pruneBases(new Set(base.values()));
+    } else if (this.#o.store.hasUnsavedCache?.() === true) {
+      await this.save();
+    }
     this.#emitResult(result);
     return result;
   }

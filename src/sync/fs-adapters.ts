@@ -25,6 +25,8 @@ export interface FsFolder {
 export async function openFsFolder(root: string, ignorePatterns: readonly string[], clock: Pick<Clock, "now">): Promise<FsFolder> {
   const matcher = await loadIgnoreMatcher(root, ignorePatterns);
   const cache = new ScanCache();
+  // Set when a scan had to read a file (a cache miss): the new entry is worth persisting.
+  let cacheDirty = false;
   const store = openStateStore(root, { clock });
   const designStore: DesignStore = {
     async load() {
@@ -39,8 +41,10 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
       // turn "folder missing" into "folder emptied" and hide what happened from the user.
       if (!(await folderExists(root))) return;
       await store.ensureLayout();
+      cacheDirty = false;
       await store.save({ ...state, scanCache: cache.toJSON() });
     },
+    hasUnsavedCache: () => cacheDirty,
     putBase: (text) => store.putBase(text),
     getBase: (hash) => store.getBase(hash),
     pruneBases: (keep) => store.pruneBases(keep),
@@ -50,7 +54,11 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     root,
     exists: () => folderExists(root),
     async scan() {
-      const files = await scanTree(root, matcher, cache);
+      const files = await scanTree(root, matcher, cache, {
+        onRead: () => {
+          cacheDirty = true;
+        },
+      });
       return new Map([...files].map(([rel, f]) => [rel, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers }]));
     },
     async read(rel): Promise<LocalRead | undefined> {
