@@ -117,9 +117,9 @@ describe("the API key never leaks", () => {
 });
 
 describe("a key the service rejects", () => {
-  // BUG (reported): `status` catches every per-design error into the report, so a 401 (a
-  // key-wide failure) still prints `"ok": true` and exits 0; scripts and CI read "all fine".
-  it.fails("makes `status` exit 3 with ok: false, like pull", async () => {
+  // Regression: `status` used to catch every per-design error into its report, so a 401 still
+  // printed `"ok": true` and exited 0; scripts and CI read "all fine".
+  it("makes `status` exit 3 with ok: false, like pull", async () => {
     const cwd = join(home, "status-only");
     await mkdir(cwd, { recursive: true });
     const { editorId } = emu.control.createDesign(KEY, { files: { "App.tsx": "export default 1;\n" } });

@@ -6,6 +6,7 @@ import type { CommandContext } from "../context.js";
 import type { Output } from "../output.js";
 import { formatDuration } from "../wait-idle.js";
 import { describeError } from "../../sync/describe-error.js";
+import { MpsyncError } from "../../api/errors.js";
 
 /** One design's status (also the `--json` shape). */
 export interface DesignStatusReport {
@@ -25,6 +26,7 @@ export interface DesignStatusReport {
   lastError: { code: string; message: string; at: number } | undefined;
   daemon: { pid: number; uptimeSec: number; command: string } | undefined;
   error?: string;
+  errorCode?: string;
 }
 
 /** Collects one design's status. Never writes the folder (the daemon may own it). */
@@ -71,6 +73,7 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
   } catch (err) {
     report.state = "error";
     report.error = describeError(err);
+    report.errorCode = err instanceof MpsyncError ? err.code : "INTERNAL";
   }
   return report;
 }

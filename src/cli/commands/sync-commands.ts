@@ -47,8 +47,11 @@ export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHold
       action(io, exit, async (ctx, dirs: string[]) => {
         const reports: DesignStatusReport[] = [];
         for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
-        ctx.out.result({ ok: true, designs: reports }, () => renderStatus(ctx.out, reports));
-        return EXIT.ok;
+        const failed = reports.filter((r) => r.errorCode !== undefined);
+        ctx.out.result({ ok: failed.length === 0, designs: reports }, () => renderStatus(ctx.out, reports));
+        // A design that could not be read is a failure (3 when the key or access is the cause).
+        if (failed.some((r) => ["UNAUTHORIZED", "FORBIDDEN", "NO_API_KEY"].includes(r.errorCode ?? ""))) return EXIT.auth;
+        return failed.length > 0 ? EXIT.failure : EXIT.ok;
       }),
     );
 }
