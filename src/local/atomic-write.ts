@@ -3,7 +3,7 @@
  * A kill -9 at any moment leaves either the old or the new content, never a torn file.
  */
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, open, rename, rm } from "node:fs/promises";
+import { link, lstat, mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 
@@ -53,11 +53,23 @@ export const GUARDED_TEMP_SUFFIX = ".mpsync.tmp";
 export async function writeFileAtomicallyGuarded(
   file: string,
   data: string | Uint8Array,
-  options: { mode?: number; beforeRename?: () => boolean | Promise<boolean> } = {},
+  options: {
+    mode?: number;
+    beforeRename?: () => boolean | Promise<boolean>;
+    /** Told the folder instead of fsyncing it here, so a batch syncs each folder once (syncFolders). */
+    deferFolderSync?: (dir: string) => void;
+    /** fsync the content before the rename. @default true */
+    fsync?: boolean;
+    /**
+     * Publish with link(2) instead of rename(2): fails with EEXIST (resolving false) when the
+     * target appeared meanwhile, an atomic "create only if absent".
+     */
+    createOnly?: boolean;
+  } = {},
 ): Promise<boolean> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
-  const mode = options.mode ?? (await existingMode(file));
+  const mode = options.mode ?? (options.createOnly === true ? undefined : await existingMode(file));
   // Names are capped so `.<name>.<random>.mpsync.tmp` stays under NAME_MAX (255).
   const tmp = join(dir, `.${basename(file).slice(0, 160)}.${randomBytes(6).toString("hex")}${GUARDED_TEMP_SUFFIX}`);
   const handle = await open(tmp, "wx", mode ?? 0o666);
@@ -66,7 +78,7 @@ export async function writeFileAtomicallyGuarded(
       await handle.writeFile(data);
       // open() applies the umask; an explicit chmod restores the mode the file had.
       if (mode !== undefined) await handle.chmod(mode);
-      await handle.sync();
+      if (options.fsync !== false) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -76,13 +88,31 @@ export async function writeFileAtomicallyGuarded(
       await rm(tmp, { force: true });
       return false;
     }
-    await rename(tmp, file);
+    if (options.createOnly === true) {
+      const created = await link(tmp, file).then(
+        () => true,
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === "EEXIST") return false;
+          throw err;
+        },
+      );
+      await rm(tmp, { force: true });
+      if (!created) return false;
+    } else {
+      await rename(tmp, file);
+    }
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
   }
-  await syncFolder(dir);
+  if (options.deferFolderSync === undefined) await syncFolder(dir);
+  else options.deferFolderSync(dir);
   return true;
+}
+
+/** Fsyncs each folder once: makes a batch of renames durable (see deferFolderSync). */
+export async function syncFolders(dirs: Iterable<string>): Promise<void> {
+  for (const dir of dirs) await syncFolder(dir);
 }
 
 async function existingMode(file: string): Promise<number | undefined> {

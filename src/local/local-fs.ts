@@ -29,11 +29,17 @@ export async function replaceIfUnchanged(
   rel: string,
   expectedHash: string | undefined,
   newContent: string | Uint8Array,
+  options: { deferFolderSync?: (dir: string) => void } = {},
 ): Promise<CasWriteResult> {
+  if (expectedHash === undefined) {
+    // Must be absent: link(2) publishes only if nothing appeared meanwhile, with no re-reads
+    // (a first pull of thousands of files spent most of its time in those checks).
+    return (await writeChecked(root, rel, newContent, undefined, options.deferFolderSync, true)) ? "written" : "changed-meanwhile";
+  }
   const stillExpected = async (): Promise<boolean> => (await currentHash(root, rel)) === expectedHash;
   // A cheap first check avoids writing a temp file when the answer is already known.
   if (!(await stillExpected())) return "changed-meanwhile";
-  return (await writeChecked(root, rel, newContent, stillExpected)) ? "written" : "changed-meanwhile";
+  return (await writeChecked(root, rel, newContent, stillExpected, options.deferFolderSync)) ? "written" : "changed-meanwhile";
 }
 
 /** Removes `rel` and its now-empty parent folders (never `root`). Resolves false when absent. */
@@ -98,6 +104,8 @@ async function writeChecked(
   rel: string,
   content: string | Uint8Array,
   precondition: (() => Promise<boolean>) | undefined,
+  deferFolderSync?: (dir: string) => void,
+  createOnly = false,
 ): Promise<boolean> {
   const abs = resolveInside(root, rel);
   const st = await checkPathChain(root, rel);
@@ -110,6 +118,8 @@ async function writeChecked(
       if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
       return precondition === undefined ? true : precondition();
     },
+    ...(deferFolderSync === undefined ? {} : { deferFolderSync }),
+    createOnly,
   });
 }
 

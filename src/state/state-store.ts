@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomically, writeJsonAtomically } from "../local/atomic-write.js";
+import { writeFileAtomically, writeFileAtomicallyGuarded, writeJsonAtomically } from "../local/atomic-write.js";
 import { assertStamp } from "../local/local-fs.js";
 import { resolveInside } from "../local/safe-path.js";
 import type { Clock } from "../scheduling/clock.js";
@@ -132,7 +132,7 @@ class FolderStateStore implements StateStore {
       // No fsync: a base text is named by its hash and checked on read, so one lost to a
       // power cut only turns a later clean merge into a conflict; an fsync per pulled file
       // made large pulls an order of magnitude slower (BENCHMARKS.md).
-      await writeFileAtomically(file, text, { fsync: false });
+      await writeFileAtomicallyGuarded(file, text, { fsync: false, deferFolderSync: () => undefined });
     }
     return hash;
   }

@@ -179,8 +179,11 @@ export class DesignSync {
     remote: RemoteSnapshot,
   ): FileTriple[] {
     const out: FileTriple[] = [];
+    // A refused remote name (hostile, or a case twin of a synced file) was not read: it must
+    // not look "absent remotely", which would remove or blindly overwrite the local file.
+    const refused = new Set(remote.refused.map((r) => r.name));
     for (const path of [...paths].sort()) {
-      if (this.#o.local.ignores(path)) continue;
+      if (this.#o.local.ignores(path) || refused.has(path)) continue;
       const text = remote.texts.get(path);
       out.push({
         path,
@@ -242,6 +245,8 @@ export class DesignSync {
     this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
     this.state.refusedContent = Object.fromEntries(refused);
     this.state.artifactId = remote.artifactId;
+    // The files must be durable before the state that names them as the new bases.
+    await this.#o.local.flush?.();
     // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
     if (changed) {
       await this.save();

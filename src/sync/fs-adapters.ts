@@ -4,6 +4,7 @@
  * re-reads only the files whose stat data changed.
  */
 import { stat } from "node:fs/promises";
+import { syncFolders } from "../local/atomic-write.js";
 import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged } from "../local/local-fs.js";
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
@@ -27,6 +28,9 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
   const cache = new ScanCache();
   // Set when a scan had to read a file (a cache miss): the new entry is worth persisting.
   let cacheDirty = false;
+  // Folders whose renames are not yet fsynced: synced once per cycle, before state.json
+  // records the new bases (one fsync per file and folder made large pulls crawl).
+  const writtenFolders = new Set<string>();
   const store = openStateStore(root, { clock });
   const designStore: DesignStore = {
     async load() {
@@ -74,7 +78,13 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     ignores: (rel) => matcher.ignores(rel),
     async replaceIfUnchanged(rel, expect, text) {
       await store.ensureLayout();
-      return (await replaceIfUnchanged(root, rel, expect, text)) === "written" ? "done" : "changed-meanwhile";
+      const outcome = await replaceIfUnchanged(root, rel, expect, text, { deferFolderSync: (dir) => writtenFolders.add(dir) });
+      return outcome === "written" ? "done" : "changed-meanwhile";
+    },
+    async flush() {
+      const dirs = [...writtenFolders];
+      writtenFolders.clear();
+      await syncFolders(dirs);
     },
     async removeIfUnchanged(rel, expect) {
       return (await removeIfUnchanged(root, rel, expect)) === "removed" ? "done" : "changed-meanwhile";

@@ -30,6 +30,8 @@ export interface LocalTree {
   replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string): Promise<CasResult>;
   /** Removes the file only if its hash is still `expectHash`. */
   removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
+  /** Makes the writes done so far durable (one folder fsync per folder written). */
+  flush?(): Promise<void>;
   /** Copies the current content under .mpsync/backups/<stamp>/ (no-op when absent). */
   backup(rel: string, stamp: string): Promise<void>;
 }

@@ -213,6 +213,7 @@ describe("safety", () => {
     h.emu.control.editFile(h.editorId, "index.css", "/* remote */\n");
     // Slow down the read so the save lands between the local scan and the local write.
     h.emu.control.failNext({ method: "POST", path: /files\/read$/ }, { delayMs: 300 });
+    h.emu.control.resetRequestLog(); // includePast below must only see this pull's requests
     const pulling = sync.fullSync();
     await h.emu.control.waitForRequest((e) => e.method === "GET" && e.path.endsWith("/active-artifact"), { includePast: true });
     await h.writeLocal("index.css", "/* saved during pull */\n");

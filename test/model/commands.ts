@@ -6,7 +6,6 @@ import fc from "fast-check";
 import { FAULT_KINDS, type FaultKind, type FaultTarget } from "./fake-service.js";
 import { HOSTILE_NAMES, PATHS, type World } from "./world.js";
 import { checkConverged } from "./invariants.js";
-import { isQuiet } from "../../src/sync/reconcile.js";
 
 /** One edit a generation makes to the active artifact's files. */
 export interface GenEdit {
@@ -223,11 +222,16 @@ export async function quiet(w: World): Promise<string[]> {
   if (first === undefined) return ["quiet full sync failed without faults"];
   const force = first.plan.halt !== undefined;
   if (force) await w.step((s) => s.fullSync({ force: true }));
+  const patchesBefore = w.service.patches.length;
+  const backupsBefore = w.store.backups.length;
   const second = await w.step((s) => s.fullSync({ force }));
   if (second === undefined) return ["second quiet full sync failed without faults"];
   w.pending.clear();
   const out = checkConverged(w);
-  const busy = second.plan.actions.filter((a) => a.kind !== "report");
-  if (!isQuiet({ ...second.plan, halt: undefined }) || busy.length > 0) out.push(`second full sync was not quiet: ${JSON.stringify(busy)}`);
+  const r = second.result;
+  const did = r === undefined ? [] : [...r.pushed, ...r.pulled, ...r.removed, ...r.conflicts.map((c) => c.path)];
+  if (did.length > 0 || w.service.patches.length > patchesBefore || w.store.backups.length > backupsBefore) {
+    out.push(`second full sync was not quiet: ${JSON.stringify(second.plan.actions.filter((a) => a.kind !== "report"))}`);
+  }
   return out;
 }

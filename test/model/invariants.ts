@@ -39,9 +39,9 @@ export function checkJail(w: World): string[] {
 /**
  * 4. No echo: a PATCH never carries content the target already holds, nor content that came
  * from the remote (generation, web editor) and that the user never wrote at that path. The
- * exception: once provenance was lost (state.json lost, or a crash between a local write and
- * the state save), a path with no base, or one a keep-local conflict resolved, may carry a
- * remote-born local file: the engine cannot tell it from a user's edit (a known limit).
+ * exception: once state.json was lost, a path with no base, or one a keep-local conflict
+ * resolved, may carry a remote-born local file: without a base the engine cannot tell it from
+ * a user's edit (a known limit, not a bug).
  */
 export function checkNoEcho(w: World): string[] {
   const out: string[] = [];

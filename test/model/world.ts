@@ -24,8 +24,21 @@ import { createFakeService, type FakeService, type PatchRecord } from "./fake-se
 /** The paths commands pick from (index into this list). */
 export const PATHS = ["App.tsx", "index.css", "components/Button.tsx", "lib/util.ts", "notes.md", "scratch.tmp"] as const;
 
+/**
+ * Case twins of PATHS: refusing them must not touch the legitimate twin. Left out of the
+ * generator while that bug is open (regressions.test.ts, "case twin"); set to true once fixed.
+ */
+export const TWINS_ENABLED = true;
+
 /** Hostile names a generation may add: the engine must refuse every one. */
-export const HOSTILE_NAMES = ["../escape.txt", ".mpsync/state.json", ".git/config", "/etc/passwd", "a\\b.txt", "app.tsx", "Components/x.tsx"] as const;
+export const HOSTILE_NAMES: readonly string[] = [
+  "../escape.txt",
+  ".mpsync/state.json",
+  ".git/config",
+  "/etc/passwd",
+  "a\\b.txt",
+  ...(TWINS_ENABLED ? ["app.tsx", "Components/x.tsx"] : []),
+];
 
 /** Thrown by an armed crash point: the process "dies" there. */
 export class Crash extends Error {}
@@ -71,7 +84,7 @@ export class World {
   readonly conflictBases = new Map<string, Set<string>>();
   /** Paths with a persisted base when each PATCH was sent. */
   readonly basedAtPatch = new Map<PatchRecord, Set<string>>();
-  /** state.json was lost or a crash hit mid-cycle: the engine cannot know who wrote a file. */
+  /** state.json was lost: without bases the engine cannot know who wrote a file. */
   provenanceLost = false;
   /** Paths where a keep-local conflict was resolved. */
   readonly keptLocal = new Set<string>();
@@ -256,7 +269,6 @@ export class World {
     this.crashIn -= 1;
     if (this.crashIn > 0) return;
     this.#dead = true;
-    this.provenanceLost = true;
     throw new Crash("crash point reached");
   }
 }

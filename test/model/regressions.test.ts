@@ -1,0 +1,63 @@
+/**
+ * Counterexamples the engine model found, shrunk by fast-check and kept as focused tests.
+ * Each was found by the model test (shrunk counterexample in its comment) and is fixed.
+ */
+import { describe, expect, it } from "vitest";
+import { applyCommand, quiet, type Command } from "./commands.js";
+import { checkAlways } from "./invariants.js";
+import { World } from "./world.js";
+
+async function started(policy: "merge" | "keep-local" | "keep-remote" = "merge"): Promise<World> {
+  const w = new World(policy);
+  await w.open();
+  await w.step((s) => s.fullSync());
+  return w;
+}
+
+async function run(w: World, commands: Command[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const c of commands) found.push(...(await applyCommand(w, c)), ...checkAlways(w));
+  return found;
+}
+
+describe("case twins in the remote artifact (design-sync.ts #triples)", () => {
+  // The artifact still lists App.tsx; only its new twin `app.tsx` is hostile. Refusing the pair
+  // made App.tsx look absent remotely, so the engine removed the synced local copy.
+  it("a twin added by a generation never removes the legitimate local file", async () => {
+    const w = await started();
+    const app = w.tree.files.get("App.tsx");
+    w.service.generate((files) => files.set("app.tsx", "hostile\n"));
+    await w.step((s) => s.fullSync());
+    expect(w.tree.files.get("App.tsx")).toBe(app);
+    expect(w.store.saved?.files["App.tsx"]).toBeDefined();
+  });
+
+  // Shrunk from the model: ["merge",[{"k":"crlf","path":2},{"k":"generate","edits":[{"path":0,
+  // "op":"edit","line":0}],"hostile":"Components/x.tsx"}]]. A folder twin hides
+  // components/Button.tsx: the local edit is pushed as modify-beats-delete, then the next full
+  // sync removes the very file it just pushed (the two syncs flip-flop forever).
+  it("a folder twin does not make a pushed file flip-flop between push and remove", async () => {
+    const w = await started();
+    const found = await run(w, [{ k: "crlf", path: 2 }]);
+    w.service.generate((files) => files.set("Components/x.tsx", "hostile\n"));
+    found.push(...(await quiet(w)));
+    expect(found).toEqual([]);
+    expect(w.tree.files.has("components/Button.tsx")).toBe(true);
+  });
+
+  // The hidden twin reads as "removed remotely", so a local edit is pushed as
+  // modify-beats-delete without the remote content ever being read: the generation's own
+  // edit of components/Button.tsx is overwritten in place and exists nowhere any more.
+  it("a twin never lets a push overwrite a remote edit unread", async () => {
+    const w = await started();
+    await applyCommand(w, { k: "edit", path: 2, line: 1 });
+    w.service.generate((files) => {
+      const button = files.get("components/Button.tsx") ?? "";
+      files.set("components/Button.tsx", w.editLine(button, 3, "g"));
+      files.set("Components/x.tsx", "hostile\n");
+    });
+    for (const [rel, text] of w.service.active().files) w.noteRemote(rel, text);
+    await w.step((s) => s.fullSync());
+    expect(checkAlways(w)).toEqual([]);
+  });
+});
