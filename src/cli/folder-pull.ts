@@ -4,6 +4,7 @@
  */
 import { hasCode } from "../api/errors.js";
 import type { Mapping } from "../runtime.js";
+import { commitAfterCycle } from "../git/pull-committer.js";
 import { acquireFolderLock, readFolderLock, type FolderLock, type LockInfo } from "../state/lock.js";
 import { summarizeCycle, type CycleSummary } from "../sync/cycle-summary.js";
 import type { DesignSync } from "../sync/design-sync.js";
@@ -31,9 +32,14 @@ export function warnSink(ctx: CommandContext): EventSink {
   };
 }
 
-/** Runs a full cycle (local edits reconciled, never discarded) and summarizes it. */
-export async function pullDesign(sync: DesignSync): Promise<CycleSummary> {
-  return summarizeCycle(await sync.fullSync());
+/**
+ * Runs a full cycle (local edits reconciled, never discarded), commits the pulled version
+ * when `git.commitOnPull` is on, and summarizes it.
+ */
+export async function pullDesign(ctx: CommandContext, mapping: Mapping, sync: DesignSync): Promise<CycleSummary> {
+  const report = await sync.fullSync();
+  await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, warnSink(ctx));
+  return summarizeCycle(report);
 }
 
 /** Opens the mapping's design and pulls it, holding the folder lock throughout. */
@@ -41,7 +47,7 @@ export async function pullUnderLock(ctx: CommandContext, mapping: Mapping, comma
   const lock = await acquireFolderLock(mapping.root, { command });
   try {
     const sync = await ctx.runtime.openDesign(mapping, warnSink(ctx));
-    return await pullDesign(sync);
+    return await pullDesign(ctx, mapping, sync);
   } finally {
     await lock.release();
   }

@@ -143,3 +143,15 @@ describe("git.commitOnPull in the watch daemon", () => {
     }
   });
 });
+
+describe("git.commitOnPull with the other commands that pull", () => {
+  it("`prompt --wait` commits the version it pulled", async () => {
+    await pull();
+    const before = subjects(h.home, "HEAD").length;
+    const run = await runMpsync(["prompt", "add a pricing table", "--wait"], h.home, h.env);
+    expect(run.code).toBe(0);
+    const after = subjects(h.home, "HEAD");
+    expect(after.length).toBe(before + 1);
+    expect(after[after.length - 1]).toMatch(/^design: v\d+ add a pricing table$/);
+  });
+});

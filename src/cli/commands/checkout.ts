@@ -87,7 +87,7 @@ async function pullIfFree(ctx: CommandContext, mapping: Mapping): Promise<{ pull
   const hold = await holdFolder(mapping.root, "mpsync checkout");
   if (hold.lock === undefined) return { pull: undefined, pulledBy: holderLabel(hold.holder) };
   try {
-    return { pull: await pullDesign(await ctx.runtime.openDesign(mapping, warnSink(ctx))), pulledBy: undefined };
+    return { pull: await pullDesign(ctx, mapping, await ctx.runtime.openDesign(mapping, warnSink(ctx))), pulledBy: undefined };
   } finally {
     await hold.lock.release();
   }

@@ -102,7 +102,7 @@ async function finishWaiting(ctx: CommandContext, mapping: Mapping, client: V3Cl
     } else {
       try {
         // Opened afresh: the state may have moved while we waited.
-        result.pull = await pullDesign(await ctx.runtime.openDesign(mapping, warnSink(ctx)));
+        result.pull = await pullDesign(ctx, mapping, await ctx.runtime.openDesign(mapping, warnSink(ctx)));
       } finally {
         await hold.lock.release();
       }
