@@ -1,5 +1,6 @@
 /** `mpsync emulator`: serve the local v3 emulator until SIGINT/SIGTERM. */
 import type { Command } from "commander";
+import { isLoopbackUrl } from "../../config/poll-floor.js";
 import { MpsyncError } from "../../api/errors.js";
 import type { EmulatorOptions } from "../../emulator/index.js";
 import { action, type ExitHolder } from "../program.js";
@@ -47,6 +48,8 @@ Examples:
           logger: (line) => ctx.out.debug(line),
         };
         if (flags.data !== undefined) options.dataFile = flags.data;
+        const warning = exposedHostWarning(options.host ?? "127.0.0.1");
+        if (warning !== undefined) ctx.out.warn(warning);
         // Loaded on demand: no other command pays for the emulator's modules at start-up.
         const { startEmulator } = await import("../../emulator/index.js");
         const emulator = await startEmulator(options);
@@ -78,4 +81,11 @@ function parseCount(flag: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new MpsyncError("USAGE", `${flag} ${value}: expected a whole number >= 0`);
   return n;
+}
+
+/** A warning when `host` is not a loopback address (the emulator's /__control routes need no key). */
+export function exposedHostWarning(host: string): string | undefined {
+  const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  if (isLoopbackUrl(`http://${bracketed}/`)) return undefined;
+  return `listening on ${host}, not a loopback address: anyone who can reach it can read and change every design (no key is needed for /__control)`;
 }
