@@ -114,21 +114,27 @@ async function main() {
   const started = Date.now();
   const failures = [];
   const warnings = [];
-  let daemon = await startDaemon(world);
+  // oneRun replaces the daemon as it kills and restarts it; the holder always names the live one.
+  const holder = { daemon: await startDaemon(world) };
+  let done = 0;
   for (let run = 1; run <= RUNS; run++) {
     try {
-      daemon = await oneRun(world, daemon, run, warnings);
+      await oneRun(world, holder, run, warnings);
     } catch (err) {
       failures.push(`run ${run}: ${err.message}`);
       console.log(`  run ${run}: FAIL ${err.message}`);
-      if (daemon.alive()) daemon.child.kill("SIGKILL");
-      await daemon.exited;
-      daemon = await startDaemon(world).catch(() => undefined);
-      if (daemon === undefined) break;
+      if (holder.daemon.alive()) holder.daemon.child.kill("SIGKILL");
+      await holder.daemon.exited;
+      await takeRemote(world);
+      const restarted = await startDaemon(world).catch((e) => (failures.push(`restart after run ${run}: ${e.message}`), undefined));
+      if (restarted === undefined) break;
+      holder.daemon = restarted;
     }
+    done = run;
     if (run % 10 === 0) console.log(`  ${run}/${RUNS} runs, ${failures.length} failures, ${Math.round((Date.now() - started) / 1000)} s`);
   }
-  if (daemon !== undefined) {
+  const daemon = holder.daemon;
+  if (daemon.alive()) {
     daemon.child.kill("SIGTERM");
     const { code } = await withTimeout(daemon.exited, 15_000, "no exit after SIGTERM").catch((err) => ({ code: err.message }));
     if (code !== 0) failures.push(`final SIGTERM: exit ${code}`);
@@ -137,7 +143,7 @@ async function main() {
   if (!args.keep && failures.length === 0) await rm(home, { recursive: true, force: true });
 
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`\nsoak summary: ${RUNS} runs, ${failures.length} failures, ${warnings.length} warnings, ${secs} s (seed ${SEED})`);
+  console.log(`\nsoak summary: ${done} of ${RUNS} runs, ${failures.length} failures, ${warnings.length} warnings, ${secs} s (seed ${SEED})`);
   console.log(`  did: ${Object.entries(stats).map(([k, v]) => `${v} ${k}`).join(", ")}; ${model.size} files at the end`);
   for (const w of warnings.slice(0, 20)) console.log(`  warning: ${w}`);
   for (const f of failures.slice(0, 50)) console.log(`  FAIL: ${f}`);
@@ -147,7 +153,8 @@ async function main() {
 }
 
 /** One run: edits racing a kill -9, a restart (sometimes killed again while starting), convergence, checks. */
-async function oneRun(world, daemon, run, warnings) {
+async function oneRun(world, holder, run, warnings) {
+  const daemon = holder.daemon;
   world.emu.control.setFaults({ latencyMs: int(30, 80) });
   const webEditable = new Set([...model.keys()].filter(() => rnd() < 0.3));
   const killAfter = int(0, 500);
@@ -170,9 +177,8 @@ async function oneRun(world, daemon, run, warnings) {
     await d.exited;
     stats.startupKills++;
   }
-  const next = await startDaemon(world);
-  await checkConverged(world, run, next, warnings);
-  return next;
+  holder.daemon = await startDaemon(world);
+  await checkConverged(world, run, holder.daemon, warnings);
 }
 
 async function randomOp(world, run, i, webEditable) {
@@ -283,8 +289,12 @@ async function judge(world, run, warnings) {
   const remote = world.emu.control.getFiles(world.editorId);
   const synced = await listFiles(world.root);
   for (const rel of synced) {
-    if (/\.mpsync\.tmp$|\.tmp\.\d+$/.test(rel)) problems.push(`temp file left in the folder: ${rel}`);
-    if (!model.has(rel)) problems.push(`unexpected file ${rel}`);
+    if (/\.mpsync\.tmp$/.test(rel)) {
+      // A write killed between its temp file and the rename: reported once, then removed so
+      // later runs judge only their own leftovers.
+      problems.push(`temp file of a killed write left in the folder: ${rel}`);
+      await rm(join(world.root, rel), { force: true });
+    } else if (!model.has(rel)) problems.push(`unexpected file ${rel}`);
   }
   for (const name of Object.keys(remote)) if (!model.has(name)) problems.push(`unexpected remote file ${name}`);
   for (const [name, m] of model) {
@@ -306,6 +316,22 @@ async function judge(world, run, warnings) {
     m.r = got.r;
   }
   if (problems.length > 0) throw new Error(problems.join("; "));
+}
+
+/**
+ * After a failed run, resolve as a user would ("take theirs"): every differing file gets the
+ * remote text, and the model follows, so one failure does not fail every later run.
+ */
+async function takeRemote(world) {
+  const remote = world.emu.control.getFiles(world.editorId);
+  for (const [name, m] of model) {
+    const text = remote[name];
+    if (text === undefined) continue;
+    const local = await readFile(join(world.root, name), "utf8").catch(() => undefined);
+    if (local !== text) await writeFile(join(world.root, name), text);
+    const got = parse(name, text);
+    if (got !== undefined) Object.assign(m, { l: got.l, r: got.r });
+  }
 }
 
 /** Every text kept somewhere the user can find it: backups, conflicts, and every version on the service. */

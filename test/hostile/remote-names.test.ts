@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -176,5 +176,28 @@ describe("hostile remote names through a real pull", () => {
     expect(s.pulled).toContain("new.ts");
     expect(await harness.readLocal("build/out.js")).toBe("local build output\n");
     await expectContained(harness);
+  });
+
+  it("never writes through a local symlink (a linked folder or a linked file), whatever the pull's outcome", async () => {
+    const outside = await mkdtemp(join(tmpdir(), "mpsync-outside-"));
+    try {
+      await writeFile(join(outside, "target.txt"), "outside original\n");
+      const harness = await startHarness({ files: SAFE_FILES });
+      h = harness;
+      const [mapping] = await harness.runtime.mappings();
+      const sync = await harness.runtime.openDesign(mapping!, harness.emit);
+      await sync.fullSync();
+      await mkdir(harness.root, { recursive: true });
+      await symlink(outside, join(harness.root, "linkdir"));
+      await rm(join(harness.root, "index.css"));
+      await symlink(join(outside, "target.txt"), join(harness.root, "index.css"));
+      harness.emu.control.setFiles(harness.editorId, { ...SAFE_FILES, "index.css": "remote css\n", "linkdir/pwn.txt": "pwned\n", "linkdir/target.txt": "pwned\n" }, { newArtifact: true });
+      // A refusal may reject the cycle or be reported; either way the link targets stay untouched.
+      await sync.fullSync().catch(() => undefined);
+      expect((await readdir(outside)).sort()).toEqual(["target.txt"]);
+      expect(await readFile(join(outside, "target.txt"), "utf8")).toBe("outside original\n");
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
