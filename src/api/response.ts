@@ -57,7 +57,9 @@ function describeIssue(issues: readonly z.core.$ZodIssue[]): string {
 
 function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(body.toString("utf8")) as unknown };
+    // fatal: invalid UTF-8 is a malformed answer, never silently turned into U+FFFD and
+    // written to the user's files.
+    return { ok: true, value: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) as unknown };
   } catch {
     return { ok: false };
   }

@@ -185,6 +185,9 @@ export class DesignSync {
     for (const path of [...paths].sort()) {
       if (this.#o.local.ignores(path) || refused.has(path)) continue;
       const text = remote.texts.get(path);
+      // Listed but not returned by files/read (deleted meanwhile, or a service hiccup): its
+      // remote side is unknown this cycle, which is not the same as "removed".
+      if (text === undefined && remote.names.has(path)) continue;
       out.push({
         path,
         base: this.state.files[path]?.hash,
@@ -293,6 +296,7 @@ export class DesignSync {
       this.#o.emit({ ...base, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, message: `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)` });
     }
     for (const p of r.refused) this.#notice(`the service refused the new file ${p}; it will be sent again when its content changes`);
+    for (const p of r.blocked) this.#notice(`cannot write remote file ${p}: a local folder or symlink has that name; rename one of them`);
     if (r.pushError !== undefined) throw r.pushError;
   }
 

@@ -56,6 +56,8 @@ export interface ExecuteResult {
   changedMeanwhile: string[];
   /** New files the service refused (400), reported once per content. */
   refused: string[];
+  /** Remote files that could not be written: a local folder or symlink holds the path. */
+  blocked: string[];
   /** The PATCH failed (kept pending; the base did not move for those files). */
   pushError: unknown;
 }
@@ -77,6 +79,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
     conflicts: [],
     changedMeanwhile: [],
     refused: [],
+    blocked: [],
     pushError: undefined,
   };
   const pushes: PendingPush[] = [];
@@ -187,8 +190,9 @@ async function writeLocal(
   result: ExecuteResult,
 ): Promise<boolean> {
   if (expect !== undefined) await deps.local.backup(rel, deps.stamp);
-  if ((await deps.local.replaceIfUnchanged(rel, expect, text)) === "done") return true;
-  result.changedMeanwhile.push(rel);
+  const outcome = await deps.local.replaceIfUnchanged(rel, expect, text);
+  if (outcome === "done") return true;
+  (outcome === "blocked" ? result.blocked : result.changedMeanwhile).push(rel);
   return false;
 }
 

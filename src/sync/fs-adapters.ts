@@ -78,8 +78,13 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     ignores: (rel) => matcher.ignores(rel),
     async replaceIfUnchanged(rel, expect, text) {
       await store.ensureLayout();
-      const outcome = await replaceIfUnchanged(root, rel, expect, text, { deferFolderSync: (dir) => writtenFolders.add(dir) });
-      return outcome === "written" ? "done" : "changed-meanwhile";
+      try {
+        const outcome = await replaceIfUnchanged(root, rel, expect, text, { deferFolderSync: (dir) => writtenFolders.add(dir) });
+        return outcome === "written" ? "done" : "changed-meanwhile";
+      } catch (err) {
+        if (isBlockedPath(err)) return "blocked";
+        throw err;
+      }
     },
     async flush() {
       const dirs = [...writtenFolders];
@@ -103,4 +108,11 @@ async function folderExists(root: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** A path that cannot take a file: a folder or a symlink is in the way (reported, not fatal). */
+function isBlockedPath(err: unknown): boolean {
+  if (err instanceof UnsafeLocalPathError) return true;
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === "ENOTDIR" || code === "EISDIR" || code === "EEXIST";
 }

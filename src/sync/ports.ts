@@ -12,8 +12,11 @@ export interface LocalRead {
   text: string | undefined;
 }
 
-/** Outcome of a compare-and-swap on a local file. */
-export type CasResult = "done" | "changed-meanwhile";
+/**
+ * Outcome of a compare-and-swap on a local file. "blocked": the path cannot hold a file
+ * (a folder, or a symlink, is in the way); the file is left alone and reported.
+ */
+export type CasResult = "done" | "changed-meanwhile" | "blocked";
 
 /** The mapped folder, jailed: every `rel` is a checked relative `/` path. */
 export interface LocalTree {

@@ -34,7 +34,27 @@ export function jailRemoteNames(files: readonly string[]): { allowed: string[]; 
   }
   const twins = new Set(findCaseTwins(checked).flat());
   for (const name of twins) refused.push({ name, reason: "differs from another file name only by case or Unicode form" });
-  return { allowed: checked.filter((n) => !twins.has(n)), refused };
+  const clashes = findFileFolderClashes(checked.filter((n) => !twins.has(n)));
+  for (const name of clashes) refused.push({ name, reason: "is both a file and the folder of another file" });
+  return { allowed: checked.filter((n) => !twins.has(n) && !clashes.has(n)), refused };
+}
+
+/** Names that are a file and also a folder of another name (`a` and `a/b`): no disk holds both. */
+export function findFileFolderClashes(names: readonly string[]): Set<string> {
+  const fold = (n: string): string => n.normalize("NFC").toLowerCase();
+  const byFolded = new Map(names.map((n) => [fold(n), n]));
+  const clashes = new Set<string>();
+  for (const name of names) {
+    const segments = name.split("/");
+    for (let i = 1; i < segments.length; i++) {
+      const folder = byFolded.get(fold(segments.slice(0, i).join("/")));
+      if (folder !== undefined) {
+        clashes.add(folder);
+        clashes.add(name);
+      }
+    }
+  }
+  return clashes;
 }
 
 /** Reads the active artifact and the contents of `want(names)` (all names when omitted). */

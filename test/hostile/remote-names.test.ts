@@ -153,7 +153,7 @@ describe("hostile remote names through a real pull", () => {
   // BUG (reported): the jail checks names one by one, so `a` and `a/b` both pass; writing `a/b`
   // over the file `a` throws a raw EEXIST out of the executor and aborts the whole cycle, every
   // time, so one hostile name blocks the design for good.
-  it.fails("a name that is also the folder of another name: one wins or both are refused, the rest of the pull goes on", async () => {
+  it("a name that is also the folder of another name: one wins or both are refused, the rest of the pull goes on", async () => {
     // Sorted order writes `a` first, then `a/b` needs `a` to be a folder.
     const { h: harness, s } = await pullWith({ a: "file a\n", "a/b": "file a/b\n", "z/y.ts": "z\n" });
     const written = await expectContained(harness);
@@ -164,7 +164,7 @@ describe("hostile remote names through a real pull", () => {
 
   // BUG (reported): same cause on the local side: a remote file whose name is a local folder
   // (here an ignored one) makes the write throw "not a regular file" and aborts the cycle.
-  it.fails("a remote file named like a local (ignored) folder is reported, and the rest of the pull goes on", async () => {
+  it("a remote file named like a local (ignored) folder is reported, and the rest of the pull goes on", async () => {
     const harness = await startHarness({ files: SAFE_FILES, syncrc: { ignore: ["build/"] } });
     h = harness;
     const [mapping] = await harness.runtime.mappings();
