@@ -188,10 +188,10 @@ export class Runtime {
     });
   }
 
-  /** A DesignSync of one mapping, opened (state loaded, design resolved). */
-  async openDesign(mapping: Mapping, emit: EventSink): Promise<DesignSync> {
+  /** A DesignSync of one mapping, opened (state loaded, design resolved; see DesignSync.open). */
+  async openDesign(mapping: Mapping, emit: EventSink, options: { holdsLock?: boolean } = {}): Promise<DesignSync> {
     const sync = await this.createDesignSync(mapping, emit);
-    await sync.open();
+    await sync.open(options);
     return sync;
   }
 

@@ -46,7 +46,7 @@ export async function pullDesign(ctx: CommandContext, mapping: Mapping, sync: De
 export async function pullUnderLock(ctx: CommandContext, mapping: Mapping, command: string): Promise<CycleSummary> {
   const lock = await acquireFolderLock(mapping.root, { command });
   try {
-    const sync = await ctx.runtime.openDesign(mapping, warnSink(ctx));
+    const sync = await ctx.runtime.openDesign(mapping, warnSink(ctx), { holdsLock: true });
     return await pullDesign(ctx, mapping, sync);
   } finally {
     await lock.release();

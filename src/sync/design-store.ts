@@ -10,6 +10,12 @@ export interface PersistedState {
   files: Record<string, { hash: string }>;
   /** path -> hash of content the service refused as a new file. */
   refusedContent?: Record<string, string> | undefined;
+  /**
+   * path -> hash of the remote content a cycle is about to write. Saved before the writes: a
+   * crash between a write and the state save then leaves a file the next start recognises as
+   * pulled (base = that hash) instead of mistaking it for a local edit.
+   */
+  pending?: Record<string, string> | undefined;
   halted?: { reason: string; at: number } | undefined;
   lastError?: { code: string; message: string; at: number } | undefined;
   lastStatus?: { isGenerating: boolean; activeArtifactId: string; at: number } | undefined;

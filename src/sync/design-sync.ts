@@ -53,6 +53,8 @@ export class DesignSync {
   readonly #o: DesignSyncOptions;
   #state: PersistedState | undefined;
   #editorId: string | undefined;
+  /** Paths whose base this cycle took from `state.pending` (see #triples). */
+  readonly #adoptedPending = new Map<string, string>();
 
   constructor(options: DesignSyncOptions) {
     this.#o = options;
@@ -75,8 +77,15 @@ export class DesignSync {
     return this.#state;
   }
 
-  /** Loads state and resolves the design to an editorId (cached in state). */
-  async open(): Promise<void> {
+  /**
+   * Loads state and resolves the design to an editorId (cached in state). `holdsLock`: the
+   * caller holds the folder lock, so leftovers of a killed process may be cleaned up.
+   */
+  async open(options: { holdsLock?: boolean } = {}): Promise<void> {
+    if (options.holdsLock === true) {
+      const removed = (await this.#o.local.removeStaleTemps?.()) ?? [];
+      if (removed.length > 0) this.#o.logger.info({ removed }, "removed temp files left by an interrupted write");
+    }
     const { state, recovered } = await this.#o.store.load();
     if (recovered === "corrupt") {
       this.#notice("state.json was corrupt: it was set aside; differing files will become conflicts");
@@ -179,6 +188,7 @@ export class DesignSync {
     remote: RemoteSnapshot,
   ): FileTriple[] {
     const out: FileTriple[] = [];
+    this.#adoptedPending.clear();
     // A refused remote name (hostile, or a case twin of a synced file) was not read: it must
     // not look "absent remotely", which would remove or blindly overwrite the local file.
     const refused = new Set(remote.refused.map((r) => r.name));
@@ -188,10 +198,16 @@ export class DesignSync {
       // Listed but not returned by files/read (deleted meanwhile, or a service hiccup): its
       // remote side is unknown this cycle, which is not the same as "removed".
       if (text === undefined && remote.names.has(path)) continue;
+      const local = localOf(path);
+      const pending = this.state.pending?.[path];
+      // A pulled write whose cycle died before saving the state: the file holds exactly the
+      // remote content that cycle was writing, so that is what both sides agreed on.
+      const adopt = pending !== undefined && local?.hash === pending;
+      if (adopt) this.#adoptedPending.set(path, pending);
       out.push({
         path,
-        base: this.state.files[path]?.hash,
-        local: localOf(path),
+        base: adopt ? pending : this.state.files[path]?.hash,
+        local,
         remote: text === undefined ? undefined : { hash: hashContent(text) },
       });
     }
@@ -226,7 +242,9 @@ export class DesignSync {
 
   async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean): Promise<ExecuteResult> {
     const localTexts = await this.#readLocalTexts(plan);
+    await this.#recordPending(plan, remote);
     const base = new Map(Object.entries(this.state.files).map(([p, f]) => [p, f.hash]));
+    for (const [p, hash] of this.#adoptedPending) base.set(p, hash);
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
     let label: Promise<string> | undefined;
@@ -244,7 +262,9 @@ export class DesignSync {
         remoteLabel: () => (label ??= this.#remoteLabel(remote.artifactId)),
       },
     );
-    const changed = plan.actions.some((a) => a.kind !== "report") || remote.artifactId !== this.state.artifactId || haltCleared;
+    const changed =
+      plan.actions.some((a) => a.kind !== "report") || remote.artifactId !== this.state.artifactId || haltCleared || this.state.pending !== undefined;
+    this.state.pending = undefined;
     this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
     this.state.refusedContent = Object.fromEntries(refused);
     this.state.artifactId = remote.artifactId;
@@ -259,6 +279,19 @@ export class DesignSync {
     }
     this.#emitResult(result);
     return result;
+  }
+
+  /** Saves which remote contents the plan is about to write (see PersistedState.pending). */
+  async #recordPending(plan: SyncPlan, remote: RemoteSnapshot): Promise<void> {
+    const pending: Record<string, string> = {};
+    for (const a of plan.actions) {
+      const text = a.kind === "pull" ? remote.texts.get(a.path) : undefined;
+      if (a.kind !== "pull" || text === undefined) continue;
+      pending[a.path] = await this.#o.store.putBase(text);
+    }
+    if (Object.keys(pending).length === 0) return;
+    this.state.pending = { ...this.state.pending, ...pending };
+    await this.save();
   }
 
   /** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */

@@ -72,7 +72,7 @@ export class DesignWorker {
 
   /** Opens the design, starts watching, runs the start-up sync, then polls until stopped. */
   async start(): Promise<void> {
-    await this.#o.sync.open();
+    await this.#o.sync.open({ holdsLock: true }); // the daemon took the folder lock first
     this.#source = this.#o.watch(
       (paths) => this.#onLocalBatch(paths),
       (err) => this.#o.logger.warn({ err }, "watcher error"),

@@ -8,6 +8,7 @@ import { syncFolders } from "../local/atomic-write.js";
 import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged } from "../local/local-fs.js";
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
+import { removeStaleTempFiles } from "../local/stale-temps.js";
 import { readLocalFile, scanTree } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
 import { openStateStore } from "../state/state-store.js";
@@ -86,6 +87,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
         throw err;
       }
     },
+    removeStaleTemps: () => removeStaleTempFiles(root, matcher),
     async flush() {
       const dirs = [...writtenFolders];
       writtenFolders.clear();

@@ -33,6 +33,8 @@ export interface LocalTree {
   replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string): Promise<CasResult>;
   /** Removes the file only if its hash is still `expectHash`. */
   removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
+  /** Removes temp files a killed write left; only for the holder of the folder lock. */
+  removeStaleTemps?(): Promise<string[]>;
   /** Makes the writes done so far durable (one folder fsync per folder written). */
   flush?(): Promise<void>;
   /** Copies the current content under .mpsync/backups/<stamp>/ (no-op when absent). */

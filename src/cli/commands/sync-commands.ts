@@ -85,7 +85,7 @@ async function syncOne(
   // A dry run changes nothing, so it may look while the daemon holds the folder.
   const lock = dryRun ? undefined : await acquireFolderLock(mapping.root, { command: `mpsync ${kind}` });
   try {
-    const sync = await ctx.runtime.openDesign(mapping, emit);
+    const sync = await ctx.runtime.openDesign(mapping, emit, { holdsLock: lock !== undefined });
     const report = await runCycle(ctx, sync, kind, flags);
     await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit);
     return { dir: mapping.dir, editorId: sync.editorId, ...summarizeCycle(report) };
