@@ -13,6 +13,11 @@ export interface Timeouts {
   headersMs: number;
   /** Between two body chunks. @default 60000 */
   bodyMs: number;
+  /**
+   * The whole exchange, first byte sent to last byte read: a body trickling in just inside
+   * bodyMs would otherwise never end. @default headersMs + bodyMs
+   */
+  totalMs?: number;
 }
 
 /** Defaults of Timeouts. */
@@ -98,13 +103,15 @@ export function classifyTransportError(err: unknown, timeouts: Timeouts): Transp
 
 /** Sends one request and reads its body; rejects with TransportFailure, or the signal's reason when aborted. */
 export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
+  const totalMs = req.timeouts.totalMs ?? req.timeouts.headersMs + req.timeouts.bodyMs;
+  const deadline = AbortSignal.timeout(totalMs);
   try {
     const res = await request(req.url, {
       dispatcher,
       method: req.method,
       headers: req.headers,
       body: req.body ?? null,
-      signal: req.signal ?? null,
+      signal: req.signal === undefined ? deadline : AbortSignal.any([req.signal, deadline]),
       headersTimeout: req.timeouts.headersMs,
       bodyTimeout: req.timeouts.bodyMs,
     });
@@ -112,6 +119,7 @@ export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest):
     return { status: res.statusCode, headers: res.headers, body };
   } catch (err) {
     if (req.signal?.aborted) throw req.signal.reason;
+    if (deadline.aborted) throw new TransportFailure("timeout", true, `no complete response within ${totalMs} ms`, err);
     throw classifyTransportError(err, req.timeouts);
   }
 }

@@ -77,7 +77,7 @@ async function rejection(p: Promise<unknown>): Promise<MpsyncError> {
 }
 
 describe("hostile bytes from a raw server", () => {
-  // BUG (reported): parseJsonBody decodes with Buffer#toString("utf8"), which silently turns
+  // Regression: parseJsonBody decoded with Buffer#toString("utf8"), which silently turns
   // invalid bytes into U+FFFD, so a corrupt body is accepted and written to disk as changed text.
   it("invalid UTF-8 (0xff 0xfe) inside a JSON string is a malformed response naming the endpoint; nothing is written", async () => {
     const { harness, sync, before } = await throughProxy((req, res) => {
@@ -110,7 +110,7 @@ describe("hostile bytes from a raw server", () => {
     expect(rels.filter((r) => /escaped|\.git\b|unlisted/.test(r))).toEqual([]);
   });
 
-  // BUG (reported): a name the artifact lists but files/read leaves out is taken for "deleted
+  // Regression: a name the artifact lists but files/read leaves out is taken for "deleted
   // remotely", so a server that drops entries from a read answer makes the engine remove
   // unchanged local files (backed up, but gone from the working tree, and the halt breaker only
   // trips above half of the files).
@@ -141,10 +141,10 @@ describe("hostile bytes from a raw server", () => {
     expect(await snapshotTree(harness.root)).toEqual(before);
   });
 
-  // BUG (reported): bodyTimeout is the gap between two chunks, and there is no overall deadline,
-  // so a body that trickles a byte faster than bodyMs never times out: the cycle (and in the
-  // daemon, that design's worker) hangs for good.
-  it.fails("a body that trickles forever, each chunk inside bodyMs, still ends with TIMEOUT", async () => {
+  // Regression: bodyTimeout is the gap between two chunks and there was no overall deadline,
+  // so a body that trickled a byte faster than bodyMs never timed out: the cycle (and in the
+  // daemon, that design's worker) hung for good.
+  it("a body that trickles forever, each chunk inside bodyMs, still ends with TIMEOUT", async () => {
     const { harness, sync, before } = await throughProxy((req, res) => {
       if (!isRead(req)) return false;
       res.writeHead(200, { "content-type": "application/json" });

@@ -150,7 +150,7 @@ describe("hostile remote names through a real pull", () => {
     expect((await expectContained(harness)).sort()).toEqual(Object.keys(SAFE_FILES).sort());
   });
 
-  // BUG (reported): the jail checks names one by one, so `a` and `a/b` both pass; writing `a/b`
+  // Regression: the jail checked names one by one, so `a` and `a/b` both pass; writing `a/b`
   // over the file `a` throws a raw EEXIST out of the executor and aborts the whole cycle, every
   // time, so one hostile name blocks the design for good.
   it("a name that is also the folder of another name: one wins or both are refused, the rest of the pull goes on", async () => {
@@ -162,7 +162,7 @@ describe("hostile remote names through a real pull", () => {
     expect([fate("a"), fate("a/b")]).not.toContain("lost");
   });
 
-  // BUG (reported): same cause on the local side: a remote file whose name is a local folder
+  // Regression, same cause on the local side: a remote file whose name is a local folder
   // (here an ignored one) makes the write throw "not a regular file" and aborts the cycle.
   it("a remote file named like a local (ignored) folder is reported, and the rest of the pull goes on", async () => {
     const harness = await startHarness({ files: SAFE_FILES, syncrc: { ignore: ["build/"] } });
