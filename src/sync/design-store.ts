@@ -16,6 +16,13 @@ export interface PersistedState {
    * pulled (base = that hash) instead of mistaking it for a local edit.
    */
   pending?: Record<string, string> | undefined;
+  /**
+   * Where the last push went and each pushed path's base before it. A generation that started
+   * before that PATCH landed may become active without it: against the new artifact those
+   * files are reconciled from their pre-push base, so the edit is merged, not overwritten.
+   * Cleared once the artifact is seen idle and unchanged, or after that reconcile.
+   */
+  pushedTo?: { artifactId: string; previous: Record<string, string | null> } | undefined;
   halted?: { reason: string; at: number } | undefined;
   lastError?: { code: string; message: string; at: number } | undefined;
   lastStatus?: { isGenerating: boolean; activeArtifactId: string; at: number } | undefined;

@@ -165,6 +165,20 @@ export class DesignSync {
     await this.#o.store.save(this.state);
   }
 
+  /** The base of `path`; the pre-push one when the artifact moved since our last push to it. */
+  #baseFor(path: string, local: LocalFile | undefined, artifactId: string): string | undefined {
+    const base = this.state.files[path]?.hash;
+    const pushed = this.state.pushedTo;
+    if (pushed === undefined || pushed.artifactId === artifactId || !(path in pushed.previous)) return base;
+    // Only while the file still holds what was pushed; a later local edit reconciles as usual.
+    return local?.hash === base ? (pushed.previous[path] ?? undefined) : base;
+  }
+
+  /** Forgets the pre-push bases (the pushed artifact was seen settled, or has been reconciled). */
+  settlePush(artifactId: string): void {
+    if (this.state.pushedTo?.artifactId === artifactId) this.state.pushedTo = undefined;
+  }
+
   async #folderGone(): Promise<boolean> {
     return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
   }
@@ -206,7 +220,7 @@ export class DesignSync {
       if (adopt) this.#adoptedPending.set(path, pending);
       out.push({
         path,
-        base: adopt ? pending : this.state.files[path]?.hash,
+        base: adopt ? pending : this.#baseFor(path, local, remote.artifactId),
         local,
         remote: text === undefined ? undefined : { hash: hashContent(text) },
       });
@@ -248,6 +262,7 @@ export class DesignSync {
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
     let label: Promise<string> | undefined;
+    const before = new Map(base);
     const result = await executePlan(
       { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, base, refused },
       {
@@ -262,8 +277,14 @@ export class DesignSync {
         remoteLabel: () => (label ??= this.#remoteLabel(remote.artifactId)),
       },
     );
+    const pushedBefore = this.state.pushedTo;
+    this.#recordPush(remote.artifactId, result.pushed, before);
     const changed =
-      plan.actions.some((a) => a.kind !== "report") || remote.artifactId !== this.state.artifactId || haltCleared || this.state.pending !== undefined;
+      plan.actions.some((a) => a.kind !== "report") ||
+      remote.artifactId !== this.state.artifactId ||
+      haltCleared ||
+      this.state.pending !== undefined ||
+      this.state.pushedTo !== pushedBefore;
     this.state.pending = undefined;
     this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
     this.state.refusedContent = Object.fromEntries(refused);
@@ -273,12 +294,24 @@ export class DesignSync {
     // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
     if (changed) {
       await this.save();
-      await this.#o.store.pruneBases(new Set(base.values()));
+      const keep = new Set(base.values());
+      for (const hash of Object.values(this.state.pushedTo?.previous ?? {})) if (hash !== null) keep.add(hash);
+      await this.#o.store.pruneBases(keep);
     } else if (this.#o.store.hasUnsavedCache?.() === true) {
       await this.save();
     }
     this.#emitResult(result);
     return result;
+  }
+
+  #recordPush(artifactId: string, pushed: readonly string[], before: ReadonlyMap<string, string>): void {
+    const last = this.state.pushedTo;
+    // Reconciled against a newer artifact: the older pre-push bases have served.
+    if (last !== undefined && last.artifactId !== artifactId) this.state.pushedTo = undefined;
+    if (pushed.length === 0) return;
+    const previous = { ...(this.state.pushedTo?.previous ?? {}) };
+    for (const p of pushed) if (!(p in previous)) previous[p] = before.get(p) ?? null;
+    this.state.pushedTo = { artifactId, previous };
   }
 
   /** Saves which remote contents the plan is about to write (see PersistedState.pending). */

@@ -171,6 +171,11 @@ async function applyConflict(
   // new base until the push below confirms the merged/kept-local content.
   input.base.set(action.path, await deps.bases.putBase(remote));
   if (resolution.push !== undefined) pushes.push({ path: action.path, text: resolution.push });
+  if (action.policy === "merge" && !resolution.unresolved && (resolution.write === undefined || resolution.push === undefined)) {
+    // The merge equals one side: to the user that is a plain pull (or push), not a conflict.
+    if (resolution.write !== undefined) result.pulled.push(action.path);
+    return;
+  }
   const line = resolution.write === undefined ? undefined : firstMarkerLine(resolution.write);
   result.conflicts.push({ path: action.path, unresolved: resolution.unresolved, policy: action.policy, ...(line === undefined ? {} : { line }) });
 }

@@ -267,3 +267,37 @@ describe("policies", () => {
     expect(h.remoteFiles()["components/Button.tsx"]).toBe(lines("Button changed", 3));
   });
 });
+
+describe("a generation racing a push", () => {
+  it("a version generated from the pre-push content does not overwrite the pushed edit: both are merged", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    const original = STARTER_FILES["App.tsx"]!;
+    // The generation starts from what the service holds before our PATCH lands...
+    const generated = original.replace("// App line 18", "// generated line");
+    await h.writeLocal("App.tsx", original.replace("// App line 2", "// my edit"));
+    expect(summarizeCycle(await sync.pushPaths(["App.tsx"])).pushed).toEqual(["App.tsx"]);
+    // ...and becomes active right after it, without the edit.
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, "App.tsx": generated }, { newArtifact: true, title: "generation" });
+    await sync.fullSync();
+    const both = original.replace("// App line 2", "// my edit").replace("// App line 18", "// generated line");
+    expect(await h.readLocal("App.tsx")).toBe(both);
+    expect(h.remoteFiles()["App.tsx"]).toBe(both);
+  });
+
+  it("a version generated after the push (so containing it) is simply taken", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    const edited = STARTER_FILES["App.tsx"]!.replace("// App line 2", "// my edit");
+    await h.writeLocal("App.tsx", edited);
+    await sync.pushPaths(["App.tsx"]);
+    const generated = edited.replace("// App line 18", "// generated line");
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, "App.tsx": generated }, { newArtifact: true, title: "generation" });
+    const s = summarizeCycle(await sync.fullSync());
+    expect(s.conflicts).toEqual([]);
+    expect(await h.readLocal("App.tsx")).toBe(generated);
+    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+  });
+});
