@@ -17,6 +17,12 @@ export interface PersistedState {
    */
   pending?: Record<string, string> | undefined;
   /**
+   * path -> the content a PATCH is sending and the base before it, saved before the PATCH.
+   * After a crash, a file that still holds that content is reconciled from it when the remote
+   * moved away from the old base (the push landed, then the web editor changed it).
+   */
+  pendingPush?: Record<string, { hash: string; previous: string | null }> | undefined;
+  /**
    * Where the last push went and each pushed path's base before it. A generation that started
    * before that PATCH landed may become active without it: against the new artifact those
    * files are reconciled from their pre-push base, so the edit is merged, not overwritten.

@@ -166,8 +166,14 @@ export class DesignSync {
   }
 
   /** The base of `path`; the pre-push one when the artifact moved since our last push to it. */
-  #baseFor(path: string, local: LocalFile | undefined, artifactId: string): string | undefined {
+  #baseFor(path: string, local: LocalFile | undefined, artifactId: string, remoteHash: string | undefined): string | undefined {
     const base = this.state.files[path]?.hash;
+    const inFlight = this.state.pendingPush?.[path];
+    if (inFlight !== undefined && local?.hash === inFlight.hash && base !== inFlight.hash) {
+      // A PATCH this process died in: the remote still at the old base means it did not land
+      // (push again); anything else means it landed and may have been edited since.
+      return remoteHash === (inFlight.previous ?? undefined) ? base : inFlight.hash;
+    }
     const pushed = this.state.pushedTo;
     if (pushed === undefined || pushed.artifactId === artifactId || !(path in pushed.previous)) return base;
     // Only while the file still holds what was pushed; a later local edit reconciles as usual.
@@ -220,7 +226,7 @@ export class DesignSync {
       if (adopt) this.#adoptedPending.set(path, pending);
       out.push({
         path,
-        base: adopt ? pending : this.#baseFor(path, local, remote.artifactId),
+        base: adopt ? pending : this.#baseFor(path, local, remote.artifactId, text === undefined ? undefined : hashContent(text)),
         local,
         remote: text === undefined ? undefined : { hash: hashContent(text) },
       });
@@ -271,12 +277,15 @@ export class DesignSync {
         stamp,
         hashOf: hashContent,
         writeRemote: async (files) => {
+          await this.#recordPendingPush(files, before);
           await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
         },
         saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
         remoteLabel: () => (label ??= this.#remoteLabel(remote.artifactId)),
       },
     );
+    // Only a PATCH that was answered clears its journal; a failed one stays for the next start.
+    if (result.pushError === undefined) this.state.pendingPush = undefined;
     const pushedBefore = this.state.pushedTo;
     this.#recordPush(remote.artifactId, result.pushed, before);
     const changed =
@@ -284,6 +293,7 @@ export class DesignSync {
       remote.artifactId !== this.state.artifactId ||
       haltCleared ||
       this.state.pending !== undefined ||
+      result.pushed.length > 0 ||
       this.state.pushedTo !== pushedBefore;
     this.state.pending = undefined;
     this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
@@ -296,12 +306,21 @@ export class DesignSync {
       await this.save();
       const keep = new Set(base.values());
       for (const hash of Object.values(this.state.pushedTo?.previous ?? {})) if (hash !== null) keep.add(hash);
+      for (const p of Object.values(this.state.pendingPush ?? {})) keep.add(p.hash);
       await this.#o.store.pruneBases(keep);
     } else if (this.#o.store.hasUnsavedCache?.() === true) {
       await this.save();
     }
     this.#emitResult(result);
     return result;
+  }
+
+  /** Journals a PATCH before sending it (see PersistedState.pendingPush). */
+  async #recordPendingPush(files: readonly { fileName: string; code: string }[], before: ReadonlyMap<string, string>): Promise<void> {
+    const pendingPush = { ...this.state.pendingPush };
+    for (const f of files) pendingPush[f.fileName] = { hash: await this.#o.store.putBase(f.code), previous: before.get(f.fileName) ?? null };
+    this.state.pendingPush = pendingPush;
+    await this.save();
   }
 
   #recordPush(artifactId: string, pushed: readonly string[], before: ReadonlyMap<string, string>): void {

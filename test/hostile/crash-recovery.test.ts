@@ -87,8 +87,54 @@ describe("a kill after a pull wrote a file, before its base was saved", () => {
   });
 });
 
+describe("a kill after a PATCH was sent, before its base was saved", () => {
+  // Regression (scripts/soak.mjs, seed 7 run 79): a new file was pushed, the process died
+  // before recording it, and the web editor then changed the file. With no base, the restart
+  // merged against nothing and marked the whole file as a conflict.
+  it("a web edit made after the push is taken cleanly at restart", async () => {
+    h = await startHarness();
+    const [mapping] = await h.runtime.mappings();
+    await (await h.runtime.openDesign(mapping!, h.emit)).fullSync();
+    const mine = lines("mine", 8);
+    await h.writeLocal("new.ts", mine);
+    await killedBeforeStateSave(h, mapping!);
+    expect(h.remoteFiles()["new.ts"]).toBe(mine); // the PATCH landed
+    const edited = mine.replace("// mine line 7\n", "// mine line 7 (web)\n");
+    h.emu.control.editFile(h.editorId, "new.ts", edited);
+    const restarted = await h.newRuntime();
+    try {
+      const [again] = await restarted.mappings();
+      const s = summarizeCycle(await (await restarted.openDesign(again!, h.emit, { holdsLock: true })).fullSync());
+      expect(s.conflicts).toEqual([]);
+    } finally {
+      await restarted.close();
+    }
+    expect(await h.readLocal("new.ts")).toBe(edited);
+  });
+
+  it("a PATCH that never landed is sent again at restart", async () => {
+    h = await startHarness();
+    const [mapping] = await h.runtime.mappings();
+    await (await h.runtime.openDesign(mapping!, h.emit)).fullSync();
+    await h.writeLocal("index.css", "/* mine */\n");
+    // Not retried (unlike a dropped connection): the PATCH certainly did not land.
+    h.emu.control.failNext({ method: "PATCH" }, { status: 400, body: JSON.stringify({ error: "nope" }) });
+    await killedBeforeStateSave(h, mapping!);
+    expect(h.remoteFiles()["index.css"]).toBe(STARTER_FILES["index.css"]);
+    const restarted = await h.newRuntime();
+    try {
+      const [again] = await restarted.mappings();
+      const s = summarizeCycle(await (await restarted.openDesign(again!, h.emit, { holdsLock: true })).fullSync());
+      expect(s.pushed).toEqual(["index.css"]);
+    } finally {
+      await restarted.close();
+    }
+    expect(h.remoteFiles()["index.css"]).toBe("/* mine */\n");
+  });
+});
+
 /** Runs a full sync on the real folder that "dies" right before its state save. */
-async function killedBeforeStateSave(harness: Harness, mapping: Mapping): Promise<void> {
+async function killedBeforeStateSave(harness: Harness, mapping: Mapping, failure: RegExp = /killed/): Promise<void> {
   const { config } = await harness.runtime.config();
   const folder = await openFsFolder(mapping.root, config.ignore, harness.runtime.clock);
   const sync = new DesignSync({
@@ -107,5 +153,5 @@ async function killedBeforeStateSave(harness: Harness, mapping: Mapping): Promis
     clock: harness.runtime.clock,
   });
   await sync.open();
-  await expect(sync.fullSync()).rejects.toThrow("killed");
+  await expect(sync.fullSync()).rejects.toThrow(failure);
 }
