@@ -268,7 +268,12 @@ export class DesignSync {
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
     let label: Promise<string> | undefined;
-    const before = new Map(base);
+    // What the service held for each path when this cycle read it: the reference that tells,
+    // after a crash, whether a PATCH landed, and the base to merge a racing generation from.
+    const remoteBefore = (path: string): string | null => {
+      const text = remote.texts.get(path);
+      return text === undefined ? null : hashContent(text);
+    };
     const result = await executePlan(
       { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, base, refused },
       {
@@ -277,7 +282,7 @@ export class DesignSync {
         stamp,
         hashOf: hashContent,
         writeRemote: async (files) => {
-          await this.#recordPendingPush(files, before);
+          await this.#recordPendingPush(files, remoteBefore);
           await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
         },
         saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
@@ -287,7 +292,7 @@ export class DesignSync {
     // Only a PATCH that was answered clears its journal; a failed one stays for the next start.
     if (result.pushError === undefined) this.state.pendingPush = undefined;
     const pushedBefore = this.state.pushedTo;
-    this.#recordPush(remote.artifactId, result.pushed, before);
+    this.#recordPush(remote.artifactId, result.pushed, remoteBefore);
     const changed =
       plan.actions.some((a) => a.kind !== "report") ||
       remote.artifactId !== this.state.artifactId ||
@@ -316,20 +321,20 @@ export class DesignSync {
   }
 
   /** Journals a PATCH before sending it (see PersistedState.pendingPush). */
-  async #recordPendingPush(files: readonly { fileName: string; code: string }[], before: ReadonlyMap<string, string>): Promise<void> {
+  async #recordPendingPush(files: readonly { fileName: string; code: string }[], remoteBefore: (path: string) => string | null): Promise<void> {
     const pendingPush = { ...this.state.pendingPush };
-    for (const f of files) pendingPush[f.fileName] = { hash: await this.#o.store.putBase(f.code), previous: before.get(f.fileName) ?? null };
+    for (const f of files) pendingPush[f.fileName] = { hash: await this.#o.store.putBase(f.code), previous: remoteBefore(f.fileName) };
     this.state.pendingPush = pendingPush;
     await this.save();
   }
 
-  #recordPush(artifactId: string, pushed: readonly string[], before: ReadonlyMap<string, string>): void {
+  #recordPush(artifactId: string, pushed: readonly string[], remoteBefore: (path: string) => string | null): void {
     const last = this.state.pushedTo;
     // Reconciled against a newer artifact: the older pre-push bases have served.
     if (last !== undefined && last.artifactId !== artifactId) this.state.pushedTo = undefined;
     if (pushed.length === 0) return;
     const previous = { ...(this.state.pushedTo?.previous ?? {}) };
-    for (const p of pushed) if (!(p in previous)) previous[p] = before.get(p) ?? null;
+    for (const p of pushed) if (!(p in previous)) previous[p] = remoteBefore(p);
     this.state.pushedTo = { artifactId, previous };
   }
 
