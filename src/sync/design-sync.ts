@@ -53,7 +53,7 @@ export class DesignSync {
   readonly #o: DesignSyncOptions;
   #state: PersistedState | undefined;
   #editorId: string | undefined;
-  /** Paths whose base this cycle took from `state.pending` (see #triples). */
+  /** Paths whose base this cycle took from a journal (`pending`, `pendingPush`; see #triples). */
   readonly #adoptedPending = new Map<string, string>();
 
   constructor(options: DesignSyncOptions) {
@@ -172,7 +172,9 @@ export class DesignSync {
     if (inFlight !== undefined && local?.hash === inFlight.hash && base !== inFlight.hash) {
       // A PATCH this process died in: the remote still at the old base means it did not land
       // (push again); anything else means it landed and may have been edited since.
-      return remoteHash === (inFlight.previous ?? undefined) ? base : inFlight.hash;
+      if (remoteHash === (inFlight.previous ?? undefined)) return base;
+      this.#adoptedPending.set(path, inFlight.hash);
+      return inFlight.hash;
     }
     const pushed = this.state.pushedTo;
     if (pushed === undefined || pushed.artifactId === artifactId || !(path in pushed.previous)) return base;
