@@ -17,6 +17,8 @@ import { reconcile } from "./reconcile.js";
 import { readRemoteSnapshot, type RemoteSnapshot } from "./remote-snapshot.js";
 import type { DesignStore, PersistedState } from "./design-store.js";
 import { resolveEditorId } from "./resolve-design.js";
+import { emitCycleEvents } from "./cycle-events.js";
+import { journalHashes, journalPush, recordPushed, resolveBase, settlePushed } from "./base-journal.js";
 import { MpsyncError } from "../api/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
 
@@ -53,7 +55,7 @@ export class DesignSync {
   readonly #o: DesignSyncOptions;
   #state: PersistedState | undefined;
   #editorId: string | undefined;
-  /** Paths whose base this cycle took from a journal (`pending`, `pendingPush`; see #triples). */
+  /** Paths whose base this cycle took from a journal (base-journal.ts): recorded by #execute. */
   readonly #adoptedPending = new Map<string, string>();
 
   constructor(options: DesignSyncOptions) {
@@ -165,26 +167,9 @@ export class DesignSync {
     await this.#o.store.save(this.state);
   }
 
-  /** The base of `path`; the pre-push one when the artifact moved since our last push to it. */
-  #baseFor(path: string, local: LocalFile | undefined, artifactId: string, remoteHash: string | undefined): string | undefined {
-    const base = this.state.files[path]?.hash;
-    const inFlight = this.state.pendingPush?.[path];
-    if (inFlight !== undefined && local?.hash === inFlight.hash && base !== inFlight.hash) {
-      // A PATCH this process died in: the remote still at the old base means it did not land
-      // (push again); anything else means it landed and may have been edited since.
-      if (remoteHash === (inFlight.previous ?? undefined)) return base;
-      this.#adoptedPending.set(path, inFlight.hash);
-      return inFlight.hash;
-    }
-    const pushed = this.state.pushedTo;
-    if (pushed === undefined || pushed.artifactId === artifactId || !(path in pushed.previous)) return base;
-    // Only while the file still holds what was pushed; a later local edit reconciles as usual.
-    return local?.hash === base ? (pushed.previous[path] ?? undefined) : base;
-  }
-
-  /** Forgets the pre-push bases (the pushed artifact was seen settled, or has been reconciled). */
+  /** Forgets the pre-push bases once the pushed artifact is seen idle and unchanged. */
   settlePush(artifactId: string): void {
-    if (this.state.pushedTo?.artifactId === artifactId) this.state.pushedTo = undefined;
+    settlePushed(this.state, artifactId);
   }
 
   async #folderGone(): Promise<boolean> {
@@ -221,17 +206,10 @@ export class DesignSync {
       // remote side is unknown this cycle, which is not the same as "removed".
       if (text === undefined && remote.names.has(path)) continue;
       const local = localOf(path);
-      const pending = this.state.pending?.[path];
-      // A pulled write whose cycle died before saving the state: the file holds exactly the
-      // remote content that cycle was writing, so that is what both sides agreed on.
-      const adopt = pending !== undefined && local?.hash === pending;
-      if (adopt) this.#adoptedPending.set(path, pending);
-      out.push({
-        path,
-        base: adopt ? pending : this.#baseFor(path, local, remote.artifactId, text === undefined ? undefined : hashContent(text)),
-        local,
-        remote: text === undefined ? undefined : { hash: hashContent(text) },
-      });
+      const remoteHash = text === undefined ? undefined : hashContent(text);
+      const { base, adopted } = resolveBase(this.state, path, local?.hash, remoteHash, remote.artifactId);
+      if (adopted && base !== undefined) this.#adoptedPending.set(path, base);
+      out.push({ path, base, local, remote: remoteHash === undefined ? undefined : { hash: remoteHash } });
     }
     return out;
   }
@@ -294,7 +272,7 @@ export class DesignSync {
     // Only a PATCH that was answered clears its journal; a failed one stays for the next start.
     if (result.pushError === undefined) this.state.pendingPush = undefined;
     const pushedBefore = this.state.pushedTo;
-    this.#recordPush(remote.artifactId, result.pushed, remoteBefore);
+    recordPushed(this.state, remote.artifactId, result.pushed, remoteBefore);
     const changed =
       plan.actions.some((a) => a.kind !== "report") ||
       remote.artifactId !== this.state.artifactId ||
@@ -311,33 +289,21 @@ export class DesignSync {
     // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
     if (changed) {
       await this.save();
-      const keep = new Set(base.values());
-      for (const hash of Object.values(this.state.pushedTo?.previous ?? {})) if (hash !== null) keep.add(hash);
-      for (const p of Object.values(this.state.pendingPush ?? {})) keep.add(p.hash);
-      await this.#o.store.pruneBases(keep);
+      await this.#o.store.pruneBases(new Set([...base.values(), ...journalHashes(this.state)]));
     } else if (this.#o.store.hasUnsavedCache?.() === true) {
       await this.save();
     }
-    this.#emitResult(result);
+    emitCycleEvents(this.#o.emit, (m) => this.#notice(m), { dir: this.#o.dir, editorId: this.editorId }, result);
+    if (result.pushError !== undefined) throw result.pushError;
     return result;
   }
 
-  /** Journals a PATCH before sending it (see PersistedState.pendingPush). */
+  /** Journals a PATCH before sending it (see base-journal.ts). */
   async #recordPendingPush(files: readonly { fileName: string; code: string }[], remoteBefore: (path: string) => string | null): Promise<void> {
-    const pendingPush = { ...this.state.pendingPush };
-    for (const f of files) pendingPush[f.fileName] = { hash: await this.#o.store.putBase(f.code), previous: remoteBefore(f.fileName) };
-    this.state.pendingPush = pendingPush;
+    const sent = [];
+    for (const f of files) sent.push({ path: f.fileName, hash: await this.#o.store.putBase(f.code), previous: remoteBefore(f.fileName) });
+    journalPush(this.state, sent);
     await this.save();
-  }
-
-  #recordPush(artifactId: string, pushed: readonly string[], remoteBefore: (path: string) => string | null): void {
-    const last = this.state.pushedTo;
-    // Reconciled against a newer artifact: the older pre-push bases have served.
-    if (last !== undefined && last.artifactId !== artifactId) this.state.pushedTo = undefined;
-    if (pushed.length === 0) return;
-    const previous = { ...(this.state.pushedTo?.previous ?? {}) };
-    for (const p of pushed) if (!(p in previous)) previous[p] = remoteBefore(p);
-    this.state.pushedTo = { artifactId, previous };
   }
 
   /** Saves which remote contents the plan is about to write (see PersistedState.pending). */
@@ -375,23 +341,6 @@ export class DesignSync {
     }
   }
 
-  #emitResult(r: ExecuteResult): void {
-    const base = { dir: this.#o.dir, editorId: this.editorId };
-    if (r.pulled.length + r.removed.length > 0) {
-      this.#o.emit({ ...base, event: "pulled", files: r.pulled, removed: r.removed, message: `pulled ${plural(r.pulled.length, "file")}${r.removed.length > 0 ? `, removed ${r.removed.length} (backed up)` : ""}` });
-    }
-    if (r.pushed.length > 0) this.#o.emit({ ...base, event: "pushed", files: r.pushed, message: `pushed ${plural(r.pushed.length, "file")}` });
-    for (const c of r.conflicts) {
-      const how = c.unresolved ? "markers written, resolve and save to push" : `resolved by ${c.policy}`;
-      // `path:line:` lets editors (VS Code problem matchers) jump to the first marker.
-      const where = c.line === undefined ? c.path : `${c.path}:${c.line}`;
-      this.#o.emit({ ...base, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, message: `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)` });
-    }
-    for (const p of r.refused) this.#notice(`the service refused the new file ${p}; it will be sent again when its content changes`);
-    for (const p of r.blocked) this.#notice(`cannot write remote file ${p}: a local folder or symlink has that name; rename one of them`);
-    if (r.pushError !== undefined) throw r.pushError;
-  }
-
   #reportRefused(remote: RemoteSnapshot): void {
     for (const r of remote.refused) this.#notice(`refused remote file name ${JSON.stringify(r.name)}: ${r.reason}`);
   }
@@ -400,8 +349,4 @@ export class DesignSync {
     this.#o.logger.warn(message);
     this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#editorId, message });
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

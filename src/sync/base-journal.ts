@@ -1,0 +1,75 @@
+/**
+ * Which base a path reconciles from, and the journals that keep that answer right across a
+ * crash or a race (all kept in state.json, see PersistedState):
+ * - `pending`: remote contents a cycle is writing locally. A file found holding one after a
+ *   crash was pulled; its base is that content, not a local edit.
+ * - `pendingPush`: contents a PATCH is sending, with the remote hash it replaces. After a
+ *   crash, a remote still at that hash means the PATCH did not land; anything else means it
+ *   landed (and may have been edited since), so the pushed content is the base.
+ * - `pushedTo`: the artifact the last push went to and each path's remote hash before it. A
+ *   generation started before that PATCH landed may become active without it; against such an
+ *   artifact the pushed files reconcile from the pre-push content, so the edit is merged.
+ * Pure functions over the state: DesignSync stores texts and saves.
+ */
+import type { PersistedState } from "./design-store.js";
+
+/** The base chosen for one path, and whether a journal supplied it (then it must be recorded). */
+export interface ResolvedBase {
+  base: string | undefined;
+  adopted: boolean;
+}
+
+/** The base of `path` given its local and remote hashes and the active artifact. */
+export function resolveBase(
+  state: PersistedState,
+  path: string,
+  localHash: string | undefined,
+  remoteHash: string | undefined,
+  artifactId: string,
+): ResolvedBase {
+  const base = state.files[path]?.hash;
+  const pulled = state.pending?.[path];
+  if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
+  const inFlight = state.pendingPush?.[path];
+  if (inFlight !== undefined && localHash === inFlight.hash && base !== inFlight.hash) {
+    if (remoteHash === (inFlight.previous ?? undefined)) return { base, adopted: false };
+    return { base: inFlight.hash, adopted: true };
+  }
+  const pushed = state.pushedTo;
+  if (pushed === undefined || pushed.artifactId === artifactId || !(path in pushed.previous)) return { base, adopted: false };
+  // Only while the file still holds what was pushed; a later local edit reconciles as usual.
+  return { base: localHash === base ? (pushed.previous[path] ?? undefined) : base, adopted: false };
+}
+
+/** Journals a PATCH about to be sent: path -> hash sent, remote hash it replaces. */
+export function journalPush(state: PersistedState, sent: readonly { path: string; hash: string; previous: string | null }[]): void {
+  const pendingPush = { ...state.pendingPush };
+  for (const s of sent) pendingPush[s.path] = { hash: s.hash, previous: s.previous };
+  state.pendingPush = pendingPush;
+}
+
+/**
+ * Records what a cycle pushed to `artifactId` (pre-push remote hashes for `pushedTo`); a cycle
+ * against another artifact has used up the older record.
+ */
+export function recordPushed(state: PersistedState, artifactId: string, pushed: readonly string[], remoteBefore: (path: string) => string | null): void {
+  if (state.pushedTo !== undefined && state.pushedTo.artifactId !== artifactId) state.pushedTo = undefined;
+  if (pushed.length === 0) return;
+  const previous = { ...(state.pushedTo?.previous ?? {}) };
+  for (const p of pushed) if (!(p in previous)) previous[p] = remoteBefore(p);
+  state.pushedTo = { artifactId, previous };
+}
+
+/** Forgets `pushedTo` once its artifact is seen idle and unchanged: later artifacts include the push. */
+export function settlePushed(state: PersistedState, artifactId: string): void {
+  if (state.pushedTo?.artifactId === artifactId) state.pushedTo = undefined;
+}
+
+/** Base-text hashes the journals still need (kept when pruning). */
+export function journalHashes(state: PersistedState): string[] {
+  const out: string[] = [];
+  for (const hash of Object.values(state.pushedTo?.previous ?? {})) if (hash !== null) out.push(hash);
+  for (const p of Object.values(state.pendingPush ?? {})) out.push(p.hash);
+  for (const hash of Object.values(state.pending ?? {})) out.push(hash);
+  return out;
+}

@@ -1,0 +1,30 @@
+/** The events a finished cycle reports (stable names: see events.ts). */
+import type { EventSink, SyncEvent } from "./events.js";
+import type { ExecuteResult } from "./executor.js";
+
+/** Emits pulled / pushed / conflict events and the notices of one executed cycle. */
+export function emitCycleEvents(
+  emit: EventSink,
+  notice: (message: string) => void,
+  origin: Pick<SyncEvent, "dir" | "editorId">,
+  r: ExecuteResult,
+): void {
+  if (r.pulled.length + r.removed.length > 0) {
+    const removed = r.removed.length > 0 ? `, removed ${r.removed.length} (backed up)` : "";
+    emit({ ...origin, event: "pulled", files: r.pulled, removed: r.removed, message: `pulled ${plural(r.pulled.length, "file")}${removed}` });
+  }
+  if (r.pushed.length > 0) emit({ ...origin, event: "pushed", files: r.pushed, message: `pushed ${plural(r.pushed.length, "file")}` });
+  for (const c of r.conflicts) {
+    const how = c.unresolved ? "markers written, resolve and save to push" : `resolved by ${c.policy}`;
+    // `path:line:` lets editors (VS Code problem matchers) jump to the first marker.
+    const where = c.line === undefined ? c.path : `${c.path}:${c.line}`;
+    emit({ ...origin, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, message: `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)` });
+  }
+  for (const p of r.refused) notice(`the service refused the new file ${p}; it will be sent again when its content changes`);
+  for (const p of r.blocked) notice(`cannot write remote file ${p}: a local folder or symlink has that name; rename one of them`);
+}
+
+/** `1 file`, `2 files`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
