@@ -78,11 +78,16 @@ describe("git pause", () => {
     const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
     await until(() => h.emu.control.countRequests((e) => e.path.endsWith("/status")) >= polls + 3, 10_000, "three polls");
     expect(daemon.workers[0]!.pendingCount).toBeGreaterThanOrEqual(3);
-    expect(h.emu.control.countRequests(isPatch)).toBe(0);
+    const requestLog = (): string => JSON.stringify(h.emu.control.requests().map((r) => `${r.method} ${r.path} ${r.status}`));
+    // Nothing of the edits reached the service while git held the lock...
+    for (const name of ["index.css", "App.tsx", "components/Button.tsx"]) expect(h.remoteFiles()[name], requestLog()).toBe(STARTER_FILES[name]);
+    const patchesBefore = h.emu.control.countRequests(isPatch);
     await rm(join(h.home, ".git/rebase-merge"), { recursive: true });
     await unlink(join(h.home, ".git/index.lock"));
     await h.waitForEvent((e) => e.event === "pushed");
-    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+    await daemon.workers[0]!.idle();
+    // ...and all of them went out as one PATCH once it was released.
+    expect(h.emu.control.countRequests(isPatch) - patchesBefore, requestLog()).toBe(1);
     expect(h.remoteFiles()["components/Button.tsx"]).toBe("/* during rebase: components/Button.tsx */\n");
     expect(logs.some((l) => l.includes("held pushes during rebase")), logs.join("\n")).toBe(true);
     await daemon.stop();

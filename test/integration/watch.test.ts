@@ -32,10 +32,12 @@ describe("watch", () => {
   });
 
   it("turns a burst of saves into one PATCH (branch-switch sized)", async () => {
-    h = await startHarness({ syncrc: { debounceMs: 250 } });
+    h = await startHarness({ syncrc: { debounceMs: 400 } });
     daemon = await startDaemon(h);
+    // As a checkout or an agent writes: each round's files at once. (150 writes awaited one by
+    // one can stall past the debounce on a loaded 2-core machine: that is a pause, not a burst.)
     for (let round = 0; round < 5; round++) {
-      for (let i = 0; i < 30; i++) await writeFile(join(h.root, `f${i}.ts`), `export const v = ${round};\n`);
+      await Promise.all(Array.from({ length: 30 }, (_, i) => writeFile(join(h.root, `f${i}.ts`), `export const v = ${round};\n`)));
     }
     await h.waitForEvent((e) => e.event === "pushed");
     await daemon.workers[0]!.idle();
