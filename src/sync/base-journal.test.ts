@@ -17,11 +17,13 @@ describe("resolveBase", () => {
     ["a pending pull the file does not hold: ignored", state({ pending: { "a.ts": X } }), R, R, "A1", { base: B, adopted: false }],
     ["a PATCH that did not land (remote still as before): recorded base", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, B, "A1", { base: B, adopted: false }],
     ["a PATCH that landed and was edited since: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, R, "A1", { base: X, adopted: true }],
+    ["a PATCH that landed, then the file was deleted locally: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), undefined, X, "A1", { base: X, adopted: true }],
+    ["a PATCH that landed, then edited locally again: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), R, X, "A1", { base: X, adopted: true }],
     ["a new file whose PATCH did not land: no base", { files: {}, pendingPush: { "a.ts": { hash: X, previous: null } } }, X, undefined, "A1", { base: undefined, adopted: false }],
-    ["pushed to A1, now A2 active, file unchanged since: pre-push content", state({ files: { "a.ts": { hash: X } }, pushedTo: { artifactId: "A1", previous: { "a.ts": B } } }), X, R, "A2", { base: B, adopted: false }],
+    ["pushed to A1, now A2 active, file unchanged since: pre-push content", state({ files: { "a.ts": { hash: X } }, pushedTo: { artifactId: "A1", previous: { "a.ts": B } } }), X, R, "A2", { base: B, adopted: true }],
     ["pushed to A1, still A1: the recorded base", state({ files: { "a.ts": { hash: X } }, pushedTo: { artifactId: "A1", previous: { "a.ts": B } } }), X, X, "A1", { base: X, adopted: false }],
     ["pushed to A1, edited again since: the recorded base", state({ files: { "a.ts": { hash: X } }, pushedTo: { artifactId: "A1", previous: { "a.ts": B } } }), R, B, "A2", { base: X, adopted: false }],
-    ["pushed a new file to A1, A2 lacks it: no base (so it is pushed again, not removed)", state({ files: { "a.ts": { hash: X } }, pushedTo: { artifactId: "A1", previous: { "a.ts": null } } }), X, undefined, "A2", { base: undefined, adopted: false }],
+    ["pushed a new file to A1, A2 lacks it: the recorded base (removed with a backup)", state({ files: { "a.ts": { hash: X } }, pushedTo: { artifactId: "A1", previous: { "a.ts": null } } }), X, undefined, "A2", { base: X, adopted: false }],
   ] as const)("%s", (_name, s, local, remote, artifact, want) => {
     expect(resolveBase(s as PersistedState, "a.ts", local, remote, artifact)).toEqual(want);
   });

@@ -4,8 +4,9 @@
  * - `pending`: remote contents a cycle is writing locally. A file found holding one after a
  *   crash was pulled; its base is that content, not a local edit.
  * - `pendingPush`: contents a PATCH is sending, with the remote hash it replaces. After a
- *   crash, a remote still at that hash means the PATCH did not land; anything else means it
- *   landed (and may have been edited since), so the pushed content is the base.
+ *   crash (or an answer lost on the way back), a remote holding the pushed content, or moved
+ *   off the old hash while the file still holds the push, means the PATCH landed: the pushed
+ *   content is the base. A remote still at the old hash means it did not land.
  * - `pushedTo`: the artifact the last push went to and each path's remote hash before it. A
  *   generation started before that PATCH landed may become active without it; against such an
  *   artifact the pushed files reconcile from the pre-push content, so the edit is merged.
@@ -13,7 +14,7 @@
  */
 import type { PersistedState } from "./design-store.js";
 
-/** The base chosen for one path, and whether a journal supplied it (then it must be recorded). */
+/** The base chosen for one path, and whether a journal supplied it (then it must be recorded; undefined = no base). */
 export interface ResolvedBase {
   base: string | undefined;
   adopted: boolean;
@@ -31,14 +32,23 @@ export function resolveBase(
   const pulled = state.pending?.[path];
   if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
   const inFlight = state.pendingPush?.[path];
-  if (inFlight !== undefined && localHash === inFlight.hash && base !== inFlight.hash) {
-    if (remoteHash === (inFlight.previous ?? undefined)) return { base, adopted: false };
-    return { base: inFlight.hash, adopted: true };
+  if (inFlight !== undefined && base !== inFlight.hash) {
+    // The remote holds what was pushed: it landed, and both sides agreed on it (whatever the
+    // user did locally since). The file still holds it but the remote moved off the old hash:
+    // it landed and was edited since. Otherwise it did not land: the recorded base stands.
+    const landed = remoteHash === inFlight.hash || (localHash === inFlight.hash && remoteHash !== (inFlight.previous ?? undefined));
+    if (landed) return { base: inFlight.hash, adopted: true };
   }
   const pushed = state.pushedTo;
-  if (pushed === undefined || pushed.artifactId === artifactId || !(path in pushed.previous)) return { base, adopted: false };
+  const before = pushed?.previous[path];
+  // A file that was new when pushed is left out: an artifact without it may simply have
+  // removed it, and the spec's answer (back up, remove) keeps its content in the backups.
+  if (pushed === undefined || pushed.artifactId === artifactId || before === undefined || before === null) return { base, adopted: false };
   // Only while the file still holds what was pushed; a later local edit reconciles as usual.
-  return { base: localHash === base ? (pushed.previous[path] ?? undefined) : base, adopted: false };
+  // Adopted: against this artifact the pre-push content IS the common ancestor, and the next
+  // cycle must reason from it too (even if this cycle's push is refused or fails).
+  if (localHash !== base) return { base, adopted: false };
+  return { base: before, adopted: true };
 }
 
 /** Journals a PATCH about to be sent: path -> hash sent, remote hash it replaces. */

@@ -56,7 +56,7 @@ export class DesignSync {
   #state: PersistedState | undefined;
   #editorId: string | undefined;
   /** Paths whose base this cycle took from a journal (base-journal.ts): recorded by #execute. */
-  readonly #adoptedPending = new Map<string, string>();
+  readonly #adoptedPending = new Map<string, string | undefined>();
 
   constructor(options: DesignSyncOptions) {
     this.#o = options;
@@ -208,7 +208,7 @@ export class DesignSync {
       const local = localOf(path);
       const remoteHash = text === undefined ? undefined : hashContent(text);
       const { base, adopted } = resolveBase(this.state, path, local?.hash, remoteHash, remote.artifactId);
-      if (adopted && base !== undefined) this.#adoptedPending.set(path, base);
+      if (adopted) this.#adoptedPending.set(path, base);
       out.push({ path, base, local, remote: remoteHash === undefined ? undefined : { hash: remoteHash } });
     }
     return out;
@@ -244,7 +244,10 @@ export class DesignSync {
     const localTexts = await this.#readLocalTexts(plan);
     await this.#recordPending(plan, remote);
     const base = new Map(Object.entries(this.state.files).map(([p, f]) => [p, f.hash]));
-    for (const [p, hash] of this.#adoptedPending) base.set(p, hash);
+    for (const [p, hash] of this.#adoptedPending) {
+      if (hash === undefined) base.delete(p);
+      else base.set(p, hash);
+    }
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
     let label: Promise<string> | undefined;
@@ -270,6 +273,7 @@ export class DesignSync {
       },
     );
     // Only a PATCH that was answered clears its journal; a failed one stays for the next start.
+    const journalsMoved = this.#adoptedPending.size > 0 || (result.pushError === undefined && this.state.pendingPush !== undefined);
     if (result.pushError === undefined) this.state.pendingPush = undefined;
     const pushedBefore = this.state.pushedTo;
     recordPushed(this.state, remote.artifactId, result.pushed, remoteBefore);
@@ -277,6 +281,7 @@ export class DesignSync {
       plan.actions.some((a) => a.kind !== "report") ||
       remote.artifactId !== this.state.artifactId ||
       haltCleared ||
+      journalsMoved ||
       this.state.pending !== undefined ||
       result.pushed.length > 0 ||
       this.state.pushedTo !== pushedBefore;

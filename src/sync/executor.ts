@@ -171,9 +171,9 @@ async function applyConflict(
   // new base until the push below confirms the merged/kept-local content.
   input.base.set(action.path, await deps.bases.putBase(remote));
   if (resolution.push !== undefined) pushes.push({ path: action.path, text: resolution.push });
-  if (action.policy === "merge" && !resolution.unresolved && (resolution.write === undefined || resolution.push === undefined)) {
-    // The merge equals one side: to the user that is a plain pull (or push), not a conflict.
-    if (resolution.write !== undefined) result.pulled.push(action.path);
+  if (action.policy === "merge" && !resolution.unresolved && resolution.push === undefined && resolution.write !== undefined) {
+    // The merge equals the remote side (it already held the local change): a plain pull.
+    result.pulled.push(action.path);
     return;
   }
   const line = resolution.write === undefined ? undefined : firstMarkerLine(resolution.write);

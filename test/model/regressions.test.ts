@@ -61,3 +61,21 @@ describe("case twins in the remote artifact (design-sync.ts #triples)", () => {
     expect(checkAlways(w)).toEqual([]);
   });
 });
+
+describe("a PATCH whose answer was lost", () => {
+  // Found by the model test (CI run, seed 1082424397): the PATCH landed but its answer was
+  // schema-invalid; the user then deleted the file. The journal only adopted the pushed
+  // content while the file still held it, so the base stayed at the old content and the
+  // deletion looked like a remote change (the file was neither re-created nor settled).
+  it("then a local delete: the pushed content becomes the base and the delete is reported", async () => {
+    const { runScenario } = await import("./scenario.js");
+    const commands: Command[] = [
+      { k: "fault", kind: "schema-invalid", target: "writeFiles" },
+      { k: "burst", path: 0, saves: 2 },
+      { k: "full" },
+      { k: "push" },
+      { k: "delete", path: 0 },
+    ] as Command[];
+    expect(await runScenario("merge", commands)).toEqual([]);
+  });
+});
