@@ -44,8 +44,6 @@ const syncStateShape = {
   pending: z.record(z.string(), hashSchema).optional(),
   /** path -> {hash pushed, base before}: a PATCH in flight when the process died. */
   pendingPush: z.record(z.string(), z.object({ hash: hashSchema, previous: hashSchema.nullable() })).optional(),
-  /** The artifact the last push went to and each pushed path's base before it (null: none). */
-  pushedTo: z.object({ artifactId: z.string(), previous: z.record(z.string(), hashSchema.nullable()) }).optional(),
 };
 
 /** state.json (unknown keys kept at run time). */

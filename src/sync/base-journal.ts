@@ -7,9 +7,6 @@
  *   crash (or an answer lost on the way back), a remote holding the pushed content, or moved
  *   off the old hash while the file still holds the push, means the PATCH landed: the pushed
  *   content is the base. A remote still at the old hash means it did not land.
- * - `pushedTo`: the artifact the last push went to and each path's remote hash before it. A
- *   generation started before that PATCH landed may become active without it; against such an
- *   artifact the pushed files reconcile from the pre-push content, so the edit is merged.
  * Pure functions over the state: DesignSync stores texts and saves.
  */
 import type { PersistedState } from "./design-store.js";
@@ -21,13 +18,7 @@ export interface ResolvedBase {
 }
 
 /** The base of `path` given its local and remote hashes and the active artifact. */
-export function resolveBase(
-  state: PersistedState,
-  path: string,
-  localHash: string | undefined,
-  remoteHash: string | undefined,
-  artifactId: string,
-): ResolvedBase {
+export function resolveBase(state: PersistedState, path: string, localHash: string | undefined, remoteHash: string | undefined): ResolvedBase {
   const base = state.files[path]?.hash;
   const pulled = state.pending?.[path];
   if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
@@ -39,16 +30,7 @@ export function resolveBase(
     const landed = remoteHash === inFlight.hash || (localHash === inFlight.hash && remoteHash !== (inFlight.previous ?? undefined));
     if (landed) return { base: inFlight.hash, adopted: true };
   }
-  const pushed = state.pushedTo;
-  const before = pushed?.previous[path];
-  // A file that was new when pushed is left out: an artifact without it may simply have
-  // removed it, and the spec's answer (back up, remove) keeps its content in the backups.
-  if (pushed === undefined || pushed.artifactId === artifactId || before === undefined || before === null) return { base, adopted: false };
-  // Only while the file still holds what was pushed; a later local edit reconciles as usual.
-  // Adopted: against this artifact the pre-push content IS the common ancestor, and the next
-  // cycle must reason from it too (even if this cycle's push is refused or fails).
-  if (localHash !== base) return { base, adopted: false };
-  return { base: before, adopted: true };
+  return { base, adopted: false };
 }
 
 /** Journals a PATCH about to be sent: path -> hash sent, remote hash it replaces. */
@@ -58,27 +40,9 @@ export function journalPush(state: PersistedState, sent: readonly { path: string
   state.pendingPush = pendingPush;
 }
 
-/**
- * Records what a cycle pushed to `artifactId` (pre-push remote hashes for `pushedTo`); a cycle
- * against another artifact has used up the older record.
- */
-export function recordPushed(state: PersistedState, artifactId: string, pushed: readonly string[], remoteBefore: (path: string) => string | null): void {
-  if (state.pushedTo !== undefined && state.pushedTo.artifactId !== artifactId) state.pushedTo = undefined;
-  if (pushed.length === 0) return;
-  const previous = { ...(state.pushedTo?.previous ?? {}) };
-  for (const p of pushed) if (!(p in previous)) previous[p] = remoteBefore(p);
-  state.pushedTo = { artifactId, previous };
-}
-
-/** Forgets `pushedTo` once its artifact is seen idle and unchanged: later artifacts include the push. */
-export function settlePushed(state: PersistedState, artifactId: string): void {
-  if (state.pushedTo?.artifactId === artifactId) state.pushedTo = undefined;
-}
-
 /** Base-text hashes the journals still need (kept when pruning). */
 export function journalHashes(state: PersistedState): string[] {
   const out: string[] = [];
-  for (const hash of Object.values(state.pushedTo?.previous ?? {})) if (hash !== null) out.push(hash);
   for (const p of Object.values(state.pendingPush ?? {})) out.push(p.hash);
   for (const hash of Object.values(state.pending ?? {})) out.push(hash);
   return out;

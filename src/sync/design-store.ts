@@ -22,13 +22,6 @@ export interface PersistedState {
    * moved away from the old base (the push landed, then the web editor changed it).
    */
   pendingPush?: Record<string, { hash: string; previous: string | null }> | undefined;
-  /**
-   * Where the last push went and each pushed path's base before it. A generation that started
-   * before that PATCH landed may become active without it: against the new artifact those
-   * files are reconciled from their pre-push base, so the edit is merged, not overwritten.
-   * Cleared once the artifact is seen idle and unchanged, or after that reconcile.
-   */
-  pushedTo?: { artifactId: string; previous: Record<string, string | null> } | undefined;
   halted?: { reason: string; at: number } | undefined;
   lastError?: { code: string; message: string; at: number } | undefined;
   lastStatus?: { isGenerating: boolean; activeArtifactId: string; at: number } | undefined;

@@ -18,7 +18,7 @@ import { readRemoteSnapshot, type RemoteSnapshot } from "./remote-snapshot.js";
 import type { DesignStore, PersistedState } from "./design-store.js";
 import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents } from "./cycle-events.js";
-import { journalHashes, journalPush, recordPushed, resolveBase, settlePushed } from "./base-journal.js";
+import { journalHashes, journalPush, resolveBase } from "./base-journal.js";
 import { MpsyncError } from "../api/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
 
@@ -167,11 +167,6 @@ export class DesignSync {
     await this.#o.store.save(this.state);
   }
 
-  /** Forgets the pre-push bases once the pushed artifact is seen idle and unchanged. */
-  settlePush(artifactId: string): void {
-    settlePushed(this.state, artifactId);
-  }
-
   async #folderGone(): Promise<boolean> {
     return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
   }
@@ -207,7 +202,7 @@ export class DesignSync {
       if (text === undefined && remote.names.has(path)) continue;
       const local = localOf(path);
       const remoteHash = text === undefined ? undefined : hashContent(text);
-      const { base, adopted } = resolveBase(this.state, path, local?.hash, remoteHash, remote.artifactId);
+      const { base, adopted } = resolveBase(this.state, path, local?.hash, remoteHash);
       if (adopted) this.#adoptedPending.set(path, base);
       out.push({ path, base, local, remote: remoteHash === undefined ? undefined : { hash: remoteHash } });
     }
@@ -252,7 +247,7 @@ export class DesignSync {
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
     let label: Promise<string> | undefined;
     // What the service held for each path when this cycle read it: the reference that tells,
-    // after a crash, whether a PATCH landed, and the base to merge a racing generation from.
+    // after a crash, whether a PATCH landed (base-journal.ts).
     const remoteBefore = (path: string): string | null => {
       const text = remote.texts.get(path);
       return text === undefined ? null : hashContent(text);
@@ -275,16 +270,13 @@ export class DesignSync {
     // Only a PATCH that was answered clears its journal; a failed one stays for the next start.
     const journalsMoved = this.#adoptedPending.size > 0 || (result.pushError === undefined && this.state.pendingPush !== undefined);
     if (result.pushError === undefined) this.state.pendingPush = undefined;
-    const pushedBefore = this.state.pushedTo;
-    recordPushed(this.state, remote.artifactId, result.pushed, remoteBefore);
     const changed =
       plan.actions.some((a) => a.kind !== "report") ||
       remote.artifactId !== this.state.artifactId ||
       haltCleared ||
       journalsMoved ||
       this.state.pending !== undefined ||
-      result.pushed.length > 0 ||
-      this.state.pushedTo !== pushedBefore;
+      result.pushed.length > 0;
     this.state.pending = undefined;
     this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
     this.state.refusedContent = Object.fromEntries(refused);

@@ -160,8 +160,6 @@ export class DesignWorker {
     }
     const wasGenerating = this.#generating;
     this.#generating = false;
-    // Idle on the artifact we last pushed to: any later artifact starts from our push.
-    if (status.activeArtifactId === sync.state.artifactId) sync.settlePush(status.activeArtifactId);
     const moved = status.activeArtifactId !== sync.state.artifactId || !sameNames(status.availableFiles, this.#remoteNames);
     if (wasGenerating) {
       emit({ event: "idle", dir, editorId: sync.editorId, message: moved ? "generation finished" : "generation ended without a new version" });

@@ -269,35 +269,26 @@ describe("policies", () => {
 });
 
 describe("a generation racing a push", () => {
-  it("a version generated from the pre-push content does not overwrite the pushed edit: both are merged", async () => {
+  // A version generated from the pre-push content, made active right after our PATCH, looks
+  // exactly like the user picking an older version in the web editor: the engine follows the
+  // new active version (PRODUCT.md section 5) and loses nothing: the edit is backed up and
+  // stays in the version it was pushed to.
+  it("a version without the pushed edit is pulled, and the edit is kept in backups and in its version", async () => {
     h = await startHarness();
     const sync = await open(h);
     await sync.fullSync();
     const original = STARTER_FILES["App.tsx"]!;
-    // The generation starts from what the service holds before our PATCH lands...
-    const generated = original.replace("// App line 18", "// generated line");
-    await h.writeLocal("App.tsx", original.replace("// App line 2", "// my edit"));
+    const mine = original.replace("// App line 2", "// my edit");
+    await h.writeLocal("App.tsx", mine);
     expect(summarizeCycle(await sync.pushPaths(["App.tsx"])).pushed).toEqual(["App.tsx"]);
-    // ...and becomes active right after it, without the edit.
+    const pushedTo = h.emu.control.activeArtifactId(h.editorId);
+    const generated = original.replace("// App line 18", "// generated line");
     h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, "App.tsx": generated }, { newArtifact: true, title: "generation" });
     await sync.fullSync();
-    const both = original.replace("// App line 2", "// my edit").replace("// App line 18", "// generated line");
-    expect(await h.readLocal("App.tsx")).toBe(both);
-    expect(h.remoteFiles()["App.tsx"]).toBe(both);
-  });
-
-  it("a version generated after the push (so containing it) is simply taken", async () => {
-    h = await startHarness();
-    const sync = await open(h);
-    await sync.fullSync();
-    const edited = STARTER_FILES["App.tsx"]!.replace("// App line 2", "// my edit");
-    await h.writeLocal("App.tsx", edited);
-    await sync.pushPaths(["App.tsx"]);
-    const generated = edited.replace("// App line 18", "// generated line");
-    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, "App.tsx": generated }, { newArtifact: true, title: "generation" });
-    const s = summarizeCycle(await sync.fullSync());
-    expect(s.conflicts).toEqual([]);
     expect(await h.readLocal("App.tsx")).toBe(generated);
-    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+    const stamps = await readdir(join(h.root, ".mpsync/backups"));
+    const backups = await Promise.all(stamps.map((s) => readFile(join(h.root, ".mpsync/backups", s, "App.tsx"), "utf8").catch(() => "")));
+    expect(backups).toContain(mine);
+    expect(h.emu.control.getFiles(h.editorId, pushedTo)["App.tsx"]).toBe(mine);
   });
 });
