@@ -30,12 +30,9 @@ const syncStateShape = {
   artifactId: z.string().optional(),
   /** path -> base hash: the content both sides agreed on last. */
   files: z.record(z.string(), z.object({ hash: hashSchema })),
-  lastPollAt: z.number().optional(),
   lastStatus: z.object({ isGenerating: z.boolean(), activeArtifactId: z.string(), at: z.number() }).optional(),
   /** Only an accelerator: a malformed cache is dropped, never a reason to distrust the bases. */
   scanCache: z.record(z.string(), scanCacheEntrySchema).optional().catch(undefined),
-  /** Paths deleted locally while unchanged remotely (reported, not re-created). */
-  deletedLocally: z.array(z.string()).optional(),
   halted: z.object({ reason: z.string(), at: z.number() }).optional(),
   lastError: z.object({ code: z.string(), message: z.string(), at: z.number() }).optional(),
   /** path -> hash of content the service refused as a new file (reported once per content). */

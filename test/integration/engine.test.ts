@@ -56,6 +56,23 @@ describe("pull", () => {
   });
 });
 
+describe("dry run", () => {
+  it("plans both directions and changes nothing on disk or on the service", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    h.emu.control.editFile(h.editorId, "index.css", "/* remote */\n");
+    await h.writeLocal("App.tsx", "export default 1;\n");
+    const s = summarizeCycle(await sync.fullSync({ dryRun: true }));
+    expect(s.pulled).toEqual(["index.css"]);
+    expect(s.pushed).toEqual(["App.tsx"]);
+    expect(await h.readLocal("index.css")).toBe(STARTER_FILES["index.css"]);
+    expect(h.remoteFiles()["App.tsx"]).toBe(STARTER_FILES["App.tsx"]);
+    expect(h.emu.control.countRequests(isPatch)).toBe(0);
+    expect(await sync.localChanges()).toEqual(["App.tsx"]);
+  });
+});
+
 describe("push", () => {
   it("sends a local edit as one PATCH and moves the base; the next push sends nothing", async () => {
     h = await startHarness();

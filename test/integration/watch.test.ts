@@ -133,3 +133,25 @@ describe("watch", () => {
     expect(Object.keys(h.remoteFiles()).sort()).toEqual(Object.keys(STARTER_FILES).sort());
   });
 });
+
+describe("publishOnPush", () => {
+  it("publishes after each push batch; a compile error is shown and sync goes on", async () => {
+    h = await startHarness({ syncrc: { publishOnPush: true } });
+    daemon = await startDaemon(h);
+    let mark = h.mark();
+    await h.writeLocal("index.css", "body { margin: 0; }\n");
+    const published = await h.waitForEvent((e) => e.event === "published", { since: mark });
+    expect(String(published.previewUrl)).toMatch(/^https:\/\/project-/);
+    mark = h.mark();
+    await h.writeLocal("components/Broken.tsx", "export const Broken = (<div>;\n");
+    const failed = await h.waitForEvent((e) => e.event === "error", { since: mark });
+    expect(failed.code).toBe("UNPROCESSABLE");
+    expect(failed.message).toMatch(/^publish failed: Compilation failed: components\/Broken\.tsx:\d+:\d+: /);
+    // The broken file was still pushed, and the next save syncs as usual.
+    expect(h.remoteFiles()["components/Broken.tsx"]).toBe("export const Broken = (<div>;\n");
+    mark = h.mark();
+    await h.writeLocal("index.css", "body { margin: 1px; }\n");
+    await h.waitForEvent((e) => e.event === "pushed", { since: mark });
+    expect(h.remoteFiles()["index.css"]).toBe("body { margin: 1px; }\n");
+  });
+});
