@@ -16,7 +16,7 @@ describe("resolveBase", () => {
     ["a pulled write that died before the save: adopted", state({ pending: { "a.ts": X } }), X, R, { base: X, adopted: true }],
     ["a pending pull the file does not hold: ignored", state({ pending: { "a.ts": X } }), R, R, { base: B, adopted: false }],
     ["a PATCH that did not land (remote still as before): recorded base", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, B, { base: B, adopted: false }],
-    ["a PATCH that landed and was edited since: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, R, { base: X, adopted: true }],
+    ["the remote moved elsewhere (a failed PATCH, then a remote edit): no proof, the recorded base", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, R, { base: B, adopted: false }],
     ["a PATCH that landed, then the file was deleted locally: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), undefined, X, { base: X, adopted: true }],
     ["a PATCH that landed, then edited locally again: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), R, X, { base: X, adopted: true }],
     ["a new file whose PATCH did not land: no base", { files: {}, pendingPush: { "a.ts": { hash: X, previous: null } } }, X, undefined, { base: undefined, adopted: false }],

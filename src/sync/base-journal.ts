@@ -4,9 +4,9 @@
  * - `pending`: remote contents a cycle is writing locally. A file found holding one after a
  *   crash was pulled; its base is that content, not a local edit.
  * - `pendingPush`: contents a PATCH is sending, with the remote hash it replaces. After a
- *   crash (or an answer lost on the way back), a remote holding the pushed content, or moved
- *   off the old hash while the file still holds the push, means the PATCH landed: the pushed
- *   content is the base. A remote still at the old hash means it did not land.
+ *   crash (or an answer lost on the way back), a remote holding exactly the pushed content
+ *   means the PATCH landed: the pushed content is the base. Anything else is no proof: the
+ *   recorded base stands and a 3-way merge settles the file.
  * Pure functions over the state: DesignSync stores texts and saves.
  */
 import type { PersistedState } from "./design-store.js";
@@ -24,11 +24,12 @@ export function resolveBase(state: PersistedState, path: string, localHash: stri
   if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
   const inFlight = state.pendingPush?.[path];
   if (inFlight !== undefined && base !== inFlight.hash) {
-    // The remote holds what was pushed: it landed, and both sides agreed on it (whatever the
-    // user did locally since). The file still holds it but the remote moved off the old hash:
-    // it landed and was edited since. Otherwise it did not land: the recorded base stands.
-    const landed = remoteHash === inFlight.hash || (localHash === inFlight.hash && remoteHash !== (inFlight.previous ?? undefined));
-    if (landed) return { base: inFlight.hash, adopted: true };
+    // Only a remote holding exactly what was sent proves the PATCH landed. A remote that moved
+    // off the old hash proves nothing: a refused or dropped PATCH followed by a generation or a
+    // web-editor edit looks the same, and adopting the unsent edit as the base would pull the
+    // remote change over it (issue 11). Without proof the recorded base stands: the edit and
+    // the remote change are merged (or reported as a conflict), never silently replaced.
+    if (remoteHash === inFlight.hash) return { base: inFlight.hash, adopted: true };
   }
   return { base, adopted: false };
 }

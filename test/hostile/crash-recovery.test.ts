@@ -88,10 +88,12 @@ describe("a kill after a pull wrote a file, before its base was saved", () => {
 });
 
 describe("a kill after a PATCH was sent, before its base was saved", () => {
-  // Regression (scripts/soak.mjs, seed 7 run 79): a new file was pushed, the process died
-  // before recording it, and the web editor then changed the file. With no base, the restart
-  // merged against nothing and marked the whole file as a conflict.
-  it("a web edit made after the push is taken cleanly at restart", async () => {
+  // A new file was pushed, the process died before recording it, and the web editor then
+  // changed the file. The remote does not hold exactly what was sent, which is the only proof
+  // that a PATCH whose answer never came back landed (issue 11: a failed PATCH followed by a
+  // remote change must never be taken for one that landed). With no proof and no base, both
+  // texts are kept as one reported conflict: nothing is pulled over the edit.
+  it("a web edit made after the push is a reported conflict at restart, both texts kept", async () => {
     h = await startHarness();
     const [mapping] = await h.runtime.mappings();
     await (await h.runtime.openDesign(mapping!, h.emit)).fullSync();
@@ -105,11 +107,14 @@ describe("a kill after a PATCH was sent, before its base was saved", () => {
     try {
       const [again] = await restarted.mappings();
       const s = summarizeCycle(await (await restarted.openDesign(again!, h.emit, { holdsLock: true })).fullSync());
-      expect(s.conflicts).toEqual([]);
+      expect(s.conflicts).toEqual(["new.ts"]);
     } finally {
       await restarted.close();
     }
-    expect(await h.readLocal("new.ts")).toBe(edited);
+    const local = await h.readLocal("new.ts");
+    expect(local).toContain("// mine line 7 (web)\n");
+    expect(local).toContain("// mine line 7\n");
+    expect(h.remoteFiles()["new.ts"]).toBe(edited);
   });
 
   it("a PATCH that never landed is sent again at restart", async () => {

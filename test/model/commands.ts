@@ -32,6 +32,7 @@ export type Command =
   | { k: "switchVersion"; back: number }
   | { k: "fault"; kind: FaultKind; target: FaultTarget }
   | { k: "push" }
+  | { k: "failedPush"; kind: FaultKind }
   | { k: "full" }
   | { k: "crash"; loseState: boolean }
   | { k: "crashMid"; after: number; full: boolean }
@@ -72,10 +73,55 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
     weight: 3,
   },
   { arbitrary: fc.constant({ k: "push" as const }), weight: 6 },
+  // A push whose PATCH is refused, times out, is dropped after landing or answered garbage:
+  // the move that found issue 11 (a failed PATCH then a remote change pulled over the edit).
+  {
+    arbitrary: fc.record({
+      k: fc.constant("failedPush" as const),
+      kind: fc.constantFrom<FaultKind>("server-error", "timeout", "bad-request", "dropped-after-write", "schema-invalid"),
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.constant({ k: "full" as const }), weight: 4 },
   { arbitrary: fc.record({ k: fc.constant("crash" as const), loseState: fc.boolean() }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("crashMid" as const), after: fc.integer({ min: 1, max: 4 }), full: fc.boolean() }), weight: 2 },
   { arbitrary: fc.constant({ k: "quiet" as const }), weight: 1 },
+);
+
+/**
+ * Requests that fail, drop or lose their answer, interleaved with remote versions and
+ * in-place edits of the same few files: the histories where a failed request could be taken
+ * for one that landed (issue 11). Fewer kinds of move, so they meet often.
+ */
+export const failureCommandArb: fc.Arbitrary<Command> = fc.oneof(
+  { arbitrary: fc.record({ k: fc.constant("edit" as const), path: fc.nat({ max: 2 }), line }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      k: fc.constant("failedPush" as const),
+      kind: fc.constantFrom<FaultKind>("server-error", "timeout", "bad-request", "dropped-after-write", "schema-invalid"),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      k: fc.constant("fault" as const),
+      kind: fc.constantFrom<FaultKind>("server-error", "timeout", "dropped-after-write", "malformed"),
+      target: fc.constantFrom<FaultTarget>("getActiveArtifact", "readFiles", "writeFiles", "any"),
+    }),
+    weight: 2,
+  },
+  { arbitrary: fc.record({ k: fc.constant("webEdit" as const), path: fc.nat({ max: 2 }), line }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      k: fc.constant("generate" as const),
+      edits: fc.array(fc.record({ path: fc.nat({ max: 2 }), op: fc.constant("edit" as const), line }), { minLength: 1, maxLength: 2 }),
+      hostile: fc.constant(undefined),
+    }),
+    weight: 2,
+  },
+  { arbitrary: fc.constant({ k: "push" as const }), weight: 2 },
+  { arbitrary: fc.constant({ k: "full" as const }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant("crashMid" as const), after: fc.integer({ min: 1, max: 4 }), full: fc.boolean() }), weight: 1 },
 );
 
 const pick = (i: number): string => PATHS[i % PATHS.length] ?? "App.tsx";
@@ -149,6 +195,9 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
     case "fault":
       w.service.faults.push({ kind: c.kind, target: c.target });
       return [];
+    case "failedPush":
+      w.service.faults.push({ kind: c.kind, target: "writeFiles" });
+      return applyEngineCommand(w, { k: "push" });
     default:
       return applyEngineCommand(w, c);
   }

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runScenario, scenarioArb } from "./scenario.js";
+import { failureScenarioArb, runScenario, scenarioArb } from "./scenario.js";
 
 const DEFAULT_RUNS = 1000;
 const RUNS = Number(process.env.MPSYNC_SOAK_RUNS ?? DEFAULT_RUNS);
@@ -19,6 +19,15 @@ describe("engine model", () => {
         expect(await runScenario(policy, commands)).toEqual([]);
       }),
       { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+    );
+  }, 600_000);
+
+  it(`never takes a failed request for one that landed, over ${Math.ceil(RUNS / 2)} failure-heavy histories`, async () => {
+    await fc.assert(
+      fc.asyncProperty(failureScenarioArb, async ([policy, commands]) => {
+        expect(await runScenario(policy, commands)).toEqual([]);
+      }),
+      { numRuns: Math.ceil(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) },
     );
   }, 600_000);
 });

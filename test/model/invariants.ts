@@ -29,6 +29,40 @@ export function checkNoLostContent(w: World): string[] {
   return out;
 }
 
+/**
+ * 1b. No hidden edit (merge policy): the lines a user wrote (lines no remote version of the
+ * file ever held) must show somewhere a person looks: on disk (merged or between conflict
+ * markers), in a version on the service, in a reported conflict. An edit that survives only
+ * in `.mpsync/backups/` was silently replaced: a backup nobody was told about is not a way
+ * back (issue 11: a failed PATCH followed by a remote change was pulled over the edit).
+ */
+export function checkNoHiddenEdit(w: World): string[] {
+  if (w.policy !== "merge") return [];
+  const out: string[] = [];
+  for (const [rel, owed] of w.owed) {
+    // Lines the service ever held (remote-born, or sent by a PATCH that landed) may be changed
+    // by later remote edits: that is no loss. What must stay visible is what never got there.
+    const sent = w.service.patches.filter((p) => p.applied).flatMap((p) => p.files.filter((f) => f.fileName === rel).map((f) => f.code));
+    const remoteLines = new Set([...(w.remoteIntroduced.get(rel) ?? []), ...sent].flatMap((t) => t.split(/\r?\n/)));
+    const visible = new Set<string>();
+    const see = (text: unknown): void => {
+      if (typeof text === "string") for (const l of text.split(/\r?\n/)) visible.add(l);
+    };
+    see(w.tree.files.get(rel));
+    for (const a of w.service.artifacts.values()) see(a.files.get(rel));
+    for (const c of w.store.conflicts) if (c.rel === rel) for (const side of [c.sides.local, c.sides.remote, c.sides.base]) see(side);
+    const announced = w.events.some((e) => e.event === "conflict" && e.files?.includes(rel) === true);
+    if (announced) continue;
+    for (const key of owed) {
+      if (!key.startsWith("t:")) continue;
+      const mine = key.slice(2).split(/\r?\n/).filter((l) => l !== "" && !remoteLines.has(l));
+      const hidden = mine.filter((l) => !visible.has(l));
+      if (hidden.length > 0) out.push(`hidden edit of ${rel}: ${JSON.stringify(hidden[0])} replaced silently (only in backups, if anywhere)`);
+    }
+  }
+  return out;
+}
+
 /** 3. Nothing outside the folder: the engine never asked for a path the jail refuses. */
 export function checkJail(w: World): string[] {
   const out = w.tree.jailViolations.map((p) => `engine touched a jailed path ${JSON.stringify(p)}`);
@@ -77,7 +111,7 @@ export function checkBases(w: World): string[] {
 
 /** Invariants that hold after every step. */
 export function checkAlways(w: World): string[] {
-  return [...checkNoLostContent(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w)];
+  return [...checkNoLostContent(w), ...checkNoHiddenEdit(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w)];
 }
 
 /**

@@ -79,3 +79,30 @@ describe("a PATCH whose answer was lost", () => {
     expect(await runScenario("merge", commands)).toEqual([]);
   });
 });
+
+describe("a PATCH that failed, then a remote change of the same file (issue 11, item 1)", () => {
+  // The journal took "the remote moved off the old hash" as proof that the failed PATCH had
+  // landed: the unsent edit became the base, the remote change was pulled over it, and the
+  // edit survived only as a backup, with no conflict reported.
+  for (const kind of ["server-error", "timeout", "bad-request"] as const) {
+    for (const remote of ["webEdit", "generate"] as const) {
+      it(`${kind} then ${remote} of another line: one clean merge, pushed`, async () => {
+        const w = await started();
+        await run(w, [{ k: "fault", kind, target: "writeFiles" }, { k: "edit", path: 0, line: 0 }, { k: "push" }]);
+        const edited = w.tree.files.get("App.tsx") as string;
+        const remoteBefore = w.service.active().files.get("App.tsx") as string;
+        expect(remoteBefore).not.toBe(edited); // the PATCH did not land
+        if (remote === "webEdit") await run(w, [{ k: "webEdit", path: 0, line: 3 }]);
+        else await run(w, [{ k: "generate", edits: [{ path: 0, op: "edit", line: 3 }], hostile: undefined }]);
+        const remoteEdit = w.service.active().files.get("App.tsx") as string;
+        const found = await run(w, [{ k: "full" }, { k: "push" }]);
+        found.push(...(await quiet(w)));
+        expect(found).toEqual([]);
+        const merged = w.service.active().files.get("App.tsx") as string;
+        expect(merged.split("\n")[0]).toBe(edited.split("\n")[0]);
+        expect(merged.split("\n")[3]).toBe(remoteEdit.split("\n")[3]);
+        expect(w.tree.files.get("App.tsx")).toBe(merged);
+      });
+    }
+  }
+});

@@ -1,7 +1,7 @@
 /** One model run: a fresh world, its first pull, the commands with checks, a final quiet. */
 import fc from "fast-check";
 import type { ConflictPolicy } from "../../src/sync/model.js";
-import { applyCommand, commandArb, quiet, type Command } from "./commands.js";
+import { applyCommand, commandArb, failureCommandArb, quiet, type Command } from "./commands.js";
 import { checkAlways } from "./invariants.js";
 import { World } from "./world.js";
 
@@ -13,6 +13,9 @@ export const scenarioArb = fc.tuple(
   fc.constantFrom<ConflictPolicy>("merge", "keep-local", "keep-remote"),
   fc.array(commandArb, { maxLength: MAX_COMMANDS }),
 );
+
+/** Histories of failed and answer-lost requests meeting remote changes (merge policy). */
+export const failureScenarioArb = fc.tuple(fc.constant<ConflictPolicy>("merge"), fc.array(failureCommandArb, { maxLength: 12 }));
 
 /**
  * Runs one scenario; resolves to the violations found (empty: every invariant held).
