@@ -12,6 +12,10 @@ import { loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { resolveApiKey } from "./config/credentials.js";
 import { stateHome } from "./config/paths.js";
 import { DEFAULT_BASE_URL } from "./config/schema.js";
+import { isLoopbackUrl, MIN_POLL_INTERVAL_SEC } from "./config/poll-floor.js";
+
+/** Status poll interval against a loopback address when no .syncrc sets one. */
+export const LOOPBACK_DEFAULT_POLL_SEC = 1;
 import { createLogger, type Logger } from "./log/logger.js";
 import { createSystemClock, type Clock } from "./scheduling/clock.js";
 import { createFileGenerationLedger, GenerationBudget } from "./scheduling/generation-budget.js";
@@ -125,11 +129,16 @@ export class Runtime {
     return this.#client;
   }
 
-  /** Status polls: one per pollIntervalSec per design, across processes (ledger file). */
+  /**
+   * Status polls: one per pollIntervalSec per design, across processes (ledger file). With no
+   * .syncrc yet (`create --wait`), 60 s against the service and 1 s against a loopback address
+   * (the emulator's demo generations take seconds).
+   */
   async pollScheduler(): Promise<PollScheduler> {
     if (this.#poller === undefined) {
       const config = await this.configIfAny();
-      const intervalMs = (config?.config.pollIntervalSec ?? 60) * 1000;
+      const fallbackSec = isLoopbackUrl(this.baseUrl()) ? LOOPBACK_DEFAULT_POLL_SEC : MIN_POLL_INTERVAL_SEC;
+      const intervalMs = (config?.config.pollIntervalSec ?? fallbackSec) * 1000;
       const ledger = createFilePollLedger(join(stateHome(this.options.env), "polls.json"));
       this.#poller = new PollScheduler({ intervalMs, clock: this.clock, ledger });
     }

@@ -11,7 +11,7 @@ import type { GenerationBudget } from "../scheduling/generation-budget.js";
 import { createRequestQueue, type RequestQueue } from "../scheduling/request-queue.js";
 import type { CallOptions, V3Client } from "./client-types.js";
 import { ENDPOINTS, expandPath, type Endpoint } from "./endpoints.js";
-import { ApiError } from "./errors.js";
+import { ApiError, MpsyncError } from "./errors.js";
 import { createDefaultAgent, DEFAULT_TIMEOUTS, MAX_RESPONSE_BYTES, type Timeouts } from "./http-transport.js";
 import { RequestExecutor } from "./request-executor.js";
 import { DEFAULT_RETRY_OPTIONS, type RetryOptions } from "./retry-policy.js";
@@ -34,6 +34,7 @@ import {
   type MessagesPage,
   type PromptRequest,
   type PublishResult,
+  toPublishResult,
   type Version,
   type VersionsPage,
 } from "./schemas.js";
@@ -218,7 +219,20 @@ class HttpV3Client implements ClosableV3Client {
 
   async getActiveArtifact(editorId: string, options: CallOptions = {}): Promise<Artifact> {
     const endpoint = ENDPOINTS.getActiveArtifact;
-    return this.#executor.execute({ endpoint, path: pathOf(endpoint, { editorId }), signal: options.signal });
+    let res;
+    try {
+      res = await this.#executor.execute({ endpoint, path: pathOf(endpoint, { editorId }), signal: options.signal });
+    } catch (err) {
+      // What active-artifact answers before a first artifact is unknown (SERVICE-FACTS.md): a
+      // 404 there is "nothing yet" when status confirms the design exists with no artifact.
+      // One extra status call, only on this path.
+      if (!(err instanceof ApiError) || err.code !== "NOT_FOUND") throw err;
+      const status = await this.getStatus(editorId, options).catch(() => undefined);
+      if (status?.activeArtifactId === null) throw noArtifactYet(editorId, status.isGenerating);
+      throw err;
+    }
+    if (res === null || typeof res.artifactId !== "string") throw noArtifactYet(editorId, undefined);
+    return res as Artifact;
   }
 
   async writeFiles(editorId: string, artifactId: string, files: FileWrite[], options: CallOptions = {}): Promise<string[]> {
@@ -273,13 +287,12 @@ class HttpV3Client implements ClosableV3Client {
   async publish(editorId: string, artifactId: string, options: CallOptions = {}): Promise<PublishResult> {
     const endpoint = ENDPOINTS.publish;
     const path = pathOf(endpoint, { editorId, artifactId });
-    return this.#executor.execute({ endpoint, path, body: {}, signal: options.signal });
+    return toPublishResult(await this.#executor.execute({ endpoint, path, body: {}, signal: options.signal }));
   }
 
   async listDesignSystems(options: CallOptions = {}): Promise<DesignSystem[]> {
     const endpoint = ENDPOINTS.listDesignSystems;
-    const res = await this.#executor.execute({ endpoint, path: endpoint.template, signal: options.signal });
-    return res.designSystems;
+    return this.#executor.execute({ endpoint, path: endpoint.template, signal: options.signal });
   }
 
   async listMessages(editorId: string, skip = 0, options: CallOptions = {}): Promise<MessagesPage> {
@@ -288,4 +301,12 @@ class HttpV3Client implements ClosableV3Client {
     const path = pathOf(endpoint, { editorId });
     return this.#executor.execute({ endpoint, path, query, signal: options.signal });
   }
+}
+
+/** The design has no artifact yet (a prompted design's first generation is running). */
+function noArtifactYet(editorId: string, generating: boolean | undefined): MpsyncError {
+  const why = generating === false ? "its first generation ended without a result" : "its first generation is still running";
+  return new MpsyncError("NO_ARTIFACT", `design ${editorId} has no version yet (${why}): nothing to pull yet`, {
+    hint: generating === false ? "send a prompt (mpsync prompt) or open it in the web editor" : "wait for it (mpsync status shows when it is idle), then pull",
+  });
 }

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import {
+  activeArtifactResponseSchema,
   artifactSchema,
   designSchema,
   designStatusSchema,
@@ -60,7 +61,7 @@ export const ENDPOINTS = {
   getActiveArtifact: endpoint({
     method: "GET",
     template: "/v3/designs/{editorId}/active-artifact",
-    response: artifactSchema,
+    response: activeArtifactResponseSchema,
     idempotent: true,
   }),
   writeFiles: endpoint({

@@ -24,6 +24,7 @@ export type ErrorCode =
   | "HALTED"
   | "CONFLICTS"
   | "GENERATING"
+  | "NO_ARTIFACT"
   | "INTERNAL";
 
 /** Base of every deliberate error: a one-line message, a stable code, an optional cause. */

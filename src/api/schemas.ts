@@ -20,10 +20,14 @@ export const designSchema = z.object({
 });
 export type Design = z.infer<typeof designSchema>;
 
-/** GET /v3/designs/{editorId}/status */
+/**
+ * GET /v3/designs/{editorId}/status. `activeArtifactId` is null until the design has a first
+ * artifact: a design created with a prompt has none while its first generation runs
+ * (SERVICE-FACTS.md "Status"); `availableFiles` is then `[]`.
+ */
 export const designStatusSchema = z.object({
   isGenerating: z.boolean(),
-  activeArtifactId: z.string(),
+  activeArtifactId: z.string().nullable(),
   availableFiles: z.array(z.string()),
 });
 export type DesignStatus = z.infer<typeof designStatusSchema>;
@@ -34,6 +38,12 @@ export const artifactSchema = z.object({
   files: z.array(z.string()),
 });
 export type Artifact = z.infer<typeof artifactSchema>;
+
+/**
+ * GET active-artifact: an artifact, or (before a design's first artifact, shape *unknown*)
+ * `null` or `{ artifactId: null, ... }`; the client turns those into NO_ARTIFACT.
+ */
+export const activeArtifactResponseSchema = z.union([artifactSchema, z.null(), z.looseObject({ artifactId: z.null() })]);
 
 /** One entry of the version history. `timeCreated` is epoch milliseconds (PRODUCT.md 9). */
 export const versionSchema = z.object({
@@ -59,21 +69,45 @@ export type FileContent = z.infer<typeof fileContentSchema>;
 export const fileWriteSchema = z.strictObject({ fileName: nonEmpty, code: z.string() });
 export type FileWrite = z.infer<typeof fileWriteSchema>;
 
-/** Design system as listed by GET /v3/design-systems (shape documented by this project). */
+/** One design system: `id` is `ds-<uuid>` (pass it as designSystemId); `name` matches `designSystem`. */
 export const designSystemSchema = z.object({
   id: nonEmpty,
   name: z.string(),
-  description: z.string().optional(),
+  description: z.string().nullish(),
 });
 export type DesignSystem = z.infer<typeof designSystemSchema>;
 
-/** One chat message (GET /v3/designs/{editorId}/messages?skip=N, 10 a page, newest first). */
+/**
+ * One part of a chat item's content. A text part is `{ type: "text", text }`; other part types
+ * exist (an assistant item can point at the version it produced) and are kept but ignored.
+ */
+export const messagePartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+export type MessagePart = z.infer<typeof messagePartSchema>;
+
+/**
+ * One chat item (GET /v3/designs/{editorId}/messages?skip=N, 10 a page, newest first;
+ * SERVICE-FACTS.md "Chat history"). `role` is `user` or `assistant` (others tolerated), `app`
+ * where it came from. `content` is a list of parts; a bare string is accepted too.
+ */
 export const messageSchema = z.object({
-  role: z.enum(["user", "assistant"]),
-  content: z.string(),
-  timeCreated: z.number(),
+  id: z.string().optional(),
+  role: z.string(),
+  app: z.string().nullish(),
+  content: z.union([z.string(), z.array(z.union([messagePartSchema, z.unknown()]))]),
+  timeCreated: z.union([z.number(), z.string()]).nullish(),
 });
 export type Message = z.infer<typeof messageSchema>;
+
+/** The text of a chat item: its text parts joined, every other part ignored. */
+export function messageText(message: Message): string {
+  if (typeof message.content === "string") return message.content;
+  const texts: string[] = [];
+  for (const part of message.content) {
+    const parsed = messagePartSchema.safeParse(part);
+    if (parsed.success && parsed.data.type === "text" && parsed.data.text !== undefined) texts.push(parsed.data.text);
+  }
+  return texts.join("\n");
+}
 
 // ---- requests ----------------------------------------------------------------------------
 
@@ -90,13 +124,13 @@ export type CreateDesignRequest = z.infer<typeof createDesignRequestSchema>;
 
 export const resolveUrlRequestSchema = z.strictObject({ url: nonEmpty });
 export const writeFilesRequestSchema = z.strictObject({ files: z.array(fileWriteSchema).min(1) });
-export const createArtifactRequestSchema = z.strictObject({ sourceArtifactId: nonEmpty, name: nonEmpty });
+/** `description` ("what changed") is the protocol server's; REST may ignore it (SERVICE-FACTS.md). */
+export const createArtifactRequestSchema = z.strictObject({ sourceArtifactId: nonEmpty, name: nonEmpty, description: z.string().optional() });
 export type CreateArtifactRequest = z.infer<typeof createArtifactRequestSchema>;
 export const readFilesRequestSchema = z.strictObject({ fileNames: z.array(z.string()) });
-/** POST /v3/designs/{editorId}/prompts body. `imageUrls` mirrors create (PRODUCT.md `prompt --image`). */
+/** POST /v3/designs/{editorId}/prompts body: `{ prompt }` only (images exist only on create). */
 export const promptRequestSchema = z.strictObject({
   prompt: nonEmpty,
-  imageUrls: z.array(z.url()).optional(),
 });
 export type PromptRequest = z.infer<typeof promptRequestSchema>;
 /** Query of the paged list endpoints. */
@@ -109,16 +143,53 @@ export const resolveUrlResponseSchema = z.object({ editorId: nonEmpty });
 export const writeFilesResponseSchema = z.object({ files: z.array(z.string()) });
 export const readFilesResponseSchema = z.object({ files: z.array(fileContentSchema) });
 export const promptResponseSchema = z.object({ requestId: nonEmpty });
-export const designSystemsResponseSchema = z.object({ designSystems: z.array(designSystemSchema) });
-export const messagesPageSchema = z.object({ messages: z.array(messageSchema), hasMore: z.boolean() });
+/**
+ * GET /v3/design-systems. The envelope is not documented (SERVICE-FACTS.md): a bare array, or
+ * an object holding one array (`designSystems`, `items`, `data`, ...). Parsed to the list.
+ */
+export const designSystemsResponseSchema = z
+  .union([z.array(designSystemSchema), z.record(z.string(), z.unknown())])
+  .transform((body, ctx): DesignSystem[] => {
+    if (Array.isArray(body)) return body;
+    const preferred = ["designSystems", "items", "data", "results"].map((k) => body[k]).find(Array.isArray);
+    const candidates = preferred === undefined ? Object.values(body).filter(Array.isArray) : [preferred];
+    for (const list of candidates) {
+      const parsed = z.array(designSystemSchema).safeParse(list);
+      if (parsed.success) return parsed.data;
+    }
+    ctx.addIssue({ code: "custom", message: "expected a list of design systems (a bare array or an object holding one)" });
+    return z.NEVER;
+  });
+/** GET /v3/designs/{editorId}/messages?skip=N: `{ items, hasMore }`. */
+export const messagesPageSchema = z.object({ items: z.array(messageSchema), hasMore: z.boolean() });
 export type MessagesPage = z.infer<typeof messagesPageSchema>;
-/** POST .../artifacts/{artifactId}/publish (shape documented by this project). */
-export const publishResponseSchema = z.object({
-  artifactId: nonEmpty,
-  previewUrl: z.string(),
-  publishedAt: z.number(),
-});
-export type PublishResult = z.infer<typeof publishResponseSchema>;
+/**
+ * POST .../artifacts/{artifactId}/publish. The success body is not documented (a third party
+ * saw `compiledFiles`): validated loosely, and nothing is taken from it that the next status
+ * or active-artifact call cannot confirm.
+ */
+export const publishResponseSchema = z.union([
+  z.looseObject({
+    previewUrl: z.string().nullish(),
+    compiledFiles: z.array(z.unknown()).nullish(),
+  }),
+  z.array(z.unknown()),
+  z.null(),
+]);
+export type PublishResponse = z.infer<typeof publishResponseSchema>;
+
+/** What mpsync takes from a publish answer: hints for display, never sync decisions. */
+export interface PublishResult {
+  previewUrl: string | undefined;
+  compiledFiles: string[] | undefined;
+}
+
+/** Normalizes any accepted publish answer. */
+export function toPublishResult(body: PublishResponse): PublishResult {
+  if (body === null || Array.isArray(body)) return { previewUrl: undefined, compiledFiles: undefined };
+  const files = body.compiledFiles?.filter((f): f is string => typeof f === "string");
+  return { previewUrl: body.previewUrl ?? undefined, compiledFiles: files };
+}
 /** Every error body (api-v3.md section 7). */
 export const errorBodySchema = z.object({ error: z.string() });
 

@@ -22,6 +22,8 @@ export interface OutputOptions {
 
 /** A running progress indicator. */
 export interface Progress {
+  /** True when redrawn in place (a spinner on a TTY): worth refreshing between events. */
+  readonly live: boolean;
   update(text: string): void;
   stop(finalLine?: string): void;
 }
@@ -96,6 +98,7 @@ export class Output {
     if (!tty) {
       if (!this.opts.quiet && !this.opts.json) this.opts.stderr.write(`${text}\n`);
       return {
+        live: false,
         update: (t) => {
           if (!this.opts.quiet && !this.opts.json) this.opts.stderr.write(`${t}\n`);
         },
@@ -106,6 +109,7 @@ export class Output {
     }
     const spinner = createSpinner(text, { stream: this.opts.stderr as NodeJS.WriteStream }).start();
     return {
+      live: true,
       update: (t) => spinner.update({ text: t }),
       stop: (line) => {
         spinner.clear();

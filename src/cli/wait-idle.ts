@@ -41,22 +41,32 @@ export async function pollUntilIdle(
   const clock = ctx.runtime.clock;
   const started = clock.now();
   const progress = ctx.out.progress("waiting for the design to finish generating");
+  let nextPollAt = clock.now();
+  const render = (): void => {
+    const now = clock.now();
+    const next = nextPollAt > now ? `next poll in ${formatDuration(nextPollAt - now)}` : "polling now";
+    progress.update(`generating… ${formatDuration(now - started)} elapsed, ${next}`);
+  };
+  // A spinner redraws every second so its elapsed time and countdown move between polls
+  // (a poll may be a minute away); plain output prints one line per poll instead.
+  const ticker = progress.live ? setInterval(render, PROGRESS_TICK_MS) : undefined;
+  ticker?.unref();
   try {
     for (;;) {
-      const next = await scheduler.delayUntilNextPoll(editorId);
-      progress.update(`generating… ${formatDuration(clock.now() - started)} elapsed, next poll in ${formatDuration(next)}`);
+      nextPollAt = clock.now() + (await scheduler.delayUntilNextPoll(editorId));
+      render();
       const status = await scheduler.poll(editorId, () => client.getStatus(editorId));
       onStatus(status);
-      if (!status.isGenerating) {
-        progress.stop();
-        return status;
-      }
+      if (!status.isGenerating) return status;
     }
-  } catch (err) {
+  } finally {
+    if (ticker !== undefined) clearInterval(ticker);
     progress.stop();
-    throw err;
   }
 }
+
+/** How often a live wait redraws its elapsed time and countdown. */
+export const PROGRESS_TICK_MS = 1000;
 
 /** `1m05s` / `12s`. */
 export function formatDuration(ms: number): string {

@@ -38,7 +38,8 @@ export interface DesignSnapshot {
   previewUrl: string | null;
   publishedArtifactId: string | null;
   designSystemId: string | null;
-  activeArtifactId: string;
+  /** Null until the design's first artifact (a prompted design's first generation). */
+  activeArtifactId: string | null;
   isGenerating: boolean;
   /** Oldest first. */
   versions: Version[];
@@ -99,11 +100,11 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       const name = init.name ?? "Untitled";
       const files = init.files === undefined ? scaffoldFiles(name) : new Map(Object.entries(init.files));
       const design = store.createDesign({ owner: ownerOf(ownerKey), name, files, title: init.name ?? "Initial version" });
-      return { editorId: design.editorId, artifactId: design.activeArtifactId, canvasId: design.canvasId };
+      return { editorId: design.editorId, artifactId: artifactOf(design.editorId).id, canvasId: design.canvasId };
     },
     getDesign: (editorId) => snapshotOf(store.requireDesign(editorId), options),
     getFiles: (editorId, artifactId) => Object.fromEntries(artifactOf(editorId, artifactId).files),
-    activeArtifactId: (editorId) => store.requireDesign(editorId).activeArtifactId,
+    activeArtifactId: (editorId) => artifactOf(editorId).id,
     editFile(editorId, name, content, artifactId) {
       artifactOf(editorId, artifactId).files.set(name, content);
       store.changed();

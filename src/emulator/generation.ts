@@ -14,6 +14,7 @@
 import { EmulatorHttpError } from "./http-error.js";
 import { newUuid } from "./ids.js";
 import { applyPromptEdits } from "./prompt-edits.js";
+import { scaffoldFiles } from "./scaffold.js";
 import type { EmulatorStore } from "./store.js";
 import type { StoredDesign } from "./types.js";
 
@@ -44,10 +45,11 @@ export class GenerationRunner {
   }
 
   /** Records the user's prompt and starts a run; returns its requestId. */
-  start(design: StoredDesign, prompt: string, options: { autoFinish: boolean }): string {
+  start(design: StoredDesign, prompt: string, options: { autoFinish: boolean; firstFiles?: Map<string, string> }): string {
     this.assertIdle(design);
     const requestId = newUuid();
-    design.generation = { requestId, prompt, startedAt: this.#store.now(), autoFinish: options.autoFinish };
+    const firstFiles = options.firstFiles === undefined ? {} : { firstFiles: [...options.firstFiles.entries()] };
+    design.generation = { requestId, prompt, startedAt: this.#store.now(), autoFinish: options.autoFinish, ...firstFiles };
     this.#store.addMessage(design, "user", prompt);
     if (options.autoFinish) this.#schedule(design.editorId, this.#generationMs);
     return requestId;
@@ -64,10 +66,11 @@ export class GenerationRunner {
       this.#store.addMessage(design, "assistant", "Sorry, the generation failed. No changes were made.");
       return { artifactId: null };
     }
-    const source = this.#store.requireArtifact(design);
-    const result = applyPromptEdits(source.files, run.prompt);
+    // A design's first generation builds on the scaffold or template it was created from.
+    const source = design.activeArtifactId === null ? new Map(run.firstFiles ?? scaffoldFiles(design.name)) : this.#store.requireArtifact(design).files;
+    const result = applyPromptEdits(source, run.prompt);
     const artifact = this.#store.addArtifact(design, result.files, run.prompt);
-    this.#store.addMessage(design, "assistant", result.summary);
+    this.#store.addMessage(design, "assistant", result.summary, artifact.id);
     return { artifactId: artifact.id };
   }
 

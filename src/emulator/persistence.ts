@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { designSystemSchema } from "../api/schemas.js";
 import { writeJsonAtomically } from "../local/atomic-write.js";
+import { newUuid } from "./ids.js";
 import type { StoreState } from "./store.js";
 import type { StoredDesign } from "./types.js";
 
@@ -28,14 +29,28 @@ const persistedDesignSchema = z.object({
   canvasId: z.string(),
   slug: z.string(),
   designSystemId: z.string().nullable(),
-  artifacts: z.array(artifactSchema).min(1),
-  activeArtifactId: z.string(),
+  artifacts: z.array(artifactSchema),
+  activeArtifactId: z.string().nullable(),
   previewUrl: z.string().nullable(),
   publishedArtifactId: z.string().nullable(),
   publishedAt: z.number().nullable(),
-  messages: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string(), timeCreated: z.number() })),
+  messages: z.array(
+    z.object({
+      id: z.string().default(() => newUuid()),
+      role: z.enum(["user", "assistant"]),
+      content: z.string(),
+      timeCreated: z.number(),
+      artifactId: z.string().optional(),
+    }),
+  ),
   generation: z
-    .object({ requestId: z.string(), prompt: z.string(), startedAt: z.number(), autoFinish: z.boolean() })
+    .object({
+      requestId: z.string(),
+      prompt: z.string(),
+      startedAt: z.number(),
+      autoFinish: z.boolean(),
+      firstFiles: z.array(z.tuple([z.string(), z.string()])).optional(),
+    })
     .nullable(),
 });
 const dataFileSchema = z.object({
@@ -66,7 +81,7 @@ function serializeDesign(design: StoredDesign): PersistedDesign {
 
 function deserializeDesign(design: PersistedDesign): StoredDesign {
   const artifacts = new Map(design.artifacts.map((a) => [a.id, { ...a, files: new Map(a.files) }]));
-  if (!artifacts.has(design.activeArtifactId)) {
+  if (design.activeArtifactId !== null && !artifacts.has(design.activeArtifactId)) {
     throw new Error(`design ${design.editorId}: active artifact ${design.activeArtifactId} is missing`);
   }
   return { ...design, artifacts };

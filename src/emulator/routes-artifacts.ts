@@ -76,7 +76,9 @@ export const readFiles: ApiHandler = (ctx) => {
 
 /**
  * POST .../artifacts/{artifactId}/publish: compiles the artifact; on success the design's
- * preview shows it. 422 `Compilation failed: <file>:<line>:<column>: <message>` otherwise.
+ * preview shows it, and (SERVICE-FACTS.md "Publish") it becomes the active artifact and a
+ * version entry is added: here a new version holding the same files, made active. The answer
+ * is `{ compiledFiles }` as a third party observed. 422 `Compilation failed: <file>:<line>:<column>: <message>`.
  */
 export const publishArtifact: ApiHandler = async (ctx) => {
   const { design, artifact } = ownedArtifact(ctx);
@@ -85,9 +87,10 @@ export const publishArtifact: ApiHandler = async (ctx) => {
   const { store, options } = ctx.services;
   const previewUrl = `https://project-${design.slug}.${options.publishedHost}`;
   const publishedAt = store.now();
+  const version = store.addArtifact(design, artifact.files, `Published v${artifact.version}`);
   design.previewUrl = previewUrl;
-  design.publishedArtifactId = artifact.id;
+  design.publishedArtifactId = version.id;
   design.publishedAt = publishedAt;
   store.changed();
-  return reply(publishResponseSchema, { artifactId: artifact.id, previewUrl, publishedAt });
+  return reply(publishResponseSchema, { compiledFiles: fileNames(artifact) });
 };

@@ -28,10 +28,10 @@ import { parseDesignUrl } from "./url-resolution.js";
 export const getHealth: ApiHandler = () => reply(healthResponseSchema, { status: "ok" });
 
 /**
- * POST /v3/designs. With a prompt the answer hides the scaffold artifact the design starts
- * from (activeArtifactId null, availableFiles []) as the real service does; status and
- * active-artifact do show it while the first generation runs, because their schema requires
- * an artifact id. The credit is taken before anything is created, so a 402 leaves no design.
+ * POST /v3/designs. With a prompt the design has no artifact until its first generation ends
+ * (SERVICE-FACTS.md "Status"): the answer, status and active-artifact all say so
+ * (activeArtifactId null, availableFiles [], active-artifact 404). The generation builds on
+ * the template or the blank scaffold. The credit is taken first, so a 402 leaves no design.
  */
 export const createDesign: ApiHandler = (ctx) => {
   const body = parseJsonBody(ctx.rawBody, createDesignRequestSchema);
@@ -42,10 +42,13 @@ export const createDesign: ApiHandler = (ctx) => {
   const givenName = body.name?.trim() ? body.name : undefined;
   const name = givenName ?? "Untitled";
   const files = template === undefined ? scaffoldFiles(name) : store.requireArtifact(template).files;
-  const design = store.createDesign({ owner: ctx.owner, name, files, title: givenName ?? "Initial version", designSystemId });
-  if (body.prompt === undefined) return reply(designSchema, designView(ctx, design));
-  runner.start(design, body.prompt, { autoFinish: true });
-  return reply(designSchema, { ...designView(ctx, design), activeArtifactId: null, availableFiles: [] });
+  if (body.prompt === undefined) {
+    const design = store.createDesign({ owner: ctx.owner, name, files, title: givenName ?? "Initial version", designSystemId });
+    return reply(designSchema, designView(ctx, design));
+  }
+  const design = store.createDesign({ owner: ctx.owner, name, files: null, title: givenName ?? "Initial version", designSystemId });
+  runner.start(design, body.prompt, { autoFinish: true, firstFiles: files });
+  return reply(designSchema, designView(ctx, design));
 };
 
 /** `designSystemId` wins over `designSystem` (a name, case-insensitive); either must exist. */
@@ -71,13 +74,13 @@ function designView(ctx: ApiContext, design: StoredDesign): {
   activeArtifactId: string | null;
   availableFiles: string[];
 } {
-  const active = ctx.services.store.requireArtifact(design);
+  const active = design.activeArtifactId === null ? undefined : ctx.services.store.requireArtifact(design);
   return {
     editorId: design.editorId,
     editorUrl: `${ctx.services.options.appUrl}/c/${design.editorId}`,
     previewUrl: design.previewUrl,
-    activeArtifactId: active.id,
-    availableFiles: fileNames(active),
+    activeArtifactId: active?.id ?? null,
+    availableFiles: active === undefined ? [] : fileNames(active),
   };
 }
 
@@ -96,8 +99,12 @@ export const resolveUrl: ApiHandler = (ctx) => {
 };
 
 /** GET /v3/design-systems */
-export const listDesignSystems: ApiHandler = (ctx) =>
-  reply(designSystemsResponseSchema, { designSystems: [...ctx.services.store.designSystems()] });
+export const listDesignSystems: ApiHandler = (ctx) => {
+  // The real envelope is undocumented; the client accepts a bare array or any object holding
+  // one. The reply passes through the client schema, so the emulator answers the bare array.
+  const designSystems = [...ctx.services.store.designSystems()].map((ds) => ({ id: ds.id, name: ds.name }));
+  return reply(designSystemsResponseSchema, { designSystems });
+};
 
 function skipOf(ctx: ApiContext): number {
   return validate(skipQuerySchema, ctx.query.get("skip") ?? undefined, "query.skip");
@@ -125,7 +132,16 @@ export const listVersions: ApiHandler = (ctx) => {
 export const listMessages: ApiHandler = (ctx) => {
   const design = ownedDesign(ctx);
   const { page, hasMore } = newestFirstPage(design.messages, skipOf(ctx), MESSAGES_PAGE_SIZE);
-  return reply(messagesPageSchema, { messages: page.map((m) => ({ ...m })), hasMore });
+  const items = page.map((m) => ({
+    id: m.id,
+    role: m.role,
+    app: "api",
+    // A list of parts (SERVICE-FACTS.md "Chat history"); an assistant item that produced a
+    // version also points at it, in a part type clients must be ready to ignore.
+    content: [{ type: "text", text: m.content }, ...(m.artifactId === undefined ? [] : [{ type: "artifact", artifactId: m.artifactId }])],
+    timeCreated: m.timeCreated,
+  }));
+  return reply(messagesPageSchema, { items, hasMore });
 };
 
 /** GET /v3/designs/{editorId}/status; with strictPoll, 429 + Retry-After to early polls. */
@@ -140,11 +156,11 @@ export const getStatus: ApiHandler = (ctx) => {
       });
     }
   }
-  const active = store.requireArtifact(design);
+  const active = design.activeArtifactId === null ? undefined : store.requireArtifact(design);
   return reply(designStatusSchema, {
     isGenerating: design.generation !== null,
-    activeArtifactId: active.id,
-    availableFiles: fileNames(active),
+    activeArtifactId: active?.id ?? null,
+    availableFiles: active === undefined ? [] : fileNames(active),
   });
 };
 

@@ -1,4 +1,8 @@
-/** The blank design's scaffold (PRODUCT.md section 9): a React + Tailwind app that compiles. */
+/**
+ * The blank design's scaffold (SERVICE-FACTS.md "Blank design scaffold"): a React + Tailwind
+ * app that compiles, in the service's style: named exports (`export function App()`), and
+ * index.css starting with Tailwind's `@import` lines.
+ */
 
 /** Marks the region of App.tsx that generations rewrite; outside it, user code is left alone. */
 export const GENERATED_START = "{/* generated:start */}";
@@ -11,7 +15,7 @@ export function scaffoldFiles(designName: string): Map<string, string> {
   const app = [
     'import React from "react";',
     "",
-    "export default function App() {",
+    "export function App() {",
     "  return (",
     '    <main className="min-h-screen bg-gray-50 p-8">',
     `      ${GENERATED_START}`,
@@ -25,7 +29,7 @@ export function scaffoldFiles(designName: string): Map<string, string> {
   const index = [
     'import React from "react";',
     'import { createRoot } from "react-dom/client";',
-    'import App from "./App";',
+    'import { App } from "./App";',
     'import "./index.css";',
     "",
     'const container = document.getElementById("root");',
@@ -34,7 +38,7 @@ export function scaffoldFiles(designName: string): Map<string, string> {
     "}",
     "",
   ].join("\n");
-  const css = ["@tailwind base;", "@tailwind components;", "@tailwind utilities;", ""].join("\n");
+  const css = ["@import 'tailwindcss/base';", "@import 'tailwindcss/components';", "@import 'tailwindcss/utilities';", ""].join("\n");
   const tailwind = [
     "/** @type {import('tailwindcss').Config} */",
     "export default {",

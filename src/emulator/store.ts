@@ -12,7 +12,8 @@ import type { StoredArtifact, StoredDesign, StoredMessage } from "./types.js";
 export interface NewDesign {
   owner: string;
   name: string;
-  files: Map<string, string>;
+  /** Files of v1; null: no artifact until the first generation (a prompted design). */
+  files: Map<string, string> | null;
   /** Title of version v1. */
   title: string;
   designSystemId?: string | null;
@@ -26,10 +27,12 @@ export interface StoreState {
 }
 
 const DEFAULT_DESIGN_SYSTEMS: ReadonlyArray<Omit<DesignSystem, "id">> = [
-  { name: "Tailwind", description: "Plain Tailwind CSS utility classes" },
-  { name: "shadcn/ui", description: "Radix primitives styled with Tailwind (shadcn/ui)" },
-  { name: "Material UI", description: "Google Material Design components (MUI)" },
-  { name: "Chakra UI", description: "Accessible component library with style props" },
+  { name: "Base", description: "Plain Tailwind CSS utility classes" },
+  { name: "Wireframe", description: "Low-fidelity greyscale layout" },
+  { name: "Shadcn", description: "Radix primitives styled with Tailwind (shadcn/ui)" },
+  { name: "MUI", description: "Google Material Design components" },
+  { name: "Mantine", description: "Mantine React components" },
+  { name: "Chakra", description: "Accessible component library with style props" },
 ];
 
 /** The emulator's state and every mutation of it. Calls `onChange` after each mutation. */
@@ -75,11 +78,11 @@ export class EmulatorStore {
     return this.#designs.values();
   }
 
-  /** Creates a design whose v1 holds `files`. */
+  /** Creates a design whose v1 holds `files`; with `files` null it has no artifact yet. */
   createDesign(init: NewDesign): StoredDesign {
     let editorId = newEditorId();
     while (this.#designs.has(editorId)) editorId = newEditorId();
-    const first = this.#artifact(1, init.title, init.files);
+    const first = init.files === null ? undefined : this.#artifact(1, init.title, init.files);
     const design: StoredDesign = {
       editorId,
       owner: init.owner,
@@ -87,8 +90,8 @@ export class EmulatorStore {
       canvasId: newCanvasId(),
       slug: slugFor(init.name, editorId),
       designSystemId: init.designSystemId ?? null,
-      artifacts: new Map([[first.id, first]]),
-      activeArtifactId: first.id,
+      artifacts: new Map(first === undefined ? [] : [[first.id, first]]),
+      activeArtifactId: first?.id ?? null,
       previewUrl: null,
       publishedArtifactId: null,
       publishedAt: null,
@@ -103,6 +106,7 @@ export class EmulatorStore {
   /** The artifact of `design` (the active one when `artifactId` is left out), or a 404. */
   requireArtifact(design: StoredDesign, artifactId?: string): StoredArtifact {
     const id = artifactId ?? design.activeArtifactId;
+    if (id === null) throw notFound(`Design ${design.editorId} has no artifact yet`);
     const artifact = design.artifacts.get(id);
     if (artifact === undefined) throw notFound(`Artifact ${id} not found in design ${design.editorId}`);
     return artifact;
@@ -124,9 +128,9 @@ export class EmulatorStore {
     this.#onChange();
   }
 
-  /** Appends a chat message. */
-  addMessage(design: StoredDesign, role: StoredMessage["role"], content: string): void {
-    design.messages.push({ role, content, timeCreated: this.#now() });
+  /** Appends a chat item (an assistant item may name the artifact it produced). */
+  addMessage(design: StoredDesign, role: StoredMessage["role"], content: string, artifactId?: string): void {
+    design.messages.push({ id: newUuid(), role, content, timeCreated: this.#now(), ...(artifactId === undefined ? {} : { artifactId }) });
     this.#onChange();
   }
 

@@ -101,11 +101,14 @@ export interface StoredArtifact {
   files: Map<string, string>;
 }
 
-/** A chat message of a design. */
+/** A chat item of a design. */
 export interface StoredMessage {
+  id: string;
   role: "user" | "assistant";
   content: string;
   timeCreated: number;
+  /** The artifact an assistant item produced (a generation that made a version). */
+  artifactId?: string | undefined;
 }
 
 /** A generation in flight (serialisable; the timer lives in the generation runner). */
@@ -115,6 +118,8 @@ export interface GenerationRun {
   startedAt: number;
   /** False when started by the control API without a timer (finished by finishGeneration). */
   autoFinish: boolean;
+  /** Files a design's first generation builds on (it has no artifact yet). */
+  firstFiles?: [string, string][] | undefined;
 }
 
 /** One design. `owner` is a hash of the creating key, never the key itself. */
@@ -127,7 +132,8 @@ export interface StoredDesign {
   slug: string;
   designSystemId: string | null;
   artifacts: Map<string, StoredArtifact>;
-  activeArtifactId: string;
+  /** Null until the first artifact: a prompted design has none while its first generation runs. */
+  activeArtifactId: string | null;
   previewUrl: string | null;
   publishedArtifactId: string | null;
   publishedAt: number | null;

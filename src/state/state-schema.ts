@@ -30,7 +30,7 @@ const syncStateShape = {
   artifactId: z.string().optional(),
   /** path -> base hash: the content both sides agreed on last. */
   files: z.record(z.string(), z.object({ hash: hashSchema })),
-  lastStatus: z.object({ isGenerating: z.boolean(), activeArtifactId: z.string(), at: z.number() }).optional(),
+  lastStatus: z.object({ isGenerating: z.boolean(), activeArtifactId: z.string().nullable(), at: z.number() }).optional(),
   /** Only an accelerator: a malformed cache is dropped, never a reason to distrust the bases. */
   scanCache: z.record(z.string(), scanCacheEntrySchema).optional().catch(undefined),
   halted: z.object({ reason: z.string(), at: z.number() }).optional(),

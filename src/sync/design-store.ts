@@ -24,7 +24,7 @@ export interface PersistedState {
   pendingPush?: Record<string, { hash: string; previous: string | null }> | undefined;
   halted?: { reason: string; at: number } | undefined;
   lastError?: { code: string; message: string; at: number } | undefined;
-  lastStatus?: { isGenerating: boolean; activeArtifactId: string; at: number } | undefined;
+  lastStatus?: { isGenerating: boolean; activeArtifactId: string | null; at: number } | undefined;
 }
 
 /** Load/save of the state plus the base-text, conflict and backup areas. */

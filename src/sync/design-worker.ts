@@ -64,6 +64,7 @@ export class DesignWorker {
   #waitingForGit = false;
   #lastStatusSave = 0;
   #remoteNames: string[] = [];
+  #noArtifactNoted = false;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
@@ -160,6 +161,14 @@ export class DesignWorker {
     }
     const wasGenerating = this.#generating;
     this.#generating = false;
+    if (status.activeArtifactId === null) {
+      // No first artifact yet (a prompted design whose first generation has not produced
+      // one): nothing to pull, nowhere to push. The first status with an id starts sync.
+      this.#noteNoArtifact(wasGenerating ? "its first generation ended without a result" : "it has no version yet");
+      if (persist) await sync.save();
+      return;
+    }
+    this.#noArtifactNoted = false;
     const moved = status.activeArtifactId !== sync.state.artifactId || !sameNames(status.availableFiles, this.#remoteNames);
     if (wasGenerating) {
       emit({ event: "idle", dir, editorId: sync.editorId, message: moved ? "generation finished" : "generation ended without a new version" });
@@ -247,7 +256,7 @@ export class DesignWorker {
     const { client, sync, emit, dir } = this.#o;
     try {
       const r = await client.publish(sync.editorId, artifactId);
-      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: `published ${r.previewUrl}` });
+      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: r.previewUrl === undefined ? "published" : `published ${r.previewUrl}` });
     } catch (err) {
       // A compile failure is the user's code, not a sync failure: show it and go on.
       if (!hasCode(err, "UNPROCESSABLE")) throw err;
@@ -257,8 +266,21 @@ export class DesignWorker {
     }
   }
 
+  #noteNoArtifact(why: string): void {
+    if (this.#noArtifactNoted) return;
+    this.#noArtifactNoted = true;
+    const { emit, dir, sync } = this.#o;
+    emit({ event: "notice", dir, editorId: sync.editorId, code: "NO_ARTIFACT", message: `nothing to pull yet: ${why}; sync starts with its first version` });
+  }
+
   #onCycleError(err: unknown): void {
     const { emit, dir, sync } = this.#o;
+    if (hasCode(err, "NO_ARTIFACT")) {
+      // Not a failure: the status poll starts sync once the design has a first artifact.
+      this.#needsFullSync = true;
+      this.#noteNoArtifact("it has no version yet");
+      return;
+    }
     if (hasCode(err, "UNAUTHORIZED")) {
       this.#halt();
       this.#o.onFatal(err);

@@ -34,13 +34,9 @@ describe("client endpoints", () => {
         [`PATCH /api/v3/designs/${EDITOR_ID}/artifacts/${ARTIFACT_ID}/files`]: { files: ["App.tsx", "new.ts"] },
         [`POST /api/v3/designs/${EDITOR_ID}/artifacts`]: { artifactId: "clone", files: ["App.tsx"] },
         [`POST /api/v3/designs/${EDITOR_ID}/prompts`]: { requestId: "r1" },
-        [`POST /api/v3/designs/${EDITOR_ID}/artifacts/${ARTIFACT_ID}/publish`]: {
-          artifactId: ARTIFACT_ID,
-          previewUrl: "https://project-x.magicpatterns.app",
-          publishedAt: 1,
-        },
+        [`POST /api/v3/designs/${EDITOR_ID}/artifacts/${ARTIFACT_ID}/publish`]: { compiledFiles: ["App.tsx"] },
         "GET /api/v3/design-systems": { designSystems: [{ id: "ds-1", name: "Material" }] },
-        [`GET /api/v3/designs/${EDITOR_ID}/messages?skip=10`]: { messages: [], hasMore: false },
+        [`GET /api/v3/designs/${EDITOR_ID}/messages?skip=10`]: { items: [], hasMore: false },
         [`GET /api/v3/designs/${EDITOR_ID}/versions?skip=0`]: { versions: [version(1)], hasMore: false },
       };
       const body = routes[`${req.method} ${req.url}`];
@@ -59,9 +55,9 @@ describe("client endpoints", () => {
       files: ["App.tsx"],
     });
     expect(await client.sendPrompt(EDITOR_ID, { prompt: "make it blue" })).toEqual({ requestId: "r1" });
-    expect((await client.publish(EDITOR_ID, ARTIFACT_ID)).artifactId).toBe(ARTIFACT_ID);
+    expect(await client.publish(EDITOR_ID, ARTIFACT_ID)).toEqual({ previewUrl: undefined, compiledFiles: ["App.tsx"] });
     expect(await client.listDesignSystems()).toEqual([{ id: "ds-1", name: "Material" }]);
-    expect(await client.listMessages(EDITOR_ID, 10)).toEqual({ messages: [], hasMore: false });
+    expect(await client.listMessages(EDITOR_ID, 10)).toEqual({ items: [], hasMore: false });
     expect(await client.listVersions(EDITOR_ID)).toEqual({ versions: [version(1)], hasMore: false });
     await client.close();
 

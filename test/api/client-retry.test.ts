@@ -78,11 +78,11 @@ describe("retries", () => {
     server = await startTestServer((req, res, i) => {
       if (i % 2 === 0) return sendJson(res, 500, { error: "flaky" });
       if (req.method === "PATCH") return sendJson(res, 200, { files: ["a.ts"] });
-      sendJson(res, 200, { artifactId: "a", previewUrl: "p", publishedAt: 1 });
+      sendJson(res, 200, { compiledFiles: ["a.ts"] });
     });
     const client = testClient(server.baseUrl);
     expect(await client.writeFiles(EDITOR_ID, "a", [{ fileName: "a.ts", code: "x" }])).toEqual(["a.ts"]);
-    expect((await client.publish(EDITOR_ID, "a")).artifactId).toBe("a");
+    expect((await client.publish(EDITOR_ID, "a")).compiledFiles).toEqual(["a.ts"]);
     await client.close();
     expect(server.requests).toHaveLength(4);
   });

@@ -1,4 +1,5 @@
 /** The real client against the real emulator: every endpoint and every documented error status. */
+import { messageText } from "../../src/api/schemas.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type ClosableV3Client } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
@@ -65,11 +66,16 @@ describe("every endpoint", () => {
     expect(await client.resolveUrl(emulator.control.getDesign(editorId).canvasUrl)).toBe(editorId);
   });
 
-  it("publish, then resolve the published URL", async () => {
+  it("publish makes a new active version holding the same files; the published URL resolves", async () => {
     const { editorId, artifactId } = emulator.control.createDesign(KEY);
     const published = await client.publish(editorId, artifactId);
-    expect(published.artifactId).toBe(artifactId);
-    expect(await client.resolveUrl(published.previewUrl)).toBe(editorId);
+    expect(published.compiledFiles?.length).toBeGreaterThan(0);
+    const active = await client.getActiveArtifact(editorId);
+    expect(active.artifactId).not.toBe(artifactId);
+    expect(emulator.control.getFiles(editorId)).toEqual(emulator.control.getFiles(editorId, artifactId));
+    expect((await client.listAllVersions(editorId)).map((v) => v.versionLabel)).toEqual(["v2", "v1"]);
+    const previewUrl = emulator.control.getDesign(editorId).previewUrl;
+    expect(await client.resolveUrl(previewUrl ?? "")).toBe(editorId);
   });
 
   it("design systems and messages", async () => {
@@ -77,24 +83,28 @@ describe("every endpoint", () => {
     expect(systems.length).toBeGreaterThan(0);
     const design = await client.createDesign({ name: "with ds", designSystemId: systems[0]?.id ?? "" });
     expect(design.editorId).not.toBe("");
-    expect(await client.listMessages(design.editorId)).toEqual({ messages: [], hasMore: false });
+    expect(await client.listMessages(design.editorId)).toEqual({ items: [], hasMore: false });
   });
 
   it("a prompt: create with a prompt, poll until idle, prompt again", async () => {
     const scheduler = new PollScheduler({ intervalMs: 10, clock: createSystemClock(), ledger: createMemoryPollLedger() });
     const design = await client.createDesign({ prompt: "a pricing page" });
     expect(design.activeArtifactId).toBeNull();
-    const waitIdle = async (): Promise<string> => {
+    const waitIdle = async (): Promise<string | null> => {
       for (;;) {
         const status = await scheduler.poll(design.editorId, () => client.getStatus(design.editorId));
         if (!status.isGenerating) return status.activeArtifactId;
       }
     };
+    expect((await client.getStatus(design.editorId)).activeArtifactId).toBeNull();
+    await expect(client.getActiveArtifact(design.editorId)).rejects.toMatchObject({ code: "NO_ARTIFACT" });
     const first = await waitIdle();
+    expect(first).not.toBeNull();
     expect(await client.sendPrompt(design.editorId, { prompt: "make it dark" })).toEqual({ requestId: expect.any(String) });
     expect(await waitIdle()).not.toBe(first);
     const messages = await client.listMessages(design.editorId);
-    expect(messages.messages.length).toBeGreaterThan(0);
+    expect(messages.items.map((m) => m.role)).toEqual(["assistant", "user", "assistant", "user"]);
+    expect(messageText(messages.items[1]!)).toBe("make it dark");
   });
 });
 

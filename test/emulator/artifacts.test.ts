@@ -4,8 +4,7 @@ import {
   designStatusSchema,
   publishResponseSchema,
   readFilesResponseSchema,
-  writeFilesResponseSchema,
-} from "../../src/api/schemas.js";
+  writeFilesResponseSchema, toPublishResult } from "../../src/api/schemas.js";
 import { call, createBlank, json, useEmulators } from "./helpers.js";
 
 const start = useEmulators();
@@ -96,15 +95,18 @@ describe("emulator: artifacts and files", () => {
     expect((await call(emu, "POST", `/v3/designs/${one.editorId}/artifacts`, { body: { sourceArtifactId: one.artifactId } })).status).toBe(400);
   });
 
-  it("publishes a compiling artifact and sets the design's previewUrl", async () => {
+  it("publishes a compiling artifact: previewUrl set, a new active version with the same files", async () => {
     const emu = await start();
     const { editorId, artifactId } = await createBlank(emu, undefined, "My App");
     const answer = await call(emu, "POST", `/v3/designs/${editorId}/artifacts/${artifactId}/publish`);
     expect(answer.status).toBe(200);
-    const result = publishResponseSchema.parse(answer.body);
-    expect(result.artifactId).toBe(artifactId);
-    expect(result.previewUrl).toMatch(/^https:\/\/project-my-app-[a-z0-9]{8}\.magicpatterns\.app$/);
-    expect(emu.control.getDesign(editorId)).toMatchObject({ previewUrl: result.previewUrl, publishedArtifactId: artifactId });
+    expect(toPublishResult(publishResponseSchema.parse(answer.body)).compiledFiles).toEqual(Object.keys(emu.control.getFiles(editorId, artifactId)));
+    const design = emu.control.getDesign(editorId);
+    expect(design.previewUrl).toMatch(/^https:\/\/project-my-app-[a-z0-9]{8}\.magicpatterns\.app$/);
+    expect(design.activeArtifactId).not.toBe(artifactId);
+    expect(design.versions.map((v) => v.versionLabel)).toEqual(["v1", "v2"]);
+    expect(design.publishedArtifactId).toBe(design.activeArtifactId);
+    expect(emu.control.getFiles(editorId)).toEqual(emu.control.getFiles(editorId, artifactId));
     const clone = await call(emu, "POST", "/v3/designs", { body: { templateId: editorId } });
     expect(json(clone)["previewUrl"]).toBeNull();
   });

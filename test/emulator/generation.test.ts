@@ -3,8 +3,7 @@ import {
   designSchema,
   designStatusSchema,
   messagesPageSchema,
-  promptResponseSchema,
-} from "../../src/api/schemas.js";
+  promptResponseSchema, messageText } from "../../src/api/schemas.js";
 import { call, createBlank, json, KEY_A, KEY_B, useEmulators, waitUntilIdle } from "./helpers.js";
 
 const start = useEmulators();
@@ -20,15 +19,18 @@ describe("emulator: generation", () => {
     expect(design.availableFiles).toEqual([]);
     const during = designStatusSchema.parse((await call(emu, "GET", `/v3/designs/${design.editorId}/status`)).body);
     expect(during.isGenerating).toBe(true);
-    const scaffoldId = during.activeArtifactId;
+    // No artifact until the first generation ends (SERVICE-FACTS.md "Status").
+    expect(during.activeArtifactId).toBeNull();
+    expect(during.availableFiles).toEqual([]);
+    expect((await call(emu, "GET", `/v3/designs/${design.editorId}/active-artifact`)).status).toBe(404);
     const idle = designStatusSchema.parse(await waitUntilIdle(emu, design.editorId));
-    expect(idle.activeArtifactId).not.toBe(scaffoldId);
+    expect(idle.activeArtifactId).not.toBeNull();
     expect(idle.availableFiles).toContain("components/AddAPricing.tsx");
     const files = emu.control.getFiles(design.editorId);
     expect(files["App.tsx"]).toContain('{"Add a pricing table"}');
     expect(files["App.tsx"]).toContain('import { AddAPricing } from "./components/AddAPricing";');
     expect(files["App.tsx"]).toContain("<AddAPricing />");
-    expect(emu.control.getDesign(design.editorId).versions.map((v) => v.title)).toEqual(["Shop", "Add a pricing table"]);
+    expect(emu.control.getDesign(design.editorId).versions.map((v) => v.title)).toEqual(["Add a pricing table"]);
     expect(emu.control.getCredits(KEY_A)).toBe(999);
   });
 
@@ -56,7 +58,7 @@ describe("emulator: generation", () => {
     expect(emu.control.getCredits(KEY_A)).toBe(998);
     const messages = messagesPageSchema.parse((await call(emu, "GET", `/v3/designs/${one.editorId}/messages`)).body);
     expect(messages.hasMore).toBe(false);
-    expect(messages.messages.map((m) => [m.role, m.content])).toEqual([
+    expect(messages.items.map((m) => [m.role, messageText(m)])).toEqual([
       ["assistant", "Updated App.tsx and added components/MakeALogin.tsx"],
       ["user", "Make a login form"],
     ]);
@@ -73,7 +75,7 @@ describe("emulator: generation", () => {
     expect(files["components/AddFooter.tsx"]).toContain('data-revision="2"');
     expect(files["App.tsx"]?.match(/<AddFooter \/>/g)).toHaveLength(1);
     const page = messagesPageSchema.parse((await call(emu, "GET", `/v3/designs/${editorId}/messages`)).body);
-    expect(page.messages[0]?.content).toBe("Updated App.tsx and updated components/AddFooter.tsx");
+    expect(messageText(page.items[0]!)).toBe("Updated App.tsx and updated components/AddFooter.tsx");
   });
 
   it("a [fail] prompt ends idle with no new artifact and an assistant message", async () => {
@@ -84,7 +86,8 @@ describe("emulator: generation", () => {
     expect(idle["activeArtifactId"]).toBe(artifactId);
     expect(emu.control.getDesign(editorId).versions).toHaveLength(1);
     const page = messagesPageSchema.parse((await call(emu, "GET", `/v3/designs/${editorId}/messages`)).body);
-    expect(page.messages[0]).toMatchObject({ role: "assistant", content: expect.stringMatching(/failed/) });
+    expect(page.items[0]?.role).toBe("assistant");
+    expect(messageText(page.items[0]!)).toMatch(/failed/);
   });
 
   it("answers 409 to a prompt while generating, and takes no credit for it", async () => {
@@ -149,10 +152,10 @@ describe("emulator: generation", () => {
     }
     const first = messagesPageSchema.parse((await call(emu, "GET", `/v3/designs/${editorId}/messages`)).body);
     const second = messagesPageSchema.parse((await call(emu, "GET", `/v3/designs/${editorId}/messages?skip=10`)).body);
-    expect(first.messages).toHaveLength(10);
+    expect(first.items).toHaveLength(10);
     expect(first.hasMore).toBe(true);
-    expect(first.messages[0]?.content).toBe("Updated App.tsx and added components/Step5.tsx");
-    expect(second.messages.map((m) => m.content)).toEqual(["Updated App.tsx and added components/Step0.tsx", "step 0"]);
+    expect(messageText(first.items[0]!)).toBe("Updated App.tsx and added components/Step5.tsx");
+    expect(second.items.map((m) => messageText(m))).toEqual(["Updated App.tsx and added components/Step0.tsx", "step 0"]);
     expect(second.hasMore).toBe(false);
   });
 });

@@ -37,7 +37,7 @@ describe("emulator: persistence", () => {
     await call(first, "PATCH", `/v3/designs/${editorId}/artifacts/${artifactId}/files`, { body: { files: [{ fileName: "__proto__", code: "odd" }] } });
     await call(first, "POST", `/v3/designs/${editorId}/prompts`, { body: { prompt: "Add a gallery" } });
     await waitUntilIdle(first, editorId);
-    const published = json(await call(first, "POST", `/v3/designs/${editorId}/artifacts/${artifactId}/publish`));
+    expect(json(await call(first, "POST", `/v3/designs/${editorId}/artifacts/${artifactId}/publish`))).toHaveProperty("compiledFiles");
     const systems = designSystemsResponseSchema.parse((await call(first, "GET", "/v3/design-systems")).body);
     const filesBefore = first.control.getFiles(editorId);
     const snapshotBefore = first.control.getDesign(editorId);
@@ -50,9 +50,9 @@ describe("emulator: persistence", () => {
     expect(second.control.getFiles(editorId, artifactId)["__proto__"]).toBe("odd");
     expect(second.control.getDesign(editorId)).toEqual(snapshotBefore);
     expect(second.control.getCredits(KEY_A)).toBe(999);
-    expect(json(await call(second, "GET", `/v3/designs/${editorId}/messages`))["messages"]).toHaveLength(2);
+    expect(json(await call(second, "GET", `/v3/designs/${editorId}/messages`))["items"]).toHaveLength(2);
     expect((await call(second, "GET", "/v3/design-systems")).body).toEqual(systems);
-    const resolved = await call(second, "POST", "/v3/designs/resolve-url", { body: { url: published["previewUrl"] } });
+    const resolved = await call(second, "POST", "/v3/designs/resolve-url", { body: { url: second.control.getDesign(editorId).previewUrl } });
     expect(resolved.body).toEqual({ editorId });
     expect((await call(second, "GET", `/v3/designs/${editorId}/status`, { key: KEY_B })).status).toBe(403);
   });

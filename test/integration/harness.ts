@@ -18,8 +18,8 @@ export const TEST_KEY = "mp_test_key_0123456789abcdef";
 /** Files a harness design starts with. */
 export const STARTER_FILES: Record<string, string> = {
   "App.tsx": lines("App", 20),
-  "index.tsx": 'import { createRoot } from "react-dom/client";\nimport App from "./App";\ncreateRoot(document.getElementById("root")!).render(<App />);\n',
-  "index.css": "@tailwind base;\n@tailwind components;\n@tailwind utilities;\n",
+  "index.tsx": 'import { createRoot } from "react-dom/client";\nimport { App } from "./App";\ncreateRoot(document.getElementById("root")!).render(<App />);\n',
+  "index.css": "@import 'tailwindcss/base';\n@import 'tailwindcss/components';\n@import 'tailwindcss/utilities';\n",
   "components/Button.tsx": lines("Button", 10),
 };
 
@@ -57,6 +57,17 @@ export interface HarnessOptions {
   files?: Record<string, string>;
   syncrc?: Record<string, unknown>;
   emulator?: EmulatorOptions;
+  /** Create the design with this prompt (no artifact until its first generation ends). */
+  prompt?: string;
+}
+
+async function createPrompted(baseUrl: string, prompt: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/v3/designs`, {
+    method: "POST",
+    headers: { "x-mp-api-key": TEST_KEY, "content-type": "application/json" },
+    body: JSON.stringify({ prompt }),
+  });
+  return ((await res.json()) as { editorId: string }).editorId;
 }
 
 /** Starts an emulator, a design, a temp folder and a Runtime. */
@@ -64,7 +75,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const emu = await startEmulator({ port: 0, keys: [TEST_KEY], generationMs: 100, ...options.emulator });
   const home = await mkdtemp(join(tmpdir(), "mpsync-it-"));
   const root = join(home, "design");
-  const { editorId } = emu.control.createDesign(TEST_KEY, { files: options.files ?? STARTER_FILES });
+  const editorId = options.prompt === undefined ? emu.control.createDesign(TEST_KEY, { files: options.files ?? STARTER_FILES }).editorId : await createPrompted(emu.baseUrl, options.prompt);
   const syncrc = {
     baseUrl: emu.baseUrl,
     pollIntervalSec: 0.1,

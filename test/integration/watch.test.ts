@@ -1,5 +1,5 @@
 /** The real daemon (WatchDaemon + DesignWorker + chokidar) on a real folder against the emulator. */
-import { readFile, rm, writeFile, rename } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
@@ -140,8 +140,8 @@ describe("publishOnPush", () => {
     daemon = await startDaemon(h);
     let mark = h.mark();
     await h.writeLocal("index.css", "body { margin: 0; }\n");
-    const published = await h.waitForEvent((e) => e.event === "published", { since: mark });
-    expect(String(published.previewUrl)).toMatch(/^https:\/\/project-/);
+    await h.waitForEvent((e) => e.event === "published", { since: mark });
+    expect(h.emu.control.getDesign(h.editorId).previewUrl).toMatch(/^https:\/\/project-/);
     mark = h.mark();
     await h.writeLocal("components/Broken.tsx", "export const Broken = (<div>;\n");
     const failed = await h.waitForEvent((e) => e.event === "error", { since: mark });
@@ -153,5 +153,45 @@ describe("publishOnPush", () => {
     await h.writeLocal("index.css", "body { margin: 1px; }\n");
     await h.waitForEvent((e) => e.event === "pushed", { since: mark });
     expect(h.remoteFiles()["index.css"]).toBe("body { margin: 1px; }\n");
+  });
+
+  // SERVICE-FACTS.md "Publish": the service makes the published artifact active and adds a
+  // version. That is mpsync's own change: no pull, no backup, no conflict, no echo, no loop.
+  it("a publish that moves the active artifact is mpsync's own change: nothing pulled, pushed or published again", async () => {
+    h = await startHarness({ syncrc: { publishOnPush: true } });
+    daemon = await startDaemon(h);
+    const before = h.emu.control.activeArtifactId(h.editorId);
+    const mark = h.mark();
+    await h.writeLocal("index.css", "body { margin: 0; }\n");
+    await h.waitForEvent((e) => e.event === "published", { since: mark });
+    const published = h.emu.control.activeArtifactId(h.editorId);
+    expect(published).not.toBe(before);
+    // Let the daemon see the moved artifact through a few status polls.
+    const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
+    await h.emu.control.waitForRequest((e) => e.path.endsWith("/status") && h.emu.control.countRequests((x) => x.path.endsWith("/status")) >= polls + 3, { timeoutMs: 10_000 });
+    await daemon.workers[0]!.idle();
+    const after = h.events.slice(mark);
+    expect(after.filter((e) => ["pulled", "conflict", "error", "halted"].includes(e.event))).toEqual([]);
+    expect(after.filter((e) => e.event === "published")).toHaveLength(1);
+    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/publish"))).toBe(1);
+    expect(h.emu.control.activeArtifactId(h.editorId)).toBe(published);
+    expect(await readdir(join(h.root, ".mpsync", "backups")).catch(() => [])).toEqual([]);
+    expect(await h.readLocal("index.css")).toBe("body { margin: 0; }\n");
+  });
+});
+
+describe("a design with no version yet", () => {
+  it("watch says there is nothing to pull yet, without errors, and syncs once the first generation ends", async () => {
+    h = await startHarness({ prompt: "Add a pricing table", emulator: { generationMs: 600_000 } });
+    daemon = await startDaemon(h);
+    const notice = await h.waitForEvent((e) => e.event === "notice" && e.code === "NO_ARTIFACT");
+    expect(notice.message).toContain("nothing to pull yet");
+    const mark = h.mark();
+    h.emu.control.finishGeneration(h.editorId);
+    await h.waitForEvent((e) => e.event === "pulled", { since: mark });
+    expect(await h.readLocal("App.tsx")).toBe(h.remoteFiles()["App.tsx"]);
+    expect(h.events.filter((e) => e.event === "error" || e.event === "halted")).toEqual([]);
+    expect(h.events.filter((e) => e.event === "notice" && e.code === "NO_ARTIFACT")).toHaveLength(1);
   });
 });

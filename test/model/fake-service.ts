@@ -11,7 +11,7 @@ import { ENDPOINTS, type Endpoint } from "../../src/api/endpoints.js";
 import { MpsyncError } from "../../src/api/errors.js";
 import { TransportFailure } from "../../src/api/http-transport.js";
 import { errorFromResponse, errorFromTransport, parseSuccess, type CallContext } from "../../src/api/response.js";
-import { readFilesRequestSchema, writeFilesRequestSchema, type FileWrite } from "../../src/api/schemas.js";
+import { readFilesRequestSchema, writeFilesRequestSchema, type Artifact, type FileWrite } from "../../src/api/schemas.js";
 
 /** What a fault does to one call. */
 export type FaultKind =
@@ -203,7 +203,8 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
       call(() => {
         const fault = takeFault(service, "getActiveArtifact");
         const a = artifactOf(editorId, service.activeId);
-        return answer(fault, ENDPOINTS.getActiveArtifact, `${base}/active-artifact`, now(), () => ({ artifactId: a.id, files: [...a.files.keys()] }), { artifactId: "", files: [] });
+        // The fake always has an artifact: the answer is never the "no artifact yet" shape.
+        return answer(fault, ENDPOINTS.getActiveArtifact, `${base}/active-artifact`, now(), () => ({ artifactId: a.id, files: [...a.files.keys()] }), { artifactId: "", files: [] }) as Artifact;
       }),
     readFiles: (editorId, artifactId, fileNames) =>
       call(() => {

@@ -5,6 +5,7 @@ import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { addCreateOptions, buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
 import { pollUntilIdle } from "../wait-idle.js";
+import { EXIT } from "../exit-codes.js";
 
 interface CreateCommandFlags extends CreateFlags {
   wait?: boolean;
@@ -31,7 +32,7 @@ Examples:
     .action(action(io, exit, (ctx, flags: CreateCommandFlags) => runCreate(ctx, flags)));
 }
 
-async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promise<void> {
+async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promise<number> {
   const body = await buildCreateRequest(ctx, flags);
   const design = await createDesign(ctx, body);
   let finished: DesignStatus | undefined;
@@ -46,6 +47,8 @@ async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promis
     previewUrl: design.previewUrl,
     activeArtifactId: finished?.activeArtifactId ?? design.activeArtifactId,
     generating: body.prompt !== undefined && finished === undefined,
+    /** With --wait: false when the first generation ended without producing a version. */
+    generated: finished === undefined ? undefined : finished.activeArtifactId !== null,
   };
   ctx.out.result(doc, () => {
     const c = ctx.out.c;
@@ -53,6 +56,8 @@ async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promis
     ctx.out.info(`  editor:  ${doc.editorUrl}`);
     ctx.out.info(`  preview: ${doc.previewUrl ?? c.dim("not published yet (mpsync publish after init)")}`);
     if (doc.generating) ctx.out.info(c.dim("  generating in the background; add --wait to wait for it"));
+    if (doc.generated === false) ctx.out.warn("its first generation ended without a version: nothing to pull yet (try another prompt: mpsync prompt)");
     ctx.out.info(c.dim(`  next: mpsync init <dir> --design ${doc.editorId}`));
   });
+  return doc.generated === false ? EXIT.failure : EXIT.ok;
 }

@@ -12,6 +12,7 @@ import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { addCreateOptions, buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
 import { pullExitCode, pullUnderLock } from "../folder-pull.js";
+import { EXIT } from "../exit-codes.js";
 import { renderPlan } from "../render-plan.js";
 import { pollUntilIdle } from "../wait-idle.js";
 
@@ -54,9 +55,16 @@ async function runInit(ctx: CommandContext, dir: string, flags: InitFlags): Prom
   refuseMapped(target.loaded, root);
   if (flags.force !== true) await refuseNonEmpty(root, dir);
 
-  const { editorId, created } = await obtainDesign(ctx, flags);
+  const { editorId, created, noVersion } = await obtainDesign(ctx, flags);
   const written = await writeMapping(ctx, target, dir, root, editorId);
   ctx.out.success(`mapped ${written.dir} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
+  if (noVersion) {
+    ctx.out.result({ ok: false, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pull: undefined }, () => {
+      ctx.out.warn(`the design's first generation ended without a version: nothing to pull yet into ${written.dir}`);
+      ctx.out.info(ctx.out.c.dim(`next: mpsync prompt "..." --dir ${written.dir} --wait`));
+    });
+    return EXIT.failure;
+  }
 
   const summary = await pullUnderLock(ctx, { dir: written.dir, design: editorId, root }, "mpsync init");
   report(ctx, { dir: written.dir, editorId, written, created, summary });
@@ -116,21 +124,22 @@ async function refuseNonEmpty(root: string, dir: string): Promise<void> {
   });
 }
 
-async function obtainDesign(ctx: CommandContext, flags: InitFlags): Promise<{ editorId: string; created: Design | undefined }> {
+async function obtainDesign(ctx: CommandContext, flags: InitFlags): Promise<{ editorId: string; created: Design | undefined; noVersion: boolean }> {
   const client = await ctx.runtime.client();
   if (flags.design !== undefined) {
     const editorId = isBareEditorId(flags.design) ? flags.design : await client.resolveUrl(normalizeDesignUrl(flags.design));
     // Fails with 403/404 before anything is written.
     await client.getActiveArtifact(editorId);
-    return { editorId, created: undefined };
+    return { editorId, created: undefined, noVersion: false };
   }
   const body = await buildCreateRequest(ctx, flags);
   const design = await createDesign(ctx, body);
   ctx.out.success(`created design ${design.editorId} (${design.editorUrl})`);
-  // A prompted design has no files until its first generation ends: pulling earlier would
-  // meet an empty artifact (a circuit breaker).
-  if (body.prompt !== undefined) await pollUntilIdle(ctx, design.editorId);
-  return { editorId: design.editorId, created: design };
+  // A prompted design has no artifact until its first generation ends (status answers
+  // activeArtifactId null meanwhile); one that ended without a version has nothing to pull.
+  if (body.prompt === undefined) return { editorId: design.editorId, created: design, noVersion: false };
+  const idle = await pollUntilIdle(ctx, design.editorId);
+  return { editorId: design.editorId, created: design, noVersion: idle.activeArtifactId === null };
 }
 
 interface Written {

@@ -2,12 +2,12 @@
 import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
 import { MpsyncError } from "../../api/errors.js";
-import type { PromptRequest } from "../../api/schemas.js";
+import { messageText, type PromptRequest } from "../../api/schemas.js";
 import type { Mapping } from "../../runtime.js";
 import type { CycleSummary } from "../../sync/cycle-summary.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
-import { checkImageUrls, collect, spendGeneration } from "../design-request.js";
+import { collect, spendGeneration } from "../design-request.js";
 import { EXIT } from "../exit-codes.js";
 import { holderLabel, holdFolder, pullDesign, pullExitCode, warnSink } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
@@ -41,31 +41,35 @@ export function registerPrompt(program: Command, io: CliIo, exit: ExitHolder): v
     .description("send a prompt to the mapped design; with --wait, poll until it is idle and pull the new version")
     .argument("<text>", "what to change, in plain words")
     .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--image <url>", "reference image (repeatable)", collect)
+    .option("--image <url>", "not supported: the service takes images only when a design is created (use create --image)", collect)
     .option("--wait", "poll until the generation ends (never faster than pollIntervalSec), then pull")
     .addHelpText(
       "after",
       `
 A prompt is refused while the design is already generating. Each prompt counts against the
-local generation budget (1000 per 10 hours per key).
+local generation budget (1000 per 10 hours per key). The service takes reference images only
+when a design is created: mpsync create --prompt ... --image URL.
 
 Examples:
   $ mpsync prompt "make the header sticky" --wait
-  $ mpsync prompt "match this style" --image https://example.com/mock.png --dir web`,
+  $ mpsync prompt "add a pricing table" --dir web`,
     )
     .action(action(io, exit, (ctx, text: string, flags: PromptFlags) => runPrompt(ctx, text, flags)));
 }
 
 async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags): Promise<number> {
   if (text.trim() === "") throw new MpsyncError("USAGE", "the prompt is empty");
-  const images = flags.image ?? [];
-  checkImageUrls(images);
-  const body: PromptRequest = images.length > 0 ? { prompt: text, imageUrls: images } : { prompt: text };
+  if ((flags.image ?? []).length > 0) {
+    throw new MpsyncError("USAGE", "prompt --image is not supported: the service takes reference images only when a design is created", {
+      hint: 'create a design from the image instead: mpsync create --prompt "..." --image URL (or init DIR --create --image URL)',
+    });
+  }
+  const body: PromptRequest = { prompt: text };
   const mapping = await ctx.runtime.singleMapping(flags.dir);
   const client = await ctx.runtime.client();
   const editorId = await refuseWhileGenerating(ctx, mapping, "mpsync prompt", "the prompt was not sent");
 
-  const before = (await client.getActiveArtifact(editorId)).artifactId;
+  const before = await activeArtifactOrNull(client, editorId);
   const { requestId } = await spendGeneration(ctx, () => client.sendPrompt(editorId, body));
   const result: PromptResult = {
     ok: true,
@@ -89,11 +93,11 @@ async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags):
   return finishWaiting(ctx, mapping, client, result, before);
 }
 
-async function finishWaiting(ctx: CommandContext, mapping: Mapping, client: V3Client, result: PromptResult, before: string): Promise<number> {
+async function finishWaiting(ctx: CommandContext, mapping: Mapping, client: V3Client, result: PromptResult, before: string | null): Promise<number> {
   const status = await pollUntilIdle(ctx, result.editorId);
   result.waited = true;
-  result.activeArtifactId = status.activeArtifactId;
-  result.newVersion = status.activeArtifactId !== before;
+  result.activeArtifactId = status.activeArtifactId ?? undefined;
+  result.newVersion = status.activeArtifactId !== null && status.activeArtifactId !== before;
   result.reply = await latestReply(client, result.editorId);
   if (result.newVersion) {
     const hold = await holdFolder(mapping.root, "mpsync prompt");
@@ -125,12 +129,29 @@ function renderWaited(ctx: CommandContext, r: PromptResult): void {
   else ctx.out.info(`${r.pulledBy ?? "another mpsync process"} holds ${r.dir}: it will pull the new version`);
 }
 
-/** The newest assistant message, if the newest message is one (a reply to our prompt). */
+/** The active artifact's id, or null when the design has none yet. */
+async function activeArtifactOrNull(client: V3Client, editorId: string): Promise<string | null> {
+  try {
+    return (await client.getActiveArtifact(editorId)).artifactId;
+  } catch (err) {
+    if (err instanceof MpsyncError && err.code === "NO_ARTIFACT") return null;
+    throw err;
+  }
+}
+
+/**
+ * The assistant's reply to our prompt: the newest items come first, so the reply is the first
+ * assistant item before our own prompt (the first user item). Only its text parts count.
+ */
 async function latestReply(client: V3Client, editorId: string): Promise<string | undefined> {
   try {
     const page = await client.listMessages(editorId, 0);
-    const newest = [...page.messages].sort((a, b) => b.timeCreated - a.timeCreated)[0];
-    return newest?.role === "assistant" ? newest.content : undefined;
+    for (const item of page.items) {
+      if (item.role === "user") return undefined;
+      const text = item.role === "assistant" ? messageText(item).trim() : "";
+      if (text !== "") return text;
+    }
+    return undefined;
   } catch {
     // The reply is a courtesy: the pull matters more than a failed chat read.
     return undefined;

@@ -12,7 +12,8 @@ export interface PublishOutcome {
   editorId: string | undefined;
   artifactId: string | undefined;
   previewUrl: string | undefined;
-  publishedAt: number | undefined;
+  /** How many files the service said it compiled, when it said so. */
+  compiledFiles: number | undefined;
   error: { code: string; message: string; compiler?: string } | undefined;
 }
 
@@ -26,7 +27,9 @@ export function registerPublish(program: Command, io: CliIo, exit: ExitHolder): 
       "after",
       `
 Publishing compiles what is on the service: push local edits first. A compile failure prints
-the compiler's message and exits 1.
+the compiler's message and exits 1. The service also makes the published version the active
+one and adds an entry to the version history; a running mpsync watch takes that as its own
+change (nothing is pulled or pushed because of it).
 
 Examples:
   $ mpsync push && mpsync publish
@@ -50,7 +53,7 @@ Examples:
 }
 
 async function publishOne(ctx: CommandContext, mapping: { dir: string; design: string; root: string }): Promise<{ result: PublishOutcome; err?: unknown }> {
-  const result: PublishOutcome = { dir: mapping.dir, editorId: undefined, artifactId: undefined, previewUrl: undefined, publishedAt: undefined, error: undefined };
+  const result: PublishOutcome = { dir: mapping.dir, editorId: undefined, artifactId: undefined, previewUrl: undefined, compiledFiles: undefined, error: undefined };
   try {
     const sync = await ctx.runtime.openDesign(mapping, () => undefined);
     result.editorId = sync.editorId;
@@ -58,7 +61,7 @@ async function publishOne(ctx: CommandContext, mapping: { dir: string; design: s
     result.artifactId = (await client.getActiveArtifact(sync.editorId)).artifactId;
     const published = await client.publish(sync.editorId, result.artifactId);
     result.previewUrl = published.previewUrl;
-    result.publishedAt = published.publishedAt;
+    result.compiledFiles = published.compiledFiles?.length;
     return { result };
   } catch (err) {
     const compiler = hasCode(err, "UNPROCESSABLE") && err instanceof ApiError ? err.serverMessage : undefined;
@@ -71,7 +74,8 @@ function renderOutcomes(ctx: CommandContext, outcomes: PublishOutcome[]): void {
   const c = ctx.out.c;
   for (const o of outcomes) {
     if (o.error === undefined) {
-      ctx.out.success(`${c.bold(o.dir)} published: ${o.previewUrl ?? ""}`);
+      const compiled = o.compiledFiles === undefined ? "" : ` (${o.compiledFiles} files compiled)`;
+      ctx.out.success(`${c.bold(o.dir)} published${o.previewUrl === undefined ? "" : `: ${o.previewUrl}`}${compiled}`);
     } else if (o.error.compiler !== undefined) {
       ctx.out.info(`${c.red("✗")} ${c.bold(o.dir)} does not compile:`);
       for (const line of o.error.compiler.split("\n")) ctx.out.info(`  ${line}`);

@@ -12,7 +12,8 @@ import { MpsyncError } from "../../api/errors.js";
 export interface DesignStatusReport {
   dir: string;
   editorId: string | undefined;
-  state: "idle" | "generating" | "unknown" | "halted" | "error";
+  /** `no-version`: the design has no artifact yet (its first generation runs, or ended without one). */
+  state: "idle" | "generating" | "unknown" | "halted" | "error" | "no-version";
   generating: boolean | undefined;
   statusAgeSec: number | undefined;
   activeArtifactId: string | undefined;
@@ -27,6 +28,8 @@ export interface DesignStatusReport {
   daemon: { pid: number; uptimeSec: number; command: string } | undefined;
   error?: string;
   errorCode?: string;
+  /** An informational line (e.g. why there is nothing to pull yet). */
+  note?: string;
 }
 
 /** Collects one design's status. Never writes the folder (the daemon may own it). */
@@ -71,6 +74,11 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
     report.state = report.halted !== undefined ? "halted" : report.generating === true ? "generating" : report.generating === false ? "idle" : "unknown";
     report.activeVersion = await activeVersionLabel(ctx, sync.editorId, plan.artifactId);
   } catch (err) {
+    if (err instanceof MpsyncError && err.code === "NO_ARTIFACT") {
+      report.state = "no-version";
+      report.note = err.message;
+      return report;
+    }
     report.state = "error";
     report.error = describeError(err);
     report.errorCode = err instanceof MpsyncError ? err.code : "INTERNAL";
@@ -89,10 +97,11 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
   const c = out.c;
   for (const r of reports) {
     const stateText =
-      r.state === "generating" ? c.yellow("generating") : r.state === "idle" ? c.green("idle") : r.state === "halted" ? c.red("needs attention") : r.state === "error" ? c.red("error") : c.dim("state unknown");
+      r.state === "generating" ? c.yellow("generating") : r.state === "idle" ? c.green("idle") : r.state === "halted" ? c.red("needs attention") : r.state === "error" ? c.red("error") : r.state === "no-version" ? c.yellow("no version yet") : c.dim("state unknown");
     const age = r.statusAgeSec === undefined ? "" : c.dim(` (as of ${formatDuration(r.statusAgeSec * 1000)} ago)`);
     out.info(`${c.bold(r.dir)}  ${r.editorId ?? ""}  ${stateText}${age}  ${r.activeVersion ?? ""}`);
     if (r.error !== undefined) out.info(`  ${c.red(r.error)}`);
+    if (r.note !== undefined) out.info(`  ${c.dim(r.note)}`);
     if (r.halted !== undefined) out.info(`  ${c.red("halted:")} ${r.halted}; run mpsync pull --force once checked`);
     if (r.daemon !== undefined) out.info(`  ${c.dim(`daemon: pid ${r.daemon.pid}, up ${formatDuration(r.daemon.uptimeSec * 1000)} (${r.daemon.command})`)}`);
     const list = (label: string, items: string[]): void => {

@@ -1,6 +1,6 @@
 /** `pull`, `push` and `status`: one-shot sync of every mapping or the named folders. */
 import type { Command } from "commander";
-import { MpsyncError } from "../../api/errors.js";
+import { hasCode, MpsyncError } from "../../api/errors.js";
 import type { Mapping } from "../../runtime.js";
 import type { CycleReport, DesignSync } from "../../sync/design-sync.js";
 import type { SyncEvent } from "../../sync/events.js";
@@ -64,7 +64,13 @@ async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFla
     if (e.event === "notice" || e.event === "halted") ctx.out.warn(`${e.dir}: ${e.message}`);
   };
   for (const mapping of await ctx.runtime.mappings(dirs)) {
-    results.push(await syncOne(ctx, mapping, flags, kind, emit));
+    try {
+      results.push(await syncOne(ctx, mapping, flags, kind, emit));
+    } catch (err) {
+      // A design with no version yet (first generation running) is not a failure: nothing to do.
+      if (!hasCode(err, "NO_ARTIFACT")) throw err;
+      emit({ event: "notice", dir: mapping.dir, code: "NO_ARTIFACT", message: err instanceof Error ? err.message : String(err) });
+    }
   }
   const dryRun = flags.dryRun === true;
   ctx.out.result({ ok: results.every((r) => r.halted === undefined), dryRun, designs: results, events }, () => {
