@@ -6,7 +6,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { ConfigInvalidError } from "./config-error.js";
 import { formatIssues } from "./format-issues.js";
-import { checkPollFloor } from "./poll-floor.js";
+import { checkPollFloor, checkRemoteCheckFloor } from "./poll-floor.js";
 import { syncrcSchema, type DesignMapping, type Syncrc } from "./schema.js";
 import { parseSyncrcText, validateSyncrc } from "./validate-syncrc.js";
 
@@ -118,6 +118,8 @@ export function resolveConfig(
     const pollSource = flat.pollIntervalSec !== undefined ? overridesLabel : options.fileLabel;
     throw new ConfigInvalidError([`${pollSource}: ${floor}`]);
   }
+  const checkFloor = checkRemoteCheckFloor(config.remoteCheckSec, config.baseUrl);
+  if (checkFloor !== undefined) throw new ConfigInvalidError([`${flat.remoteCheckSec !== undefined ? overridesLabel : options.fileLabel}: ${checkFloor}`]);
   return config;
 }
 

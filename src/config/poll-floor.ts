@@ -9,6 +9,19 @@ export const MIN_POLL_INTERVAL_SEC = 60;
 /** Lowest `pollIntervalSec` for a loopback `baseUrl` (emulator, tests). */
 export const MIN_LOOPBACK_POLL_INTERVAL_SEC = 0.05;
 
+/** Lowest `remoteCheckSec` for a non-loopback `baseUrl`: every check reads every file. */
+export const MIN_REMOTE_CHECK_SEC = 10;
+
+/**
+ * Checks `remoteCheckSec` against its floor for `baseUrl`. Returns the problem as
+ * `remoteCheckSec: ...`, or undefined.
+ */
+export function checkRemoteCheckFloor(remoteCheckSec: number, baseUrl: string): string | undefined {
+  if (isLoopbackUrl(baseUrl) ? remoteCheckSec >= MIN_LOOPBACK_POLL_INTERVAL_SEC : remoteCheckSec >= MIN_REMOTE_CHECK_SEC) return undefined;
+  const floor = isLoopbackUrl(baseUrl) ? MIN_LOOPBACK_POLL_INTERVAL_SEC : MIN_REMOTE_CHECK_SEC;
+  return `remoteCheckSec: ${remoteCheckSec} is below the ${floor} s floor for ${baseUrl} (each check reads every file of the design)`;
+}
+
 /** True when `url` points at this machine: 127.0.0.0/8, `localhost` or `[::1]`. A malformed URL is not loopback. */
 export function isLoopbackUrl(url: string): boolean {
   if (!URL.canParse(url)) return false;

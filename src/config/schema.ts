@@ -141,6 +141,14 @@ export const syncrcSchema = z
       .describe(
         "Seconds between status polls of one design. At least 60 for any non-loopback baseUrl; a loopback baseUrl (127.0.0.0/8, localhost, [::1]) accepts 0.05 and up.",
       ),
+    remoteCheckSec: z
+      .number()
+      .min(MIN_LOOPBACK_POLL_INTERVAL_SEC)
+      .max(MAX_POLL_INTERVAL_SEC)
+      .default(60)
+      .describe(
+        "How often a running daemon reads the remote file contents of an idle design, to find changes that move no version (an edit in the web editor's code view, a teammate's push). At least 10 for any non-loopback baseUrl; a loopback baseUrl accepts 0.05 and up.",
+      ),
     debounceMs: z
       .int()
       .min(0)

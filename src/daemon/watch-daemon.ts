@@ -107,6 +107,7 @@ export class WatchDaemon {
       logger: runtime.logger().child({ dir: mapping.dir }),
       clock: runtime.clock,
       publishOnPush: config.publishOnPush,
+      remoteCheckMs: config.remoteCheckSec * 1000,
       onPulled: createPullCommitter({ enabled: config.git.commitOnPull, root: mapping.root, dir: mapping.dir, client: await runtime.client(), logger: runtime.logger().child({ dir: mapping.dir }), emit }),
       retry: this.#o.retry,
       watch: (onBatch, onError) =>

@@ -15,6 +15,8 @@ import { describeError } from "./describe-error.js";
 
 /** An unchanged status is persisted at most this often. */
 export const STATUS_SAVE_INTERVAL_MS = 60_000;
+/** Default remoteCheckSec, in ms. */
+export const DEFAULT_REMOTE_CHECK_MS = 60_000;
 
 /** A started change source (src/watch/chokidar-source.ts). */
 export interface ChangeSourceHandle {
@@ -32,6 +34,11 @@ export interface DesignWorkerOptions {
   logger: Logger;
   clock: Clock;
   publishOnPush: boolean;
+  /**
+   * How often an idle design's remote file contents are read and reconciled, to see changes
+   * that move no artifact id (web editor, a teammate's push), in ms. @default 60000
+   */
+  remoteCheckMs?: number;
   /** After a cycle that pulled or removed files (git.commitOnPull); must not reject. */
   onPulled?: (report: CycleReport, editorId: string) => Promise<void>;
   /** Starts watching; batches of relative paths arrive through `onBatch`. */
@@ -65,6 +72,8 @@ export class DesignWorker {
   #lastStatusSave = 0;
   #remoteNames: string[] = [];
   #noArtifactNoted = false;
+  /** When the last full sync (which reads every remote file) ran. */
+  #lastRemoteRead = 0;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
@@ -173,9 +182,19 @@ export class DesignWorker {
     if (wasGenerating) {
       emit({ event: "idle", dir, editorId: sync.editorId, message: moved ? "generation finished" : "generation ended without a new version" });
     }
-    if (moved || wasGenerating || sync.state.halted !== undefined) this.#needsFullSync = true;
+    if (moved || wasGenerating || sync.state.halted !== undefined || this.#remoteCheckDue()) this.#needsFullSync = true;
     if (persist) await sync.save();
     await this.#cycle();
+  }
+
+  /**
+   * In-place remote edits (the web editor's code view, another client's PATCH) move neither the
+   * artifact id nor the file names that status shows: only the contents tell. Every
+   * remoteCheckMs a full sync reads them and reconciles exactly as a pull would; between
+   * checks an idle design costs one status poll per interval.
+   */
+  #remoteCheckDue(): boolean {
+    return this.#o.clock.now() - this.#lastRemoteRead >= (this.#o.remoteCheckMs ?? DEFAULT_REMOTE_CHECK_MS);
   }
 
   /**
@@ -207,6 +226,7 @@ export class DesignWorker {
       this.#pending.clear(); // a full sync covers every path
       const report = await sync.fullSync();
       this.#needsFullSync = false;
+      this.#lastRemoteRead = this.#o.clock.now();
       await this.#afterCycle(report);
       return;
     }

@@ -184,6 +184,16 @@ describe("poll floor after the env override", () => {
     ]);
   });
 
+  it("refuses a remote content check more often than every 10 s against the service", async () => {
+    const root = await tempDir();
+    await writeJson(join(root, ".syncrc"), { remoteCheckSec: 5, designs: [mapping] });
+    expect(await problemsOf({ cwd: root, env: {} })).toEqual([
+      ".syncrc: remoteCheckSec: 5 is below the 10 s floor for https://api.magicpatterns.com/api (each check reads every file of the design)",
+    ]);
+    await writeJson(join(root, ".syncrc"), { baseUrl: "http://127.0.0.1:4010/api", pollIntervalSec: 0.1, remoteCheckSec: 0.1, designs: [mapping] });
+    expect((await loadConfig({ cwd: root, env: {} })).config.remoteCheckSec).toBe(0.1);
+  });
+
   it("blames the override when the fast poll comes from it", async () => {
     const root = await tempDir();
     await writeJson(join(root, ".syncrc"), { designs: [mapping] });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   checkPollFloor,
+  checkRemoteCheckFloor,
   isLoopbackUrl,
   MIN_LOOPBACK_POLL_INTERVAL_SEC,
   MIN_POLL_INTERVAL_SEC,
@@ -50,5 +51,16 @@ describe("checkPollFloor", () => {
     expect(checkPollFloor(1, "https://x.test", { baseUrlSource: "MPSYNC_BASE_URL" })).toBe(
       "pollIntervalSec: 1 is below the 60 s floor for https://x.test from MPSYNC_BASE_URL (only loopback addresses may poll faster)",
     );
+  });
+});
+
+describe("checkRemoteCheckFloor", () => {
+  it.each([
+    { sec: 9, url: "https://api.magicpatterns.com/api", message: "remoteCheckSec: 9 is below the 10 s floor for https://api.magicpatterns.com/api (each check reads every file of the design)" },
+    { sec: 10, url: "https://api.magicpatterns.com/api", message: undefined },
+    { sec: 0.05, url: "http://127.0.0.1:9", message: undefined },
+    { sec: 0.01, url: "http://[::1]:9", message: "remoteCheckSec: 0.01 is below the 0.05 s floor for http://[::1]:9 (each check reads every file of the design)" },
+  ])("$sec s against $url", ({ sec, url, message }) => {
+    expect(checkRemoteCheckFloor(sec, url)).toBe(message);
   });
 });

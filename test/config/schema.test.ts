@@ -25,6 +25,7 @@ describe("validateSyncrc defaults", () => {
       baseUrl: DEFAULT_BASE_URL,
       designs: ok.designs,
       pollIntervalSec: 60,
+      remoteCheckSec: 60,
       debounceMs: 150,
       ignore: [],
       onConflict: "merge",
@@ -93,7 +94,7 @@ describe("validateSyncrc messages", () => {
       ".syncrc: designs[0].dir: expected a string, got 1",
       ".syncrc: designs[0].design: expected a string, got 2",
       ".syncrc: concurrency: expected an integer from 1 to 32, got 100",
-      '.syncrc: unknown key "extra" (allowed: "$schema", "baseUrl", "designs", "pollIntervalSec", "debounceMs", "ignore", "onConflict", "git", "concurrency", "publishOnPush", "logLevel")',
+      '.syncrc: unknown key "extra" (allowed: "$schema", "baseUrl", "designs", "pollIntervalSec", "remoteCheckSec", "debounceMs", "ignore", "onConflict", "git", "concurrency", "publishOnPush", "logLevel")',
     ]);
   });
 

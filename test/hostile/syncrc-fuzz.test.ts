@@ -23,7 +23,7 @@ afterAll(async () => {
 
 /** A problem line longer than this is not "one line a user can read". */
 const MAX_PROBLEM_CHARS = 600;
-const KEYS = ["baseUrl", "designs", "pollIntervalSec", "debounceMs", "ignore", "onConflict", "git", "concurrency", "publishOnPush", "logLevel", "$schema", "apiKey"];
+const KEYS = ["baseUrl", "designs", "pollIntervalSec", "remoteCheckSec", "debounceMs", "ignore", "onConflict", "git", "concurrency", "publishOnPush", "logLevel", "$schema", "apiKey"];
 
 const VALID = {
   $schema: "./syncrc.schema.json",

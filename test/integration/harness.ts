@@ -59,6 +59,8 @@ export interface HarnessOptions {
   emulator?: EmulatorOptions;
   /** Create the design with this prompt (no artifact until its first generation ends). */
   prompt?: string;
+  /** A second folder (its own state) on another harness's emulator and design: a teammate. */
+  sharing?: Harness;
 }
 
 async function createPrompted(baseUrl: string, prompt: string): Promise<string> {
@@ -72,10 +74,14 @@ async function createPrompted(baseUrl: string, prompt: string): Promise<string> 
 
 /** Starts an emulator, a design, a temp folder and a Runtime. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const emu = await startEmulator({ port: 0, keys: [TEST_KEY], generationMs: 100, ...options.emulator });
+  const emu = options.sharing?.emu ?? (await startEmulator({ port: 0, keys: [TEST_KEY], generationMs: 100, ...options.emulator }));
   const home = await mkdtemp(join(tmpdir(), "mpsync-it-"));
   const root = join(home, "design");
-  const editorId = options.prompt === undefined ? emu.control.createDesign(TEST_KEY, { files: options.files ?? STARTER_FILES }).editorId : await createPrompted(emu.baseUrl, options.prompt);
+  const editorId =
+    options.sharing !== undefined
+      ? options.sharing.editorId
+      : options.prompt === undefined
+        ? emu.control.createDesign(TEST_KEY, { files: options.files ?? STARTER_FILES }).editorId : await createPrompted(emu.baseUrl, options.prompt);
   const syncrc = {
     baseUrl: emu.baseUrl,
     pollIntervalSec: 0.1,
@@ -132,7 +138,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     newRuntime,
     async close() {
       await runtime.close();
-      await emu.close();
+      if (options.sharing === undefined) await emu.close();
       await rm(home, { recursive: true, force: true, maxRetries: 5 });
     },
   };
