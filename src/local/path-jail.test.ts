@@ -1,7 +1,7 @@
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkRemoteName, findCaseTwins, toRemoteName } from "./path-jail.js";
+import { checkRemoteName, findCaseTwins, localNameRefusal, toRemoteName } from "./path-jail.js";
 
 describe("checkRemoteName", () => {
   it.each([
@@ -167,5 +167,24 @@ describe("toRemoteName", () => {
   it("keeps a backslash in a POSIX file name, so the jail refuses it later", () => {
     expect(toRemoteName("a\\b", "/")).toBe("a\\b");
     expect(checkRemoteName(toRemoteName("a\\b", "/")).ok).toBe(false);
+  });
+});
+
+describe("localNameRefusal", () => {
+  const remote = ["App.tsx", "lib", "components/Button.tsx", "index.css"];
+  it.each([
+    ["a name the service already has", "App.tsx", undefined],
+    ["a new, ordinary name", "pages/Home.tsx", undefined],
+    ["a case-only rename", "app.tsx", "differs only by case or Unicode form"],
+    ["a file where the service has a folder", "components", "is a folder on the service"],
+    ["a file under a name the service holds as a file", "lib/index.ts", "which is a file on the service"],
+    ["a folder that differs by case", "Components/Card.tsx", "its folder differs only by case"],
+    ["a name not in NFC", "cafe\u0301.ts", "not in Unicode normalization form C"],
+    ["a name the jail refuses (mpsync's own folder)", ".mpsync/x", "any"],
+  ] as const)("%s", (_label, name, want) => {
+    const got = localNameRefusal(name, remote);
+    if (want === undefined) expect(got).toBeUndefined();
+    else if (want === "any") expect(got?.fix).toBe("rename it locally");
+    else expect(got?.reason).toContain(want);
   });
 });

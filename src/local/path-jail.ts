@@ -127,6 +127,30 @@ export function findCaseTwins(names: readonly string[]): string[][] {
   return [...groups.values()].filter((g) => g.length > 1).map((g) => g.sort());
 }
 
+/**
+ * Why a NEW local name must not be pushed, or undefined when it may be: the rules that jail
+ * remote names, applied before a PATCH, because the service can neither delete nor rename a
+ * file. A name it would hold beside an existing one (a case twin, a file where a folder is)
+ * would be refused on every later read, and the edits under it would never leave again.
+ * Returns the reason and what the user can do.
+ */
+export function localNameRefusal(name: string, remoteNames: Iterable<string>): { reason: string; fix: string } | undefined {
+  const jailed = refusalReason(name);
+  if (jailed !== undefined) return { reason: jailed, fix: "rename it locally" };
+  const folded = foldName(name);
+  for (const remote of remoteNames) {
+    if (remote === name) return undefined;
+    if (foldName(remote) === folded) {
+      return { reason: `differs only by case or Unicode form from ${JSON.stringify(remote)} on the service`, fix: `rename it back to ${remote}, or rename it in the web editor` };
+    }
+    if (remote.startsWith(`${name}/`)) return { reason: `is a folder on the service (it holds ${JSON.stringify(remote)})`, fix: "rename it locally" };
+    if (name.startsWith(`${remote}/`)) return { reason: `lies under ${JSON.stringify(remote)}, which is a file on the service`, fix: `rename the folder locally, or rename ${remote} in the web editor` };
+    const twinFolder = findCaseTwins([remote, name]).length > 0;
+    if (twinFolder) return { reason: `its folder differs only by case from the one holding ${JSON.stringify(remote)} on the service`, fix: "rename the folder to match the service" };
+  }
+  return undefined;
+}
+
 /** Converts a relative OS path (from a scan) to the `/`-separated NFC form the service uses. */
 export function toRemoteName(localRelativePath: string, separator: string = osSep): string {
   // macOS file systems may hand back NFD names; the service and the jail expect NFC.

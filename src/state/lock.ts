@@ -8,6 +8,7 @@
  * file answers "is the holder alive?" exactly on this host (kill(pid, 0)), needs no timer, and
  * tells `status` and the FOLDER_LOCKED message who holds the folder and since when.
  */
+import { readFileSync } from "node:fs";
 import { hostname as osHostname, uptime } from "node:os";
 import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -91,12 +92,36 @@ export function isLockHolderAlive(info: LockInfo): boolean {
   if (info.startedAt < bootedAt - 60_000) return false;
   try {
     process.kill(info.pid, 0);
-    return true;
   } catch (err) {
     // EPERM: the process exists but belongs to another user.
-    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+    if ((err as NodeJS.ErrnoException).code === "ESRCH") return false;
+  }
+  // The pid may have been reused by a process started after the holder took the lock (it
+  // could only have started before). Linux tells a process's start time; elsewhere, trust it.
+  const started = processStartedAt(info.pid);
+  return started === undefined || started <= info.startedAt + PID_START_SLACK_MS;
+}
+
+/** Slack between a process's start (clock ticks since boot) and the time it wrote in the lock. */
+const PID_START_SLACK_MS = 5_000;
+
+/** When process `pid` started (epoch ms), from /proc; undefined where /proc is not available. */
+export function processStartedAt(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 22 (starttime, in clock ticks since boot) follows the `(comm)` field, which may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]);
+    const btime = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1];
+    if (!Number.isFinite(ticks) || btime === undefined) return undefined;
+    return Number(btime) * 1000 + (ticks / CLOCK_TICKS_PER_SEC) * 1000;
+  } catch {
+    return undefined;
   }
 }
+
+/** USER_HZ: 100 on every Linux platform Node.js supports. */
+const CLOCK_TICKS_PER_SEC = 100;
 
 async function createExclusive(file: string, info: LockInfo): Promise<boolean> {
   let handle;

@@ -37,6 +37,7 @@ const syncStateShape = {
   lastError: z.object({ code: z.string(), message: z.string(), at: z.number() }).optional(),
   /** path -> hash of content the service refused as a new file (reported once per content). */
   refusedContent: z.record(z.string(), hashSchema).optional(),
+  refusedLocal: z.record(z.string(), z.string()).optional(),
   /** path -> hash a cycle is writing: after a crash, a file holding it takes it as its base. */
   pending: z.record(z.string(), hashSchema).optional(),
   /** path -> {hash pushed, base before}: a PATCH in flight when the process died. */

@@ -10,6 +10,8 @@ export interface PersistedState {
   files: Record<string, { hash: string }>;
   /** path -> hash of content the service refused as a new file. */
   refusedContent?: Record<string, string> | undefined;
+  /** New local names not pushed because the service's name rules refuse them: path -> reason. */
+  refusedLocal?: Record<string, string> | undefined;
   /**
    * path -> hash of the remote content a cycle is about to write. Saved before the writes: a
    * crash between a write and the state save then leaves a file the next start recognises as

@@ -21,6 +21,7 @@ import { emitCycleEvents } from "./cycle-events.js";
 import { journalHashes, journalPush, resolveBase } from "./base-journal.js";
 import { MpsyncError } from "../api/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
+import { localNameRefusal } from "../local/path-jail.js";
 
 /** Everything one design's sync needs, wired by the composition root. */
 export interface DesignSyncOptions {
@@ -203,6 +204,7 @@ export class DesignSync {
       const local = localOf(path);
       const remoteHash = text === undefined ? undefined : hashContent(text);
       const { base, adopted } = resolveBase(this.state, path, local?.hash, remoteHash);
+      if (this.#refuseLocalName(path, local !== undefined && text === undefined && base === undefined, remote)) continue;
       if (adopted) this.#adoptedPending.set(path, base);
       out.push({ path, base, local, remote: remoteHash === undefined ? undefined : { hash: remoteHash } });
     }
@@ -336,6 +338,28 @@ export class DesignSync {
     } catch {
       return "remote";
     }
+  }
+
+  /**
+   * A new local name the service's name rules would refuse is never pushed (issue 11): it is
+   * reported once with what to do, and kept in state for `status`. Returns true to skip it.
+   */
+  #refuseLocalName(path: string, isNewLocal: boolean, remote: RemoteSnapshot): boolean {
+    const known = this.state.refusedLocal ?? {};
+    const refusal = isNewLocal ? localNameRefusal(path, remote.listed) : undefined;
+    if (refusal === undefined) {
+      if (known[path] !== undefined) {
+        const { [path]: _gone, ...rest } = known;
+        this.state.refusedLocal = Object.keys(rest).length === 0 ? undefined : rest;
+      }
+      return false;
+    }
+    const reason = `${refusal.reason}: not pushed; ${refusal.fix}`;
+    if (known[path] !== reason) {
+      this.state.refusedLocal = { ...known, [path]: reason };
+      this.#notice(`local file ${JSON.stringify(path)} ${reason}`);
+    }
+    return true;
   }
 
   #reportRefused(remote: RemoteSnapshot): void {

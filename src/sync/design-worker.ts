@@ -259,8 +259,12 @@ export class DesignWorker {
 
   async #afterCycle(report: CycleReport | undefined): Promise<void> {
     this.#failures = 0;
-    if (this.#lastErrorCode !== undefined) {
-      this.#o.logger.info("sync resumed");
+    // A persisted error (this run's, or one a killed run left) is cleared once a cycle works:
+    // `mpsync status` must not show an error after sync resumed.
+    if (this.#lastErrorCode !== undefined || this.#o.sync.state.lastError !== undefined) {
+      if (this.#lastErrorCode !== undefined) {
+        this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#o.sync.editorId, code: "RESUMED", message: "sync resumed" });
+      }
       this.#lastErrorCode = undefined;
       this.#o.sync.state.lastError = undefined;
       await this.#o.sync.save();

@@ -1,7 +1,7 @@
 /** `mpsync status`: what is pending on each side, read without taking the folder's lock. */
 import type { Mapping } from "../../runtime.js";
 import { summarizeCycle } from "../../sync/cycle-summary.js";
-import { readFolderLock } from "../../state/lock.js";
+import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
 import type { CommandContext } from "../context.js";
 import type { Output } from "../output.js";
 import { formatDuration } from "../wait-idle.js";
@@ -25,7 +25,12 @@ export interface DesignStatusReport {
   deletedLocally: string[];
   halted: string | undefined;
   lastError: { code: string; message: string; at: number } | undefined;
+  /** The process holding the folder's lock, only while it is alive (and is the one that took it). */
   daemon: { pid: number; uptimeSec: number; command: string } | undefined;
+  /** A lock left by a process that is gone (killed): harmless, taken over by the next run. */
+  staleLock: { pid: number; command: string } | undefined;
+  /** Local files left out of sync, and why (names the service would refuse). */
+  notSynced: { path: string; reason: string }[];
   error?: string;
   errorCode?: string;
   /** An informational line (e.g. why there is nothing to pull yet). */
@@ -36,7 +41,9 @@ export interface DesignStatusReport {
 export async function collectStatus(ctx: CommandContext, mapping: Mapping): Promise<DesignStatusReport> {
   const now = ctx.runtime.clock.now();
   const lock = await readFolderLock(mapping.root);
-  const daemon = lock === undefined ? undefined : { pid: lock.pid, command: lock.command, uptimeSec: Math.round((now - lock.startedAt) / 1000) };
+  const alive = lock !== undefined && isLockHolderAlive(lock);
+  const daemon = lock === undefined || !alive ? undefined : { pid: lock.pid, command: lock.command, uptimeSec: Math.round((now - lock.startedAt) / 1000) };
+  const staleLock = lock === undefined || alive ? undefined : { pid: lock.pid, command: lock.command };
   const report: DesignStatusReport = {
     dir: mapping.dir,
     editorId: undefined,
@@ -53,6 +60,8 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
     halted: undefined,
     lastError: undefined,
     daemon,
+    staleLock,
+    notSynced: [],
   };
   try {
     const sync = await ctx.runtime.openDesign(mapping, () => undefined);
@@ -68,6 +77,7 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
       deletedLocally: plan.reports.filter((r) => r.reason === "deleted-locally").map((r) => r.path),
       halted: plan.halted ?? st.halted?.reason,
       lastError: st.lastError,
+      notSynced: Object.entries(st.refusedLocal ?? {}).map(([path, reason]) => ({ path, reason })),
       generating: st.lastStatus?.isGenerating,
       statusAgeSec: st.lastStatus === undefined ? undefined : Math.round((now - st.lastStatus.at) / 1000),
     });
@@ -98,12 +108,15 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
   for (const r of reports) {
     const stateText =
       r.state === "generating" ? c.yellow("generating") : r.state === "idle" ? c.green("idle") : r.state === "halted" ? c.red("needs attention") : r.state === "error" ? c.red("error") : r.state === "no-version" ? c.yellow("no version yet") : c.dim("state unknown");
-    const age = r.statusAgeSec === undefined ? "" : c.dim(` (as of ${formatDuration(r.statusAgeSec * 1000)} ago)`);
+    // A live daemon polls all the time but saves an unchanged status once a minute: its age
+    // would mislead. Without one, the age says how old the last known status is.
+    const age = r.daemon !== undefined ? c.dim(" (watched)") : r.statusAgeSec === undefined ? "" : c.dim(` (as of ${formatDuration(r.statusAgeSec * 1000)} ago)`);
     out.info(`${c.bold(r.dir)}  ${r.editorId ?? ""}  ${stateText}${age}  ${r.activeVersion ?? ""}`);
     if (r.error !== undefined) out.info(`  ${c.red(r.error)}`);
     if (r.note !== undefined) out.info(`  ${c.dim(r.note)}`);
     if (r.halted !== undefined) out.info(`  ${c.red("halted:")} ${r.halted}; run mpsync pull --force once checked`);
     if (r.daemon !== undefined) out.info(`  ${c.dim(`daemon: pid ${r.daemon.pid}, up ${formatDuration(r.daemon.uptimeSec * 1000)} (${r.daemon.command})`)}`);
+    if (r.staleLock !== undefined) out.info(`  ${c.dim(`no daemon running (pid ${r.staleLock.pid}, ${r.staleLock.command}, is gone; its lock is taken over by the next run)`)}`);
     const list = (label: string, items: string[]): void => {
       if (items.length > 0) out.info(`  ${label}: ${items.join(", ")}`);
     };
@@ -112,9 +125,17 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
     list(c.yellow("conflicts"), r.conflicts);
     list(c.yellow("unresolved markers"), r.unresolvedConflicts);
     list(c.dim("deleted locally"), r.deletedLocally);
-    if (r.lastError !== undefined) out.info(`  ${c.dim(`last error: ${r.lastError.message}`)}`);
-    if ([r.localChanges, r.remoteChanges, r.conflicts, r.unresolvedConflicts].every((l) => l.length === 0) && r.error === undefined) {
-      out.info(`  ${c.dim("in sync")}`);
+    if (r.notSynced.length > 0) {
+      out.info(`  ${c.yellow(`not synced (${r.notSynced.length})`)}:`);
+      for (const n of r.notSynced) out.info(`    ${n.path}: ${n.reason}`);
     }
+    if (r.lastError !== undefined) out.info(`  ${c.dim(`last error: ${r.lastError.message}`)}`);
+    if (isInSync(r)) out.info(`  ${c.dim("in sync")}`);
   }
+}
+
+/** "in sync" only when nothing is pending, refused, halted, conflicted or failing. */
+export function isInSync(r: DesignStatusReport): boolean {
+  const lists = [r.localChanges, r.remoteChanges, r.conflicts, r.unresolvedConflicts, r.notSynced];
+  return lists.every((l) => l.length === 0) && r.error === undefined && r.halted === undefined && r.state !== "no-version" && r.lastError === undefined;
 }

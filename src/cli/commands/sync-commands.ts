@@ -51,7 +51,8 @@ export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHold
         ctx.out.result({ ok: failed.length === 0, designs: reports }, () => renderStatus(ctx.out, reports));
         // A design that could not be read is a failure (3 when the key or access is the cause).
         if (failed.some((r) => ["UNAUTHORIZED", "FORBIDDEN", "NO_API_KEY"].includes(r.errorCode ?? ""))) return EXIT.auth;
-        return failed.length > 0 ? EXIT.failure : EXIT.ok;
+        // A design that needs attention (halted) is a failure too: scripts must not read "ok".
+        return failed.length > 0 || reports.some((r) => r.halted !== undefined) ? EXIT.failure : EXIT.ok;
       }),
     );
 }

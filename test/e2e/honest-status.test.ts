@@ -1,0 +1,79 @@
+/**
+ * Edits never hidden, status never untrue (issue 11, items 2 and 3), on the built CLI: local
+ * names the service would refuse are not pushed and are listed by status; a daemon pid is
+ * shown only while that process lives; "in sync" only when it is.
+ */
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+
+let world: E2eWorld;
+let editorId: string;
+const site = (...p: string[]): string => join(world.cwd, "site", ...p);
+
+interface Status {
+  designs: { notSynced: { path: string; reason: string }[]; daemon?: { pid: number }; staleLock?: { pid: number }; halted?: string }[];
+}
+
+beforeAll(async () => {
+  world = await startWorld();
+  editorId = seedDesign(world, { "App.tsx": "export function App() { return null; }\n", "lib": "export const lib = 1;\n" }).editorId;
+  await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
+  expect((await world.run(["pull"])).code).toBe(0);
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe("local names the service would refuse", () => {
+  it("a case-only rename, a file turned folder and an NFD name are not pushed, reported once, and listed by status", async () => {
+    await rename(site("App.tsx"), site("app.tsx"));
+    await rename(site("lib"), site("lib.old"));
+    await mkdir(site("lib"));
+    await writeFile(site("lib", "index.ts"), "export const lib = 2;\n");
+    await writeFile(site("cafe\u0301.ts"), "export const cafe = 1;\n");
+    const push = await world.run(["push"]);
+    expect(push.stderr).toContain('local file "app.tsx" differs only by case');
+    expect(push.stderr).toContain("rename it back to App.tsx, or rename it in the web editor");
+    expect(push.stderr).toContain('local file "lib/index.ts" lies under "lib"');
+    const remote = world.emulator.control.getFiles(editorId);
+    expect(Object.keys(remote)).not.toContain("app.tsx");
+    expect(Object.keys(remote)).not.toContain("lib/index.ts");
+    expect(Object.keys(remote).filter((n) => n.normalize("NFC") !== n)).toEqual([]);
+
+    const again = await world.run(["push"]);
+    expect(again.stderr).not.toContain("differs only by case"); // reported once
+
+    const status = await world.run(["status", "--json"]);
+    const doc = world.readJson<Status>(status.stdout);
+    expect(doc.designs[0]?.notSynced.map((n) => n.path).sort()).toEqual(["app.tsx", "cafe\u0301.ts", "lib/index.ts"]);
+    expect(doc.designs[0]?.notSynced.find((n) => n.path === "cafe\u0301.ts")?.reason).toContain("not in Unicode normalization form C");
+    const human = await world.run(["status"]);
+    expect(human.stdout).toContain("not synced (3)");
+    expect(human.stdout).not.toContain("in sync");
+  });
+});
+
+describe("the daemon shown by status", () => {
+  it("a lock left by a dead process shows no daemon, and says so", async () => {
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid ?? 999_999;
+    await writeFile(site(".mpsync", "lock"), `${JSON.stringify({ pid: dead, hostname: hostname(), command: "mpsync watch", startedAt: Date.now() - 8000 })}\n`);
+    const status = await world.run(["status", "--json"]);
+    const doc = world.readJson<Status>(status.stdout);
+    expect(doc.designs[0]?.daemon).toBeUndefined();
+    expect(doc.designs[0]?.staleLock?.pid).toBe(dead);
+    const human = await world.run(["status"]);
+    expect(human.stdout).not.toContain("daemon: pid");
+    expect(human.stdout).toContain(`no daemon running (pid ${dead}`);
+  });
+
+  it("a lock whose pid now belongs to a process started later is not that daemon", async () => {
+    // This test process started before the lock's time: the lock names a live pid, but not its holder.
+    await writeFile(site(".mpsync", "lock"), `${JSON.stringify({ pid: process.pid, hostname: hostname(), command: "mpsync watch", startedAt: Date.now() - 3_600_000 * 24 * 365 })}\n`);
+    const doc = world.readJson<Status>((await world.run(["status", "--json"])).stdout);
+    expect(doc.designs[0]?.daemon).toBeUndefined();
+  });
+});
