@@ -116,7 +116,8 @@ export function checkAlways(w: World): string[] {
 
 /**
  * 2. Once quiet: every path not in conflict (markers, binary), not deleted locally (its
- * remote still at the base) and not refused by the service holds the remote content.
+ * remote still at the base), not refused by the service and not a refused local name holds
+ * the remote content.
  */
 export function checkConverged(w: World): string[] {
   const out: string[] = [];
@@ -135,6 +136,8 @@ export function checkConverged(w: World): string[] {
     const read = describeContent(local);
     if (read.binary || read.hasMarkers) continue;
     if (state?.refusedContent?.[rel] === read.hash) continue;
+    // A new local name the service's name rules refuse is kept local and reported (issue 11).
+    if (state?.refusedLocal?.[rel] !== undefined) continue;
     if (remoteText !== read.text) out.push(`${rel} differs: local ${JSON.stringify(read.text)} remote ${JSON.stringify(remoteText)}`);
   }
   return out;
