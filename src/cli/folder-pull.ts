@@ -36,18 +36,20 @@ export function warnSink(ctx: CommandContext): EventSink {
  * Runs a full cycle (local edits reconciled, never discarded), commits the pulled version
  * when `git.commitOnPull` is on, and summarizes it.
  */
-export async function pullDesign(ctx: CommandContext, mapping: Mapping, sync: DesignSync): Promise<CycleSummary> {
-  const report = await sync.fullSync();
+export async function pullDesign(ctx: CommandContext, mapping: Mapping, sync: DesignSync, options: { send?: boolean } = {}): Promise<CycleSummary> {
+  // A pull only brings changes in (local edits wait for push or watch), except `init --force`,
+  // whose reconcile the user asked for.
+  const report = await sync.fullSync({ pullOnly: options.send !== true });
   await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, warnSink(ctx));
   return summarizeCycle(report);
 }
 
 /** Opens the mapping's design and pulls it, holding the folder lock throughout. */
-export async function pullUnderLock(ctx: CommandContext, mapping: Mapping, command: string): Promise<CycleSummary> {
+export async function pullUnderLock(ctx: CommandContext, mapping: Mapping, command: string, options: { send?: boolean } = {}): Promise<CycleSummary> {
   const lock = await acquireFolderLock(mapping.root, { command });
   try {
     const sync = await ctx.runtime.openDesign(mapping, warnSink(ctx), { holdsLock: true });
-    return await pullDesign(ctx, mapping, sync);
+    return await pullDesign(ctx, mapping, sync, options);
   } finally {
     await lock.release();
   }

@@ -7,6 +7,7 @@ const REASONS: Record<string, string> = {
   "binary-not-pushed": "binary or not UTF-8: not pushed",
   "unresolved-markers": "has conflict markers: resolve them and save to push",
   "remote-name-refused": "remote name refused",
+  "waiting-to-push": "changed locally: waiting to be pushed (mpsync push, or watch, sends it)",
 };
 
 /** Prints one design's summary: what moved, conflicts, reports. */

@@ -159,7 +159,7 @@ export const syncrcSchema = z
       .array(z.string().min(1))
       .default(() => [])
       .describe(
-        "gitignore-style patterns never synced, added to the built-in ones (.git/, node_modules/, .mpsync/, .DS_Store, editor swap and backup files) and to a .syncignore file in the folder.",
+        "gitignore-style patterns never synced, added to the built-in ones (.git/, node_modules/, .mpsync/, .DS_Store, editor swap and backup files, and secrets: .env, .env.*, *.pem, *.key, .npmrc, which a !pattern re-includes) and to a .syncignore file in the folder.",
       ),
     onConflict: z
       .enum(ON_CONFLICT_MODES)

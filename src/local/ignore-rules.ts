@@ -10,6 +10,12 @@ import ignore, { type Ignore } from "ignore";
 export const SYNCIGNORE_FILE = ".syncignore";
 
 /**
+ * Files that hold secrets: never synced unless the user re-includes one with `!pattern` in
+ * `ignore` or `.syncignore` (a design is shared with the service and the people on it).
+ */
+export const SECRET_IGNORE_PATTERNS: readonly string[] = [".env", ".env.*", "*.pem", "*.key", ".npmrc"];
+
+/**
  * Rules that always apply. They live in their own matcher so a user's `!pattern` can never
  * re-include `.mpsync/` or `.git/` (syncing the tool's own state would loop forever).
  */
@@ -17,6 +23,8 @@ export const BUILTIN_IGNORE_PATTERNS: readonly string[] = [
   ".git/",
   "node_modules/",
   ".mpsync/",
+  // The user's own ignore file: never pushed, never pulled (a remote one is refused).
+  "/.syncignore",
   ".DS_Store",
   // vim: swap files, the `4913` write-permission probe, `file~` backups.
   "*.swp",
@@ -37,6 +45,11 @@ export const BUILTIN_IGNORE_PATTERNS: readonly string[] = [
   "*___jb_old___",
 ];
 
+/** True when `relPath` looks like a secret (SECRET_IGNORE_PATTERNS), whatever the user's rules say. */
+export function looksSecret(relPath: string): boolean {
+  return ignore().add([...SECRET_IGNORE_PATTERNS]).ignores(relPath);
+}
+
 /** Decides whether a relative `/` path is excluded from sync. */
 export interface IgnoreMatcher {
   /** True when `relPath` (relative, `/`-separated) is ignored; pass `isDir` for folders. */
@@ -46,7 +59,8 @@ export interface IgnoreMatcher {
 /** Builds a matcher from the built-in rules, `patterns` (config `ignore`) and `.syncignore` text. */
 export function createIgnoreMatcher(options: { patterns: readonly string[]; syncignoreText?: string }): IgnoreMatcher {
   const builtin = ignore().add([...BUILTIN_IGNORE_PATTERNS]);
-  const user: Ignore = ignore().add([...options.patterns]);
+  // Secrets come first in the user's matcher, so a later `!.env.example` re-includes one.
+  const user: Ignore = ignore().add([...SECRET_IGNORE_PATTERNS, ...options.patterns]);
   if (options.syncignoreText !== undefined) user.add(options.syncignoreText);
   return {
     ignores(relPath: string, isDir = false): boolean {

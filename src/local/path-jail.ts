@@ -40,6 +40,8 @@ function refusalReason(name: string): string | undefined {
   if (name.normalize("NFC") !== name) return "not in Unicode normalization form C";
   if (byteLength(name) > MAX_NAME_BYTES) return `longer than ${MAX_NAME_BYTES} bytes`;
   if (name.endsWith("/")) return "ends with a slash";
+  // The folder's own ignore file belongs to the user: a remote one could switch sync off.
+  if (name.toLowerCase() === ".syncignore") return "is the folder's own .syncignore (never synced: the service must not change what is synced)";
   for (const segment of name.split("/")) {
     const refusal = segmentRefusal(segment);
     if (refusal !== undefined) return refusal;

@@ -44,6 +44,7 @@ export function summarizeCycle(report: CycleReport | undefined): CycleSummary {
       removed: r.removed,
       conflicts: r.conflicts.map((c) => c.path),
       unresolvedConflicts: [...empty.unresolvedConflicts, ...r.conflicts.filter((c) => c.unresolved).map((c) => c.path)],
+      reports: [...empty.reports, ...r.notSent.map((path) => ({ path, reason: "waiting-to-push" as const }))],
     };
   }
   // Dry run (or halted): the plan's intent.

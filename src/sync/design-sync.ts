@@ -107,7 +107,11 @@ export class DesignSync {
   }
 
   /** Full cycle: every local, remote and base path. */
-  async fullSync(options: { force?: boolean; dryRun?: boolean } = {}): Promise<CycleReport> {
+  /**
+   * A full cycle over every path. `pullOnly` (`mpsync pull`): nothing is sent; local changes are
+   * reported as waiting to be pushed, and a merge is written locally for the next push to send.
+   */
+  async fullSync(options: { force?: boolean; dryRun?: boolean; pullOnly?: boolean } = {}): Promise<CycleReport> {
     const exists = await this.#o.local.exists();
     const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
     const remote = await readRemoteSnapshot(this.#o.client, this.editorId);
@@ -123,7 +127,8 @@ export class DesignSync {
       // Refused names count: an artifact of only hostile names is not "empty".
       remoteFileCount: remote.listed.length,
     });
-    return this.#finish(plan, remote, options.dryRun === true);
+    if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
+    return this.#finish(plan, remote, options.dryRun === true, options.pullOnly !== true);
   }
 
   /**
@@ -211,7 +216,7 @@ export class DesignSync {
     return out;
   }
 
-  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean): Promise<CycleReport> {
+  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true): Promise<CycleReport> {
     const report: CycleReport = {
       plan,
       dryRun,
@@ -233,11 +238,11 @@ export class DesignSync {
     if (dryRun) return report;
     const haltCleared = this.state.halted !== undefined;
     this.state.halted = undefined;
-    report.result = await this.#execute(plan, remote, haltCleared);
+    report.result = await this.#execute(plan, remote, haltCleared, send);
     return report;
   }
 
-  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean): Promise<ExecuteResult> {
+  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean): Promise<ExecuteResult> {
     const localTexts = await this.#readLocalTexts(plan);
     await this.#recordPending(plan, remote);
     const base = new Map(Object.entries(this.state.files).map(([p, f]) => [p, f.hash]));
@@ -255,7 +260,7 @@ export class DesignSync {
       return text === undefined ? null : hashContent(text);
     };
     const result = await executePlan(
-      { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, base, refused },
+      { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, base, refused, send },
       {
         local: this.#o.local,
         bases: this.#o.store,

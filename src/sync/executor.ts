@@ -43,6 +43,11 @@ export interface ExecuteInput {
   base: Map<string, string>;
   /** path -> content hash the service refused as a new file (reported once per content). */
   refused: Map<string, string>;
+  /**
+   * False for `mpsync pull`: nothing is sent. A merge is still written locally; its base is the
+   * remote side, so the next push (or watch) sends it. @default true
+   */
+  send?: boolean;
 }
 
 /** What happened. */
@@ -60,6 +65,8 @@ export interface ExecuteResult {
   blocked: string[];
   /** The PATCH failed (kept pending; the base did not move for those files). */
   pushError: unknown;
+  /** Merged locally but not sent (send: false): waiting for the next push. */
+  notSent: string[];
 }
 
 /** Local file actions applied at once. */
@@ -81,13 +88,15 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
     refused: [],
     blocked: [],
     pushError: undefined,
+    notSent: [],
   };
   const pushes: PendingPush[] = [];
   // Each path has one action and its own file, so local work runs in parallel: a pull of
   // thousands of files is bound by file-system latency, not CPU (BENCHMARKS.md).
   await mapBounded(input.plan.actions, LOCAL_ACTION_CONCURRENCY, (action) => applyLocalAction(action, input, deps, result, pushes));
   pushes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (pushes.length > 0) await pushAll(pushes, input, deps, result);
+  if (pushes.length > 0 && input.send === false) result.notSent.push(...pushes.map((p) => p.path));
+  else if (pushes.length > 0) await pushAll(pushes, input, deps, result);
   for (const list of [result.pulled, result.removed, result.changedMeanwhile, result.pushed]) list.sort();
   result.conflicts.sort((a, b) => (a.path < b.path ? -1 : 1));
   return result;

@@ -63,7 +63,9 @@ export type ReportReason =
   | "deleted-locally"
   | "binary-not-pushed"
   | "unresolved-markers"
-  | "remote-name-refused";
+  | "remote-name-refused"
+  /** `pull` only brings changes in: this local change waits for `push` or `watch`. */
+  | "waiting-to-push";
 
 /** Why a whole design stops (circuit breakers, PRODUCT.md section 5). */
 export type HaltReason =

@@ -45,7 +45,18 @@ describe("createIgnoreMatcher: built-in rules", () => {
     ["tmp/file.ts", false],
     ["a#b", false],
     [".gitignore", false],
-    [".syncignore", false],
+    // The user's own file since issue 12: never pushed, never pulled.
+    [".syncignore", true],
+    ["src/.syncignore", false],
+    // Secrets (issue 12).
+    [".env", true],
+    [".env.local", true],
+    ["server/.env.production", true],
+    ["certs/dev.pem", true],
+    ["id_rsa.key", true],
+    [".npmrc", true],
+    ["env.ts", false],
+    ["keyboard.tsx", false],
   ])("file %s ignored=%s", (rel, expected) => {
     expect(m.ignores(rel)).toBe(expected);
   });
@@ -59,6 +70,14 @@ describe("createIgnoreMatcher: built-in rules", () => {
 });
 
 describe("createIgnoreMatcher: user rules", () => {
+  it("a user can re-include a secret-looking file with !pattern, but not .mpsync/", () => {
+    const m = createIgnoreMatcher({ patterns: ["!.env.example"], syncignoreText: "!certs/public.pem\n!.mpsync/\n" });
+    expect(m.ignores(".env.example")).toBe(false);
+    expect(m.ignores("certs/public.pem")).toBe(false);
+    expect(m.ignores(".env")).toBe(true);
+    expect(m.ignores(".mpsync/state.json")).toBe(true);
+  });
+
   it("adds config patterns and .syncignore text", () => {
     const m = createIgnoreMatcher({ patterns: ["dist/", "*.log"], syncignoreText: "# comment\nsecret.txt\n" });
     expect(m.ignores("dist", true)).toBe(true);

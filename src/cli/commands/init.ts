@@ -66,7 +66,7 @@ async function runInit(ctx: CommandContext, dir: string, flags: InitFlags): Prom
     return EXIT.failure;
   }
 
-  const summary = await pullUnderLock(ctx, { dir: written.dir, design: editorId, root }, "mpsync init");
+  const summary = await pullUnderLock(ctx, { dir: written.dir, design: editorId, root }, "mpsync init", { send: flags.force === true });
   report(ctx, { dir: written.dir, editorId, written, created, summary });
   return pullExitCode(summary);
 }

@@ -9,6 +9,7 @@ import { acquireFolderLock } from "../../state/lock.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
+import { findIgnoredSecrets } from "../../local/secret-scan.js";
 import { renderPlan } from "../render-plan.js";
 import { collectStatus, renderStatus, type DesignStatusReport } from "./status-report.js";
 import { waitUntilIdle } from "../wait-idle.js";
@@ -58,7 +59,7 @@ export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHold
 }
 
 async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {
-  const results: (CycleSummary & { dir: string; editorId: string })[] = [];
+  const results: (CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] })[] = [];
   const events: SyncEvent[] = [];
   const emit = (e: SyncEvent): void => {
     events.push(e);
@@ -75,7 +76,12 @@ async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFla
   }
   const dryRun = flags.dryRun === true;
   ctx.out.result({ ok: results.every((r) => r.halted === undefined), dryRun, designs: results, events }, () => {
-    for (const r of results) renderPlan(ctx.out, r, dryRun);
+    for (const r of results) {
+      renderPlan(ctx.out, r, dryRun);
+      for (const s of r.skippedSecrets ?? []) {
+        ctx.out.info(`  ${ctx.out.c.dim("·")} ${s} ${ctx.out.c.dim(`skipped: looks like a secret, never synced (to sync it anyway, add "!${s}" to ignore)`)}`);
+      }
+    }
   });
   if (results.some((r) => r.halted !== undefined)) return EXIT.failure;
   return results.some((r) => r.unresolvedConflicts.length > 0) ? EXIT.conflicts : EXIT.ok;
@@ -87,7 +93,7 @@ async function syncOne(
   flags: OneShotFlags,
   kind: "pull" | "push",
   emit: (e: SyncEvent) => void,
-): Promise<CycleSummary & { dir: string; editorId: string }> {
+): Promise<CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] }> {
   const dryRun = flags.dryRun === true;
   // A dry run changes nothing, so it may look while the daemon holds the folder.
   const lock = dryRun ? undefined : await acquireFolderLock(mapping.root, { command: `mpsync ${kind}` });
@@ -95,7 +101,9 @@ async function syncOne(
     const sync = await ctx.runtime.openDesign(mapping, emit, { holdsLock: lock !== undefined });
     const report = await runCycle(ctx, sync, kind, flags);
     await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit);
-    return { dir: mapping.dir, editorId: sync.editorId, ...summarizeCycle(report) };
+    // A push dry run also says which secret-looking files stay home.
+    const skippedSecrets = kind === "push" && dryRun ? await findIgnoredSecrets(mapping.root, sync.matcher) : undefined;
+    return { dir: mapping.dir, editorId: sync.editorId, ...summarizeCycle(report), ...(skippedSecrets === undefined ? {} : { skippedSecrets }) };
   } finally {
     await lock?.release();
   }
@@ -108,7 +116,8 @@ async function runCycle(
   flags: OneShotFlags,
 ): Promise<CycleReport | undefined> {
   const dryRun = flags.dryRun === true;
-  if (kind === "pull") return sync.fullSync({ force: flags.force === true, dryRun });
+  // `pull` only brings remote changes in: local edits wait for push or watch (PRODUCT.md 5).
+  if (kind === "pull") return sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true });
   // Pushes wait while the design is generating (PRODUCT.md section 5); then pull and reconcile first.
   const generating = await waitUntilIdle(ctx, sync, { wait: !dryRun });
   if (generating) {

@@ -1,0 +1,71 @@
+/**
+ * Guards a careful user counts on (issue 12), on the built CLI: `pull` never sends, secrets
+ * stay home, and the service cannot switch sync off with a `.syncignore`.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+
+let world: E2eWorld;
+let editorId: string;
+const site = (...p: string[]): string => join(world.cwd, "site", ...p);
+const patches = (): number => world.emulator.control.requests().filter((e) => e.method === "PATCH").length;
+
+beforeAll(async () => {
+  world = await startWorld();
+  editorId = seedDesign(world).editorId;
+  await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
+  expect((await world.run(["pull"])).code).toBe(0);
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe("pull only pulls", () => {
+  it("a local edit and a new file are left for push, and said so; remote changes still come in", async () => {
+    await writeFile(site("index.tsx"), "// my local edit\n");
+    await writeFile(site("notes.txt"), "my notes\n");
+    world.emulator.control.editFile(editorId, "index.css", "/* remote */\n");
+    const before = patches();
+    const r = await world.run(["pull"]);
+    expect(r.code).toBe(0);
+    expect(patches()).toBe(before);
+    expect(r.stdout).not.toContain("↑");
+    expect(r.stdout).toMatch(/index\.tsx .*waiting to be pushed/);
+    expect(r.stdout).toMatch(/notes\.txt .*waiting to be pushed/);
+    expect(await readText(site("index.css"))).toBe("/* remote */\n");
+    expect(Object.keys(world.emulator.control.getFiles(editorId))).not.toContain("notes.txt");
+    // push then sends them.
+    expect((await world.run(["push"])).code).toBe(0);
+    expect(world.emulator.control.getFiles(editorId)["index.tsx"]).toBe("// my local edit\n");
+  });
+});
+
+describe("secrets stay home", () => {
+  it("push --dry-run shows .env and a key as skipped, and push never sends them", async () => {
+    await writeFile(site(".env"), "SECRET=abc\n");
+    await writeFile(site("server.key"), "-----BEGIN PRIVATE KEY-----\n");
+    const dry = await world.run(["push", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).not.toMatch(/\.env .*would push/);
+    expect(dry.stdout).toContain(".env skipped: looks like a secret");
+    expect(dry.stdout).toContain("server.key skipped: looks like a secret");
+    expect((await world.run(["push"])).code).toBe(0);
+    const remote = Object.keys(world.emulator.control.getFiles(editorId));
+    expect(remote).not.toContain(".env");
+    expect(remote).not.toContain("server.key");
+  });
+});
+
+describe("the service cannot switch sync off", () => {
+  it("a remote .syncignore is refused and reported, never written; local edits still go out", async () => {
+    world.emulator.control.editFile(editorId, ".syncignore", "*\n");
+    const pull = await world.run(["pull"]);
+    expect(pull.stderr + pull.stdout).toContain(".syncignore");
+    await expect(readText(site(".syncignore"))).rejects.toThrow();
+    await writeFile(site("App.tsx"), "export function App() { return <p>still synced</p>; }\n");
+    expect((await world.run(["push"])).code).toBe(0);
+    expect(world.emulator.control.getFiles(editorId)["App.tsx"]).toContain("still synced");
+  });
+});
