@@ -73,6 +73,9 @@ export type ClosableV3Client = V3Client & {
   close(): Promise<void>;
 };
 
+/** How long close() lets requests in flight finish before aborting them. */
+export const CLOSE_GRACE_MS = 1000;
+
 /** Files per files/read request: keeps each body small and lets batches run in parallel. */
 export const READ_FILES_BATCH_SIZE = 100;
 /** listAllVersions stops here even if the server keeps saying hasMore. */
@@ -167,8 +170,17 @@ class HttpV3Client implements ClosableV3Client {
     this.#ownedAgent = ownedAgent;
   }
 
+  /** Waits briefly for requests in flight, then aborts them: a stop must never hang on one. */
   async close(): Promise<void> {
-    await this.#ownedAgent?.close();
+    const agent = this.#ownedAgent;
+    if (agent === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = await Promise.race([
+      agent.close().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!graceful) await agent.destroy();
   }
 
   async health(options: CallOptions = {}): Promise<{ status: string }> {

@@ -21,7 +21,9 @@ export const DEFAULT_RETRY_OPTIONS: Readonly<RetryOptions> = Object.freeze({
   maxAttempts: 5,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
-  maxRetryAfterMs: 600_000,
+  // A Retry-After of minutes would freeze every folder of the key: wait at most a minute, then
+  // try again (another 429 just waits again). Shown as a rate_limited event.
+  maxRetryAfterMs: 60_000,
 });
 
 /** What the policy needs to know about a failed attempt (an ApiError fits). */

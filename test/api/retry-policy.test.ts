@@ -71,7 +71,7 @@ describe("decideRetry", () => {
   });
 
   it("has the documented defaults", () => {
-    expect(DEFAULT_RETRY_OPTIONS).toEqual({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 600_000 });
+    expect(DEFAULT_RETRY_OPTIONS).toEqual({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 });
   });
 
   it("isRetryableFailure matches the table for a 429 on a generation call", () => {

@@ -28,6 +28,36 @@ describe("watch process", () => {
     expect(h.remoteFiles()["index.css"]).toBe("/* saved just before SIGTERM */\n");
   });
 
+  // Issue 12: a hanging PATCH (or a long Retry-After) must not hold a stop for minutes.
+  it("on SIGTERM with a PATCH hanging, flushes for the bound only, then exits 0; the edit stays on disk", async () => {
+    h = await startHarness({ syncrc: { debounceMs: 50 } });
+    d = spawnWatch(h.home, { ...h.env, MPSYNC_STOP_FLUSH_MS: "300" });
+    await d.waitFor((e) => e.event === "ready");
+    h.emu.control.failNext({ method: "PATCH" }, { hang: true }, 10);
+    await h.writeLocal("index.css", "/* never answered */\n");
+    await h.emu.control.waitForRequest((e) => e.method === "PATCH", { timeoutMs: 10_000 });
+    d.child.kill("SIGTERM");
+    const { code } = await d.exited;
+    expect(code).toBe(0);
+    expect(d.stderr.join("\n")).toContain("did not finish within 1 s; exiting, edits not sent stay on disk");
+    expect(await h.readLocal("index.css")).toBe("/* never answered */\n");
+  });
+
+  it("a second signal exits at once, even with a long flush bound", async () => {
+    h = await startHarness({ syncrc: { debounceMs: 50 } });
+    d = spawnWatch(h.home, { ...h.env, MPSYNC_STOP_FLUSH_MS: "600000" });
+    await d.waitFor((e) => e.event === "ready");
+    h.emu.control.failNext({ method: "PATCH" }, { hang: true }, 10);
+    await h.writeLocal("index.css", "/* never answered */\n");
+    await h.emu.control.waitForRequest((e) => e.method === "PATCH", { timeoutMs: 10_000 });
+    d.child.kill("SIGTERM");
+    await until(() => d!.stderr.some((l) => l.includes("stopping: flushing")), 10_000, "the first signal's message");
+    d.child.kill("SIGINT");
+    const { code } = await d.exited;
+    expect(code).toBe(0);
+    expect(d.stderr.join("\n")).toContain("second signal: exiting now");
+  });
+
   it("on SIGHUP re-reads .syncrc and starts syncing a newly mapped folder", async () => {
     h = await startHarness();
     d = spawnWatch(h.home, h.env);

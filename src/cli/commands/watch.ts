@@ -14,7 +14,9 @@ export function registerWatch(program: Command, io: CliIo, exit: ExitHolder): vo
     .addHelpText(
       "after",
       `
-Pending pushes are flushed on SIGINT/SIGTERM; SIGHUP re-reads .syncrc (adds or drops folders).
+SIGINT/SIGTERM flush pending pushes for at most 10 s, then pending requests are abandoned; a
+second signal exits at once. Edits not sent stay on disk and go out at the next start.
+SIGHUP re-reads .syncrc (adds or drops folders).
 With --json, stdout is a JSON Lines stream of events (ready, pushed, pulled, conflict,
 generating, idle, published, halted, rate_limited, error); logs go to stderr.
 
@@ -25,9 +27,23 @@ Examples:
     .action(
       action(io, exit, async (ctx, dirs: string[]) => {
         const daemon = new WatchDaemon({ runtime: ctx.runtime, dirs, emit: (e) => ctx.out.event(e) });
+        const flushMs = stopFlushMs(ctx.io.env);
         let stopping: Promise<void> | undefined;
+        let forceExit: () => void = () => undefined;
+        const forced = new Promise<void>((resolve) => (forceExit = resolve));
+        const unsent = "edits not sent stay on disk and go out at the next start";
         const stop = (): void => {
-          stopping ??= daemon.stop();
+          if (stopping !== undefined) {
+            ctx.out.warn(`second signal: exiting now; ${unsent}`);
+            forceExit();
+            return;
+          }
+          ctx.out.warn(`stopping: flushing pending pushes (at most ${Math.ceil(flushMs / 1000)} s; press Ctrl-C again to exit now)`);
+          stopping = daemon.stop();
+          setTimeout(() => {
+            ctx.out.warn(`stop: pending requests did not finish within ${Math.ceil(flushMs / 1000)} s; exiting, ${unsent}`);
+            forceExit();
+          }, flushMs).unref();
         };
         const unsubscribe = [
           io.onSignal("SIGINT", stop),
@@ -45,8 +61,9 @@ Examples:
               ctx.out.event({ event: "rate_limited", dir: "*", message: `rate limited: requests paused for ${Math.ceil(e.delayMs / 1000)} s`, delayMs: e.delayMs, until: e.until }),
             ),
           );
-          await daemon.start();
-          await daemon.done;
+          // A hanging request or a long Retry-After must not hold a stop: systemd would SIGKILL.
+          await Promise.race([daemon.start(), forced]);
+          await Promise.race([daemon.done, forced]);
           return EXIT.ok;
         } catch (err) {
           await (stopping ?? daemon.stop().catch(() => undefined));
@@ -58,3 +75,12 @@ Examples:
       }),
     );
 }
+
+/** How long a stop flushes before abandoning pending requests. @default 10000 (MPSYNC_STOP_FLUSH_MS, for tests) */
+export function stopFlushMs(env: Record<string, string | undefined>): number {
+  const given = Number(env["MPSYNC_STOP_FLUSH_MS"]);
+  return Number.isFinite(given) && given > 0 ? given : DEFAULT_STOP_FLUSH_MS;
+}
+
+/** A stop flushes pending pushes for at most this long. */
+export const DEFAULT_STOP_FLUSH_MS = 10_000;
