@@ -121,6 +121,7 @@ export class DesignSync {
       files,
       policy: this.#o.policy,
       force: options.force === true,
+      restoreDeleted: options.force === true,
       // A folder that never held synced files did not vanish: the first pull creates it.
       folderExists: exists || Object.keys(this.state.files).length === 0,
       fullRemote: true,

@@ -87,6 +87,11 @@ export interface ReconcileInput {
   policy: ConflictPolicy;
   /** `pull --force`: breakers do not trip. */
   force: boolean;
+  /**
+   * `pull --force` past an emptied or vanished folder: files deleted locally whose remote is
+   * unchanged are written again (the way back), not reported as "deleted locally".
+   */
+  restoreDeleted?: boolean;
   /** The mapped folder exists. */
   folderExists: boolean;
   /**

@@ -114,6 +114,16 @@ describe.each([false, true])("circuit breakers (force: %s)", (force) => {
     ]);
   });
 
+  it("pull --force on an emptied folder restores what the service holds, and does not halt", () => {
+    const files = synced(3).map((f) => ({ ...f, local: undefined }));
+    const plan = reconcile(input(files, { force: true, restoreDeleted: true }));
+    expect(plan.halt).toBeUndefined();
+    expect(plan.actions.map((a) => a.kind)).toEqual(["pull", "pull", "pull"]);
+    // Without the emptied folder, a deleted file stays "deleted locally" even with --force.
+    const one = [...synced(3).slice(0, 2), { ...synced(3)[2]!, local: undefined }];
+    expect(reconcile(input(one, { force: true, restoreDeleted: true })).actions.filter((a) => a.kind === "report")).toHaveLength(1);
+  });
+
   it("an emptied folder halts", () => {
     const files = synced(3).map((f) => ({ ...f, local: undefined }));
     const plan = reconcile(input(files, { force }));

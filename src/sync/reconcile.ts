@@ -56,8 +56,19 @@ function blockedReport(path: string, blocked: LocalBlock): FileAction {
 export function reconcile(input: ReconcileInput): SyncPlan {
   const files = [...input.files].sort((x, y) => compareStrings(x.path, y.path));
   const actions = files.flatMap((file) => reconcileFile(file, input.policy));
-  const halt = input.force ? undefined : checkBreakers(input, actions);
-  return { actions, halt };
+  const tripped = checkBreakers(input, actions);
+  if (!input.force) return { actions, halt: tripped };
+  // `pull --force` on a vanished or emptied folder is the way back: every file the service
+  // still holds unchanged is written again, instead of staying "deleted locally" forever.
+  if (input.restoreDeleted === true && (tripped?.kind === "folder-emptied" || tripped?.kind === "folder-missing")) {
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const restored = actions.map((a): FileAction => {
+      const remote = a.kind === "report" && a.reason === "deleted-locally" ? byPath.get(a.path)?.remote : undefined;
+      return remote === undefined ? a : { kind: "pull", path: a.path, remoteHash: remote.hash, expectLocal: undefined, reason: "remote-new" };
+    });
+    return { actions: restored, halt: undefined };
+  }
+  return { actions, halt: undefined };
 }
 
 /** The first circuit breaker that trips, most fundamental cause first. */

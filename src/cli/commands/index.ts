@@ -12,9 +12,10 @@ import { registerInit } from "./init.js";
 import { registerLookups } from "./lookup.js";
 import { registerPrompt } from "./prompt.js";
 import { registerPublish } from "./publish.js";
+import { registerRestore } from "./restore.js";
 import { registerVersions } from "./versions.js";
 
-/** Adds init, create, prompt, versions, checkout, snapshot, history, publish, design-systems, resolve-url, login, logout, doctor, emulator. */
+/** Adds init, create, prompt, versions, checkout, snapshot, history, publish, restore, design-systems, resolve-url, login, logout, doctor, emulator. */
 export function registerExtraCommands(program: Command, io: CliIo, exit: ExitHolder): void {
   registerInit(program, io, exit);
   registerCreate(program, io, exit);
@@ -23,6 +24,7 @@ export function registerExtraCommands(program: Command, io: CliIo, exit: ExitHol
   registerCheckout(program, io, exit);
   registerHistory(program, io, exit);
   registerPublish(program, io, exit);
+  registerRestore(program, io, exit);
   registerLookups(program, io, exit);
   registerAuth(program, io, exit);
   registerDoctor(program, io, exit);

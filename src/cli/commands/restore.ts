@@ -1,0 +1,106 @@
+/** `mpsync restore PATH`: list every copy mpsync holds of a file, and put one back. */
+import type { Command } from "commander";
+import { mkdir } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { MpsyncError } from "../../api/errors.js";
+import { writeFileAtomically } from "../../local/atomic-write.js";
+import { backupLocalFile } from "../../local/local-fs.js";
+import { checkRemoteName } from "../../local/path-jail.js";
+import type { Mapping } from "../../runtime.js";
+import { listCopies, stampTime, type FileCopy } from "../../state/copies.js";
+import { openStateStore } from "../../state/state-store.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+
+interface RestoreFlags {
+  dir?: string;
+  list?: boolean;
+  from?: string;
+}
+
+/** Registers `restore`. */
+export function registerRestore(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("restore")
+    .description("list every copy mpsync holds of a file (backups, conflict sides, last synced version) and put one back")
+    .argument("<path>", "the file, as a path from here or inside the mapped folder")
+    .option("--dir <dir>", "mapped folder (needed when several are mapped and the path is not inside one)")
+    .option("--list", "only list the copies, newest first")
+    .option("--from <time>", "restore the newest copy saved at or before TIME (ISO time, or a backup folder name)")
+    .addHelpText(
+      "after",
+      `
+Without --from, the newest copy is restored; with nothing newer, the last synced version. The
+current file (if any) is backed up first, so a restore can itself be undone. A running watch,
+or the next push, sends the restored content.
+
+Examples:
+  $ mpsync restore web/App.tsx --list
+  $ mpsync restore web/App.tsx
+  $ mpsync restore App.tsx --dir web --from 2026-11-22T15:40:00Z`,
+    )
+    .action(action(io, exit, (ctx, path: string, flags: RestoreFlags) => runRestore(ctx, path, flags)));
+}
+
+async function runRestore(ctx: CommandContext, path: string, flags: RestoreFlags): Promise<number> {
+  const { mapping, rel } = await locate(ctx, path, flags.dir);
+  const store = openStateStore(mapping.root);
+  const { state } = await store.load();
+  const copies = await listCopies(store, rel, state.files[rel]?.hash);
+  const label = (c: FileCopy): string => `${c.at === undefined ? "(last synced)".padEnd(24) : new Date(c.at).toISOString().padEnd(24)} ${c.reason}`;
+  if (flags.list === true) {
+    ctx.out.result({ ok: true, dir: mapping.dir, path: rel, copies: copies.map((c) => ({ at: c.at, reason: c.reason, file: c.file })) }, () => {
+      if (copies.length === 0) ctx.out.info(`mpsync holds no copy of ${rel} in ${mapping.dir}`);
+      for (const c of copies) ctx.out.info(label(c));
+    });
+    return EXIT.ok;
+  }
+  const chosen = pick(copies, flags.from);
+  if (chosen === undefined) {
+    throw new MpsyncError("USAGE", `no copy of ${rel} in ${mapping.dir}${flags.from === undefined ? "" : ` saved at or before ${flags.from}`}`, {
+      hint: `see what there is: mpsync restore ${path} --list`,
+    });
+  }
+  const stamp = new Date(ctx.runtime.clock.now()).toISOString().replace(/[:.]/g, "-");
+  const savedCurrent = await backupLocalFile(mapping.root, rel, store.backupsDir, stamp);
+  const target = join(mapping.root, ...rel.split("/"));
+  await mkdir(dirname(target), { recursive: true });
+  await writeFileAtomically(target, await chosen.read());
+  const doc = { ok: true, dir: mapping.dir, path: rel, restored: { at: chosen.at, reason: chosen.reason }, currentBackedUpTo: savedCurrent };
+  ctx.out.result(doc, () => {
+    ctx.out.success(`restored ${rel} in ${mapping.dir}: ${label(chosen).trim()}`);
+    if (savedCurrent !== undefined) ctx.out.info(ctx.out.c.dim(`  the file it replaced is in ${relative(ctx.io.cwd, savedCurrent)}`));
+    ctx.out.info(ctx.out.c.dim("  mpsync watch (or the next mpsync push) sends it"));
+  });
+  return EXIT.ok;
+}
+
+/** The copy to restore: the newest at or before `from`, else the newest, else the last synced. */
+function pick(copies: FileCopy[], from: string | undefined): FileCopy | undefined {
+  if (from === undefined) return copies[0];
+  const limit = stampTime(from) ?? Date.parse(from);
+  if (Number.isNaN(limit)) throw new MpsyncError("USAGE", `--from ${from}: not a time (use an ISO time such as 2026-11-22T15:40:00Z)`);
+  return copies.find((c) => c.at !== undefined && c.at <= limit);
+}
+
+/** The mapping holding `path` and the file's name inside it. */
+async function locate(ctx: CommandContext, path: string, dir: string | undefined): Promise<{ mapping: Mapping; rel: string }> {
+  const abs = resolve(ctx.io.cwd, path);
+  if (dir === undefined) {
+    for (const m of await ctx.runtime.mappings()) {
+      const inside = relative(m.root, abs);
+      if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) return { mapping: m, rel: checked(inside.split(sep).join("/")) };
+    }
+  }
+  const mapping = await ctx.runtime.singleMapping(dir);
+  const inside = relative(mapping.root, abs);
+  const rel = inside !== "" && !inside.startsWith("..") && !isAbsolute(inside) ? inside.split(sep).join("/") : path.replace(/^\.\//, "");
+  return { mapping, rel: checked(rel) };
+}
+
+function checked(rel: string): string {
+  const verdict = checkRemoteName(rel);
+  if (!verdict.ok) throw new MpsyncError("USAGE", `${rel}: ${verdict.reason}`);
+  return rel;
+}

@@ -1,0 +1,75 @@
+/**
+ * The way back (issue 11, item 4), on the built CLI: `restore` lists and puts back every copy
+ * mpsync holds of a file; `pull --force` on an emptied folder restores what the service holds
+ * and clears the halt.
+ */
+import { readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+
+let world: E2eWorld;
+let editorId: string;
+const site = (...p: string[]): string => join(world.cwd, "site", ...p);
+
+beforeAll(async () => {
+  world = await startWorld();
+  editorId = seedDesign(world).editorId;
+  await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
+  expect((await world.run(["pull"])).code).toBe(0);
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe("restore", () => {
+  it("lists a backup and the last synced version, puts one back, and backs up what it replaced", async () => {
+    const synced = await readText(site("index.css"));
+    // A remote change replaces the local file: the old one goes to backups.
+    world.emulator.control.editFile(editorId, "index.css", "/* remote v2 */\n");
+    expect((await world.run(["pull"])).code).toBe(0);
+    const list = await world.run(["restore", "site/index.css", "--list", "--json"]);
+    expect(list.code).toBe(0);
+    const copies = world.readJson<{ copies: { reason: string; at?: number }[] }>(list.stdout).copies;
+    expect(copies.map((c) => c.reason)).toEqual(["backup: replaced or removed by sync", "last synced version (both sides agreed on it)"]);
+
+    const r = await world.run(["restore", "site/index.css"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("restored index.css in site");
+    expect(await readText(site("index.css"))).toBe(synced);
+    // The replaced content (remote v2) is itself backed up: the restore can be undone.
+    const again = world.readJson<{ copies: { reason: string }[] }>((await world.run(["restore", "site/index.css", "--list", "--json"])).stdout);
+    expect(again.copies.filter((c) => c.reason.startsWith("backup"))).toHaveLength(2);
+  });
+
+  it("brings back a file deleted locally from its last synced version", async () => {
+    const before = await readText(site("App.tsx"));
+    await rm(site("App.tsx"));
+    const r = await world.run(["restore", "App.tsx", "--dir", "site"]);
+    expect(r.code).toBe(0);
+    expect(await readText(site("App.tsx"))).toBe(before);
+  });
+
+  it("says so when it holds no copy (exit 2)", async () => {
+    await writeFile(site("fresh.ts"), "export {};\n");
+    const r = await world.run(["restore", "site/fresh.ts"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("no copy of fresh.ts");
+  });
+});
+
+describe("an emptied folder", () => {
+  it("halts pull; pull --force restores the files the service holds and clears the halt", async () => {
+    for (const name of await readdir(site())) if (name !== ".mpsync") await rm(site(name), { recursive: true, force: true });
+    const halted = await world.run(["pull"]);
+    expect(halted.code).toBe(1);
+    expect(halted.stderr + halted.stdout).toContain("needs attention");
+    const forced = await world.run(["pull", "--force"]);
+    expect(forced.code).toBe(0);
+    const remote = world.emulator.control.getFiles(editorId);
+    for (const [name, text] of Object.entries(remote)) expect(await readText(site(name))).toBe(text);
+    const next = await world.run(["pull"]);
+    expect(next.code).toBe(0);
+    expect(next.stderr + next.stdout).not.toContain("needs attention");
+  });
+});
