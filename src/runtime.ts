@@ -4,7 +4,7 @@
  * a Runtime; nothing else constructs infrastructure.
  */
 import { pino, type DestinationStream, type LevelWithSilent } from "pino";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import type { V3Client } from "./api/client-types.js";
 import { createClient } from "./api/client.js";
 import { MpsyncError } from "./api/errors.js";
@@ -157,8 +157,10 @@ export class Runtime {
     const all = loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root }));
     if (dirs.length === 0) return all;
     return dirs.map((wanted) => {
-      const abs = join(this.options.cwd, wanted);
-      const found = all.find((m) => m.root === abs || m.dir === wanted || m.root === wanted);
+      // `web`, `web/`, `./web/`, an absolute path: whatever tab completion or a script gives.
+      const abs = resolve(this.options.cwd, wanted);
+      const trimmed = wanted.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+      const found = all.find((m) => m.root === abs || m.dir === trimmed || m.dir.replace(/\/+$/, "") === trimmed);
       if (found === undefined) {
         throw new MpsyncError("USAGE", `${wanted} is not a mapped folder in ${loaded.path}`, {
           hint: `mapped: ${all.map((m) => m.dir).join(", ")}`,
@@ -171,6 +173,9 @@ export class Runtime {
   /** The single mapping a single-design command acts on (--dir, or the only one). */
   async singleMapping(dir: string | undefined): Promise<Mapping> {
     const all = await this.mappings(dir === undefined ? [] : [dir]);
+    // Inside a mapped folder, that folder is the one meant.
+    const here = dir === undefined ? all.find((m) => this.options.cwd === m.root || this.options.cwd.startsWith(`${m.root}${sep}`)) : undefined;
+    if (here !== undefined) return here;
     if (all.length !== 1 || all[0] === undefined) {
       throw new MpsyncError("USAGE", "several folders are mapped: choose one with --dir", {
         hint: all.map((m) => m.dir).join(", "),

@@ -1,4 +1,5 @@
 /** The commander program: global flags, every command, help with examples. */
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { MpsyncError } from "../api/errors.js";
 import { contextFor, type CliIo, type CommandContext } from "./context.js";
@@ -44,6 +45,7 @@ export function buildProgram(io: CliIo, exit: ExitHolder): Command {
     .option("-q, --quiet", "only errors")
     .option("--no-color", "no colours (also NO_COLOR)")
     .option("--log-file <path>", "write logs to this file instead of stderr, rotated at 10 MB (5 files kept)")
+    .version(packageVersion(), "-V, --version", "print the version of mpsync")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -74,8 +76,9 @@ export async function runCli(io: CliIo): Promise<number> {
   for (const cmd of program.commands) cmd.exitOverride();
   try {
     if (io.argv.length <= 2) {
-      program.outputHelp();
-      return EXIT.ok;
+      // No command is a usage error (as git and gh do): the help goes to stderr, exit 2.
+      program.outputHelp({ error: true });
+      return EXIT.usage;
     }
     await program.parseAsync(io.argv);
     return exit.code;
@@ -87,5 +90,15 @@ export async function runCli(io: CliIo): Promise<number> {
     const out = new Output({ json: io.argv.includes("--json"), quiet: false, verbose: io.argv.includes("--verbose"), color: shouldUseColor(io.env, io.stderr.isTTY === true, undefined), stdout: io.stdout, stderr: io.stderr });
     out.error(err instanceof MpsyncError ? err : new MpsyncError("INTERNAL", `unexpected failure: ${String(err)}`, { cause: err }));
     return exitCodeFor(err);
+  }
+}
+
+/** The version in package.json (two folders up from dist/cli/ and from src/cli/). */
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+    return typeof pkg.version === "string" ? pkg.version : "unknown";
+  } catch {
+    return "unknown";
   }
 }
