@@ -25,6 +25,7 @@ export type ErrorCode =
   | "CONFLICTS"
   | "GENERATING"
   | "NO_ARTIFACT"
+  | "UNSAFE_STATE_DIR"
   | "INTERNAL";
 
 /** Base of every deliberate error: a one-line message, a stable code, an optional cause. */

@@ -14,7 +14,7 @@ import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { MpsyncError } from "../api/errors.js";
-import { STATE_DIR_NAME } from "./state-store.js";
+import { assertStateDirSafe, STATE_DIR_NAME } from "./state-store.js";
 
 const lockInfoSchema = z.object({
   pid: z.number().int().positive(),
@@ -48,7 +48,7 @@ export function folderLockPath(root: string): string {
 export async function acquireFolderLock(root: string, options: { command: string; now?: () => number }): Promise<FolderLock> {
   const file = folderLockPath(root);
   const info: LockInfo = { pid: process.pid, hostname: osHostname(), command: options.command, startedAt: (options.now ?? Date.now)() };
-  await mkdir(join(root, STATE_DIR_NAME), { recursive: true });
+  await assertStateDirSafe(join(root, STATE_DIR_NAME));
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await createExclusive(file, info)) return heldLock(root, info);
     const holder = await readFolderLock(root);

@@ -4,7 +4,8 @@
  * never deletes: a corrupt state.json is moved aside and sync starts from an empty state, which
  * the reconcile turns into conflicts rather than deletes.
  */
-import { readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { MpsyncError } from "../api/errors.js";
+import { lstat, mkdir, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically, writeFileAtomicallyGuarded, writeJsonAtomically } from "../local/atomic-write.js";
 import { assertStamp } from "../local/local-fs.js";
@@ -188,9 +189,32 @@ class FolderStateStore implements StateStore {
 }
 
 async function writeGitignore(dir: string): Promise<void> {
+  await assertStateDirSafe(dir);
   const file = join(dir, ".gitignore");
+  // Written when missing, never over a .gitignore someone else wrote.
   const current = await readFile(file, "utf8").catch(() => undefined);
-  if (current !== "*\n") await writeFileAtomically(file, "*\n");
+  if (current === undefined) await writeFileAtomically(file, "*\n");
+}
+
+/**
+ * `.mpsync` must be a real folder: through a symbolic link (a cloned repository can contain
+ * one), state, base texts and backups (content chosen by the service) would be written
+ * wherever the link points. Creates the folder when missing.
+ */
+export async function assertStateDirSafe(dir: string): Promise<void> {
+  const info = await lstat(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return undefined;
+    throw err;
+  });
+  if (info === undefined) {
+    await mkdir(dir, { recursive: true });
+    return assertStateDirSafe(dir);
+  }
+  if (info.isSymbolicLink() || !info.isDirectory()) {
+    throw new MpsyncError("UNSAFE_STATE_DIR", `${dir} is ${info.isSymbolicLink() ? "a symbolic link" : "not a folder"}: mpsync keeps its state only in a real folder there, and stopped this folder`, {
+      hint: `remove it (rm ${dir}) and run again; mpsync re-creates it`,
+    });
+  }
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -21,6 +21,9 @@ export function emitCycleEvents(
     emit({ ...origin, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, message: `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)` });
   }
   for (const p of r.refused) notice(`the service refused the new file ${p}; it will be sent again when its content changes`);
+  for (const f of r.failed) {
+    emit({ ...origin, event: "error", files: [f.path], code: f.code, message: `cannot write ${f.path} (${f.code}); the rest of the cycle went on, and it is tried again later` });
+  }
   for (const p of r.blocked) notice(`cannot write remote file ${p}: a local folder or symlink has that name; rename one of them`);
 }
 

@@ -312,7 +312,7 @@ export class DesignWorker {
     }
     const message = describeError(err);
     const code = err instanceof Error && "code" in err ? String((err as { code: unknown }).code) : "INTERNAL";
-    if (hasCode(err, "FORBIDDEN", "NOT_FOUND")) {
+    if (hasCode(err, "FORBIDDEN", "NOT_FOUND", "UNSAFE_STATE_DIR")) {
       emit({ event: "error", dir, editorId: sync.editorId, code, message: `${message}; sync of ${dir} stopped` });
       this.#halt();
       void this.#source?.close();

@@ -67,7 +67,12 @@ export interface ExecuteResult {
   pushError: unknown;
   /** Merged locally but not sent (send: false): waiting for the next push. */
   notSent: string[];
+  /** Local paths whose write failed (permissions, a full disk, a folder in the way): retried by a later cycle. */
+  failed: { path: string; code: string; message: string }[];
 }
+
+/** File-system failures that concern one path; anything else fails the whole cycle. */
+const PATH_FAILURES = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOTDIR", "EISDIR", "ENAMETOOLONG", "EEXIST", "ENOTEMPTY", "EBUSY"]);
 
 /** Local file actions applied at once. */
 export const LOCAL_ACTION_CONCURRENCY = 16;
@@ -89,11 +94,19 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
     blocked: [],
     pushError: undefined,
     notSent: [],
+    failed: [],
   };
   const pushes: PendingPush[] = [];
   // Each path has one action and its own file, so local work runs in parallel: a pull of
   // thousands of files is bound by file-system latency, not CPU (BENCHMARKS.md).
-  await mapBounded(input.plan.actions, LOCAL_ACTION_CONCURRENCY, (action) => applyLocalAction(action, input, deps, result, pushes));
+  // One unwritable path must not block the rest of the cycle, pushes included (issue 12).
+  await mapBounded(input.plan.actions, LOCAL_ACTION_CONCURRENCY, (action) =>
+    applyLocalAction(action, input, deps, result, pushes).catch((err: unknown) => {
+      const code = (err as NodeJS.ErrnoException | undefined)?.code;
+      if (code === undefined || !PATH_FAILURES.has(code)) throw err;
+      result.failed.push({ path: action.path, code, message: err instanceof Error ? err.message : String(err) });
+    }),
+  );
   pushes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (pushes.length > 0 && input.send === false) result.notSent.push(...pushes.map((p) => p.path));
   else if (pushes.length > 0) await pushAll(pushes, input, deps, result);

@@ -2,7 +2,7 @@
  * Guards a careful user counts on (issue 12), on the built CLI: `pull` never sends, secrets
  * stay home, and the service cannot switch sync off with a `.syncignore`.
  */
-import { writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
@@ -67,5 +67,25 @@ describe("the service cannot switch sync off", () => {
     await writeFile(site("App.tsx"), "export function App() { return <p>still synced</p>; }\n");
     expect((await world.run(["push"])).code).toBe(0);
     expect(world.emulator.control.getFiles(editorId)["App.tsx"]).toContain("still synced");
+  });
+});
+
+describe("state never escapes", () => {
+  it("a .mpsync that is a symbolic link stops the folder with one clear line; nothing is written through it", async () => {
+    const { mkdtemp, readdir: list, rename: move, symlink } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const target = await mkdtemp(join(tmpdir(), "mpsync-link-target-"));
+    await move(site(".mpsync"), site(".mpsync.real"));
+    await symlink(target, site(".mpsync"));
+    try {
+      const r = await world.run(["pull"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(".mpsync is a symbolic link");
+      expect(r.stderr.trim().split("\n").length).toBeLessThanOrEqual(2);
+      expect(await list(target)).toEqual([]);
+    } finally {
+      await rm(site(".mpsync"));
+      await move(site(".mpsync.real"), site(".mpsync"));
+    }
   });
 });

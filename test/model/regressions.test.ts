@@ -106,3 +106,29 @@ describe("a PATCH that failed, then a remote change of the same file (issue 11, 
     }
   }
 });
+
+describe("one unwritable path (issue 12, item 6)", () => {
+  it("is reported for that path; every other action of the cycle runs, the push included; a later cycle retries it", async () => {
+    const w = await started();
+    await applyCommand(w, { k: "edit", path: 0, line: 0 });
+    w.service.generate((files) => {
+      files.set("index.css", w.editLine(files.get("index.css") ?? "", 1, "g"));
+      files.set("components/Button.tsx", w.editLine(files.get("components/Button.tsx") ?? "", 1, "g"));
+    });
+    const before = w.tree.beforeWrite;
+    let locked = true;
+    w.tree.beforeWrite = async (rel, op) => {
+      if (locked && rel === "components/Button.tsx") throw Object.assign(new Error(`EACCES: permission denied, open '${rel}'`), { code: "EACCES" });
+      await before?.(rel, op);
+    };
+    await w.step((s) => s.fullSync());
+    const failed = w.events.filter((e) => e.event === "error" && e.code === "EACCES");
+    expect(failed.map((e) => e.files)).toEqual([["components/Button.tsx"]]);
+    expect(w.tree.files.get("index.css")).toBe(w.service.active().files.get("index.css"));
+    expect(w.service.active().files.get("App.tsx")).toBe(w.tree.files.get("App.tsx"));
+    expect(w.tree.files.get("components/Button.tsx")).not.toBe(w.service.active().files.get("components/Button.tsx"));
+    locked = false;
+    await w.step((s) => s.fullSync());
+    expect(w.tree.files.get("components/Button.tsx")).toBe(w.service.active().files.get("components/Button.tsx"));
+  });
+});
