@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { hostname as osHostname, uptime } from "node:os";
-import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
+import { open, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { MpsyncError } from "../api/errors.js";
