@@ -83,6 +83,7 @@ export const readFiles: ApiHandler = (ctx) => {
 export const publishArtifact: ApiHandler = async (ctx) => {
   const { design, artifact } = ownedArtifact(ctx);
   const result = await compileFiles(artifact.files);
+  if (result.ok && result.unchecked === true) ctx.services.options.logger?.("publish: esbuild is not installed, so the artifact was not compile-checked (npm install esbuild)");
   if (!result.ok) throw new EmulatorHttpError(422, `Compilation failed: ${result.error}`);
   const { store, options } = ctx.services;
   const previewUrl = `https://project-${design.slug}.${options.publishedHost}`;
