@@ -1,4 +1,5 @@
 /** What every command receives: process I/O (injected by bin.ts or tests) and lazily built parts. */
+import { createHumanLogDestination } from "../log/human-destination.js";
 import type { Command } from "commander";
 import { Runtime } from "../runtime.js";
 import { Output, shouldUseColor } from "./output.js";
@@ -49,6 +50,8 @@ export function contextFor(io: CliIo, command: Command): CommandContext {
     env: io.env,
     configPath: flags.config,
     logFile: flags.logFile,
+    // JSON log records only with --json or in --log-file; a person reads lines (issue 14).
+    logDestination: flags.json === true || flags.logFile !== undefined ? undefined : createHumanLogDestination(io.stderr),
     logLevel: flags.verbose === true ? "debug" : flags.quiet === true ? "error" : undefined,
   });
   return { io, out, flags, runtime };

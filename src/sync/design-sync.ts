@@ -373,7 +373,8 @@ export class DesignSync {
   }
 
   #notice(message: string): void {
-    this.#o.logger.warn(message);
+    // Logged for files and --json; a terminal shows the event only (never the same line twice).
+    this.#o.logger.warn({ shownAsEvent: true }, message);
     this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#editorId, message });
   }
 }

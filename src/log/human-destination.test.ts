@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { createLogger } from "./logger.js";
+import { createHumanLogDestination, renderLogLine } from "./human-destination.js";
+
+describe("human log lines (issue 14: no JSON on a terminal)", () => {
+  it("renders a pino record as one readable line with its fields", () => {
+    const line = JSON.stringify({ level: 40, time: Date.UTC(2026, 10, 22, 14, 3, 7), dir: "web", msg: "held pushes", pending: 3, err: { message: "boom" } });
+    const out = renderLogLine(line);
+    expect(out).not.toMatch(/^\{/);
+    expect(out).toContain("WARN");
+    expect(out).toContain("web  held pushes");
+    expect(out).toContain("pending=3");
+    expect(out).toContain("error=boom");
+  });
+
+  it("a logger on the destination writes lines, not JSON, and leaves event duplicates out", () => {
+    const written: string[] = [];
+    const logger = createLogger({ level: "info", destination: createHumanLogDestination({ write: (t) => written.push(t) }) });
+    logger.info({ dir: "web" }, "reloaded .syncrc");
+    logger.warn({ shownAsEvent: true }, "refused remote file name");
+    expect(written).toHaveLength(1);
+    expect(written[0]).toContain("INFO   web  reloaded .syncrc");
+    expect(() => JSON.parse(written[0] ?? "")).toThrow();
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Log records as a person reads them: `14:03:07 WARN  design  message  key=value`, one line each,
+ * on the terminal's stderr. JSON stays for `--json` and `--log-file` (machines and files).
+ */
+import type { DestinationStream } from "pino";
+
+const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
+const SKIPPED = new Set(["level", "time", "msg", "dir", "component", "pid", "hostname", "shownAsEvent"]);
+
+/** A pino destination that renders each record as one readable line on `out`. */
+export function createHumanLogDestination(out: { write(text: string): unknown }): DestinationStream {
+  return {
+    write(line: string): void {
+      // A record that duplicates an event the terminal already shows is left to files and --json.
+      if (line.includes('"shownAsEvent":true')) return;
+      out.write(`${renderLogLine(line)}\n`);
+    },
+  };
+}
+
+/** One pino JSON line as a readable line (a line that is not JSON passes through). */
+export function renderLogLine(line: string): string {
+  let rec: Record<string, unknown>;
+  try {
+    rec = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line.trimEnd();
+  }
+  const time = typeof rec.time === "number" ? new Date(rec.time).toTimeString().slice(0, 8) : "";
+  const level = (LEVELS[Number(rec.level)] ?? "log").toUpperCase().padEnd(5);
+  const dir = typeof rec.dir === "string" ? `${rec.dir}  ` : "";
+  const err = rec.err as { message?: unknown } | undefined;
+  const extras = Object.entries(rec)
+    .filter(([k]) => !SKIPPED.has(k) && k !== "err")
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
+  if (err !== undefined && typeof err.message === "string") extras.push(`error=${err.message}`);
+  return [time, level, `${dir}${String(rec.msg ?? "")}`, ...extras].filter((p) => p !== "").join("  ");
+}
