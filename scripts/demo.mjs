@@ -22,6 +22,8 @@ const DEMO_KEY = "demo-key";
 /** Loopback: any interval >= 0.05 s is accepted; 2 s keeps the log readable. */
 const POLL_INTERVAL_SEC = 2;
 const GENERATION_MS = 4000;
+/** Loopback: web-editor edits made through the emulator reach the folder within 5 s. */
+const REMOTE_CHECK_SEC = 5;
 const STOP_TIMEOUT_MS = 10_000;
 
 async function main() {
@@ -39,7 +41,7 @@ async function main() {
   const editorId = await demoDesign(emulator);
   await writeFile(
     SYNCRC,
-    `${JSON.stringify({ baseUrl: emulator.baseUrl, designs: [{ dir: "../demo-design", design: editorId }], pollIntervalSec: POLL_INTERVAL_SEC }, null, 2)}\n`,
+    `${JSON.stringify({ baseUrl: emulator.baseUrl, designs: [{ dir: "../demo-design", design: editorId }], pollIntervalSec: POLL_INTERVAL_SEC, remoteCheckSec: REMOTE_CHECK_SEC }, null, 2)}\n`,
   );
   const env = demoEnv(emulator.baseUrl);
 
@@ -48,7 +50,7 @@ async function main() {
     await emulator.close();
     throw new Error(`the first pull failed (exit ${pulled})`);
   }
-  printInstructions(emulator.baseUrl, editorId);
+  await printInstructions(emulator.baseUrl, editorId);
   const child = spawn(process.execPath, [BIN, "watch"], { cwd: REPO, env, stdio: "inherit" });
   await superviseUntilStopped(child, emulator);
 }
@@ -102,20 +104,22 @@ function runToEnd(args, env) {
   });
 }
 
-function printInstructions(baseUrl, editorId) {
-  const vars =
-    `MP_API_KEY=${DEMO_KEY} MPSYNC_BASE_URL=${baseUrl} MPSYNC_CONFIG=${SYNCRC} ` +
-    `XDG_CONFIG_HOME=${join(DEMO_HOME, "config")} XDG_STATE_HOME=${join(DEMO_HOME, "state")}`;
+async function printInstructions(baseUrl, editorId) {
+  // A short command to copy: the wrapper carries the demo's environment (its port changes).
+  const wrapper = join(DEMO_HOME, "mpsync");
+  const vars = Object.entries({ MP_API_KEY: DEMO_KEY, MPSYNC_BASE_URL: baseUrl, MPSYNC_CONFIG: SYNCRC, XDG_CONFIG_HOME: join(DEMO_HOME, "config"), XDG_STATE_HOME: join(DEMO_HOME, "state") })
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(" ");
+  await writeFile(wrapper, `#!/bin/sh\n# Written by npm run demo: mpsync with the demo's environment.\nexec env ${vars} node '${BIN}' "$@"\n`, { mode: 0o755 });
   console.log(`
 mpsync demo: emulator on ${baseUrl}, design ${editorId}, mirrored into demo-design/
 
 Try, while the daemon below runs:
   1. edit demo-design/App.tsx and save: it is pushed within a moment
-  2. from another terminal in ${REPO}:
-       ${vars} \\
-         node dist/bin.js prompt "make the header sticky" --dir demo-design
+  2. from another terminal in this folder:
+       .demo/mpsync prompt "make the header sticky" --wait
      the emulator "generates" for ${GENERATION_MS / 1000} s, the daemon polls every ${POLL_INTERVAL_SEC} s and pulls the new version
-  3. also try: status, versions, checkout v1 (same env, same folder)
+  3. also try: .demo/mpsync status, .demo/mpsync versions, .demo/mpsync checkout v1
 
 Ctrl-C stops the daemon (pending pushes are flushed) and the emulator.
 `);

@@ -76,7 +76,9 @@ export class RequestExecutor {
       });
       if (error.status === 429) this.#pauseQueue(error, decision.retry ? decision.delayMs : undefined);
       if (!decision.retry) throw error;
-      this.#deps.logger.warn(
+      // Each retry is detail (-v, --log-file): the daemon reports a failing cycle once, and
+      // "sync resumed" when it works again, instead of a line per attempt.
+      this.#deps.logger.debug(
         { endpoint: ctx.endpoint, code: error.code, status: error.status, attempt: attempt + 1, delayMs: decision.delayMs },
         `${error.message}; retrying in ${decision.delayMs} ms`,
       );

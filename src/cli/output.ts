@@ -94,7 +94,10 @@ export class Output {
 
   /** A spinner with elapsed time on a TTY; plain progress lines otherwise. */
   progress(text: string): Progress {
-    const tty = this.opts.stderr.isTTY === true && !this.opts.json && !this.opts.quiet;
+    // A pseudo-terminal with no size (script(1), some CI runners) reports 0 columns: nanospinner's
+    // clear() then loops forever, so only a sized terminal gets the spinner.
+    const columns = (this.opts.stderr as { columns?: number }).columns ?? 0;
+    const tty = this.opts.stderr.isTTY === true && columns > 0 && !this.opts.json && !this.opts.quiet;
     if (!tty) {
       if (!this.opts.quiet && !this.opts.json) this.opts.stderr.write(`${text}\n`);
       return {
