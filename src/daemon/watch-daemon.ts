@@ -3,6 +3,7 @@
  * A 401 stops everything (`done` rejects); 403/404 stop one design; `reload` (SIGHUP) adds
  * and drops mappings without a restart; `stop` (SIGINT/SIGTERM) flushes pending pushes first.
  */
+import { stat } from "node:fs/promises";
 import type { Mapping, Runtime } from "../runtime.js";
 import type { EventSink } from "../sync/events.js";
 import { DesignWorker } from "../sync/design-worker.js";
@@ -81,7 +82,11 @@ export class WatchDaemon {
     let lock: FolderLock | undefined;
     try {
       lock = await acquireFolderLock(mapping.root, { command: "mpsync watch" });
-      const worker = await this.#createWorker(mapping);
+      const held = lock;
+      // A vanished mapped folder (lock included) is the folder-missing breaker's case: it halts
+      // and waits; only a lock gone from a folder that is still there stops the worker.
+      const lockHeld = async (): Promise<boolean> => (await stat(mapping.root).then(() => true, () => false)) ? held.stillHeld() : true;
+      const worker = await this.#createWorker(mapping, lockHeld);
       this.#running.set(mapping.root, { mapping, worker, lock });
       await worker.start();
     } catch (err) {
@@ -93,7 +98,7 @@ export class WatchDaemon {
     }
   }
 
-  async #createWorker(mapping: Mapping): Promise<DesignWorker> {
+  async #createWorker(mapping: Mapping, lockHeld: () => Promise<boolean>): Promise<DesignWorker> {
     const { runtime, emit } = this.#o;
     const { config } = await runtime.config();
     const sync = await runtime.createDesignSync(mapping, emit);
@@ -107,6 +112,7 @@ export class WatchDaemon {
       logger: runtime.logger().child({ dir: mapping.dir }),
       clock: runtime.clock,
       publishOnPush: config.publishOnPush,
+      lockHeld,
       remoteCheckMs: config.remoteCheckSec * 1000,
       onPulled: createPullCommitter({ enabled: config.git.commitOnPull, root: mapping.root, dir: mapping.dir, client: await runtime.client(), logger: runtime.logger().child({ dir: mapping.dir }), emit }),
       retry: this.#o.retry,

@@ -31,6 +31,8 @@ export interface FolderLock {
   readonly info: LockInfo;
   /** Removes the lock file if it is still ours; safe to call twice. */
   release(): Promise<void>;
+  /** False when the lock file vanished or another process now holds it (someone removed `.mpsync/`). */
+  stillHeld(): Promise<boolean>;
 }
 
 /** A takeover marker older than this belongs to a process that died mid-takeover. */
@@ -187,6 +189,9 @@ function heldLock(root: string, info: LockInfo): FolderLock {
       const current = await readFolderLock(root).catch(() => undefined);
       // After a (wrongful) takeover the file may be someone else's: leave theirs alone.
       if (sameHolder(current, info)) await rm(folderLockPath(root), { force: true });
+    },
+    async stillHeld() {
+      return sameHolder(await readFolderLock(root).catch(() => undefined), info);
     },
   };
 }

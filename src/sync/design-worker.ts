@@ -6,7 +6,7 @@
  */
 import type { V3Client } from "../api/client-types.js";
 import type { DesignStatus } from "../api/schemas.js";
-import { ApiError, hasCode } from "../api/errors.js";
+import { ApiError, hasCode, MpsyncError } from "../api/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../scheduling/clock.js";
 import type { EventSink } from "./events.js";
@@ -49,6 +49,8 @@ export interface DesignWorkerOptions {
   gitBusy(): boolean;
   /** Resolves when no git operation holds the enclosing repository (or at once). */
   waitForGit(signal: AbortSignal): Promise<{ waitedMs: number; operation?: string | undefined }>;
+  /** False when this process no longer holds the folder's lock (checked at every status poll). */
+  lockHeld?: () => Promise<boolean>;
   /** Called when the whole daemon must stop (401). */
   onFatal(err: unknown): void;
   /** Backoff of failed cycles, in ms. @default { baseMs: 1000, maxMs: 60000 } */
@@ -159,6 +161,13 @@ export class DesignWorker {
 
   async #onStatus(status: DesignStatus): Promise<void> {
     if (this.#stopped) return;
+    if (this.#o.lockHeld !== undefined && !(await this.#o.lockHeld())) {
+      // `.mpsync/` was removed (or the lock taken over): another process may now sync this
+      // folder, and two daemons on one folder is what the lock exists to prevent.
+      throw new MpsyncError("FOLDER_LOCKED", `the lock of ${this.#o.dir} (.mpsync/lock) vanished or changed owner while mpsync ran`, {
+        hint: "restart mpsync watch for this folder",
+      });
+    }
     const { sync, emit, dir } = this.#o;
     const persist = this.#statusWorthSaving(status);
     sync.state.lastStatus = { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: this.#o.clock.now() };
@@ -312,7 +321,7 @@ export class DesignWorker {
     }
     const message = describeError(err);
     const code = err instanceof Error && "code" in err ? String((err as { code: unknown }).code) : "INTERNAL";
-    if (hasCode(err, "FORBIDDEN", "NOT_FOUND", "UNSAFE_STATE_DIR")) {
+    if (hasCode(err, "FORBIDDEN", "NOT_FOUND", "UNSAFE_STATE_DIR", "FOLDER_LOCKED")) {
       emit({ event: "error", dir, editorId: sync.editorId, code, message: `${message}; sync of ${dir} stopped` });
       this.#halt();
       void this.#source?.close();

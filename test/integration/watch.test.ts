@@ -195,3 +195,19 @@ describe("a design with no version yet", () => {
     expect(h.events.filter((e) => e.event === "notice" && e.code === "NO_ARTIFACT")).toHaveLength(1);
   });
 });
+
+describe("the folder's lock", () => {
+  // Issue 12: `rm -rf design/.mpsync` while watch runs left a daemon without its lock, and a
+  // second watch could start on the same folder.
+  it("a lock that vanished stops that folder with one clear error", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    const mark = h.mark();
+    await rm(join(h.root, ".mpsync"), { recursive: true, force: true });
+    const stopped = await h.waitForEvent((e) => e.event === "error" && e.code === "FOLDER_LOCKED", { since: mark });
+    expect(stopped.message).toContain("vanished or changed owner");
+    expect(stopped.message).toContain("sync of design stopped");
+    await daemon.workers[0]!.idle();
+    expect(h.events.filter((e) => e.code === "FOLDER_LOCKED")).toHaveLength(1);
+  });
+});
