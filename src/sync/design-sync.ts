@@ -69,6 +69,11 @@ export class DesignSync {
     return this.#editorId;
   }
 
+  /** The mapping's folder as written in .syncrc. */
+  get dir(): string {
+    return this.#o.dir;
+  }
+
   /** The folder's ignore rules. */
   get matcher(): IgnoreMatcher {
     return this.#o.matcher;

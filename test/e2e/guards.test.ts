@@ -42,6 +42,26 @@ describe("pull only pulls", () => {
   });
 });
 
+describe("push only pushes", () => {
+  it("on a folder never synced it writes nothing and says to pull first (exit 2)", async () => {
+    const { mkdir, readdir: list } = await import("node:fs/promises");
+    const fresh = seedDesign(world).editorId;
+    await mkdir(join(world.cwd, "fresh"), { recursive: true });
+    await writeFile(join(world.cwd, "fresh", "mine.ts"), "export const mine = 1;\n");
+    const syncrc = { designs: [{ dir: "site", design: editorId }, { dir: "fresh", design: fresh }], pollIntervalSec: 0.05 };
+    await world.writeSyncrc(syncrc);
+    try {
+      const r = await world.run(["push", "fresh"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("fresh was never synced: nothing was pushed");
+      expect((await list(join(world.cwd, "fresh"))).filter((n) => n !== ".mpsync")).toEqual(["mine.ts"]);
+      expect(Object.keys(world.emulator.control.getFiles(fresh))).not.toContain("mine.ts");
+    } finally {
+      await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
+    }
+  });
+});
+
 describe("secrets stay home", () => {
   it("push --dry-run shows .env and a key as skipped, and push never sends them", async () => {
     await writeFile(site(".env"), "SECRET=abc\n");

@@ -123,7 +123,12 @@ async function runCycle(
   if (generating) {
     throw new MpsyncError("GENERATING", "the design is generating: nothing was pushed", { hint: "run mpsync push again when it is idle" });
   }
-  // Never synced: there is no base to tell a push from a pull, so reconcile everything.
-  if (sync.state.artifactId === undefined) return sync.fullSync({ dryRun });
+  // Never synced: there is no base to tell a push from a pull, and push writes no local file
+  // but the merge of one it pushes. The first sync is a pull (or init --force).
+  if (sync.state.artifactId === undefined) {
+    throw new MpsyncError("USAGE", `${sync.dir} was never synced: nothing was pushed`, {
+      hint: `run mpsync pull ${sync.dir} first (local files are kept and listed as waiting to be pushed), then mpsync push`,
+    });
+  }
   return sync.pushPaths(await sync.localChanges(), { dryRun });
 }
