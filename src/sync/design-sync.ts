@@ -58,6 +58,8 @@ export class DesignSync {
   #editorId: string | undefined;
   /** Paths whose base this cycle took from a journal (base-journal.ts): recorded by #execute. */
   readonly #adoptedPending = new Map<string, string | undefined>();
+  /** The refused local names moved this cycle: state.json must be saved (status reads them). */
+  #refusedLocalChanged = false;
 
   constructor(options: DesignSyncOptions) {
     this.#o = options;
@@ -288,9 +290,11 @@ export class DesignSync {
       remote.artifactId !== this.state.artifactId ||
       haltCleared ||
       journalsMoved ||
+      this.#refusedLocalChanged ||
       this.state.pending !== undefined ||
       result.pushed.length > 0;
     this.state.pending = undefined;
+    this.#refusedLocalChanged = false;
     this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
     this.state.refusedContent = Object.fromEntries(refused);
     this.state.artifactId = remote.artifactId;
@@ -362,12 +366,14 @@ export class DesignSync {
       if (known[path] !== undefined) {
         const { [path]: _gone, ...rest } = known;
         this.state.refusedLocal = Object.keys(rest).length === 0 ? undefined : rest;
+        this.#refusedLocalChanged = true;
       }
       return false;
     }
     const reason = `${refusal.reason}: not pushed; ${refusal.fix}`;
     if (known[path] !== reason) {
       this.state.refusedLocal = { ...known, [path]: reason };
+      this.#refusedLocalChanged = true;
       this.#notice(`local file ${JSON.stringify(path)} ${reason}`);
     }
     return true;

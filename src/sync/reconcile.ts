@@ -60,7 +60,12 @@ export function reconcile(input: ReconcileInput): SyncPlan {
   if (!input.force) return { actions, halt: tripped };
   // `pull --force` on a vanished or emptied folder is the way back: every file the service
   // still holds unchanged is written again, instead of staying "deleted locally" forever.
-  if (input.restoreDeleted === true && (tripped?.kind === "folder-emptied" || tripped?.kind === "folder-missing")) {
+  // Emptied counts what the plan leaves on disk (files it removes do not count), so the
+  // restore happens in the same pass that empties the folder and the next pass is quiet.
+  const removing = new Set(actions.filter((a) => a.kind === "remove-local").map((a) => a.path));
+  const survivors = countWhere(files, (f) => f.local !== undefined && !removing.has(f.path));
+  const emptied = tripped?.kind === "folder-emptied" || tripped?.kind === "folder-missing" || (survivors === 0 && countWhere(files, (f) => f.base !== undefined) > 0);
+  if (input.restoreDeleted === true && emptied) {
     const byPath = new Map(files.map((f) => [f.path, f]));
     const restored = actions.map((a): FileAction => {
       const remote = a.kind === "report" && a.reason === "deleted-locally" ? byPath.get(a.path)?.remote : undefined;

@@ -132,3 +132,30 @@ describe("one unwritable path (issue 12, item 6)", () => {
     expect(w.tree.files.get("components/Button.tsx")).toBe(w.service.active().files.get("components/Button.tsx"));
   });
 });
+
+describe("found by the model this session", () => {
+  // pull --force's restore of an emptied folder must happen in the pass that empties it (files
+  // the plan removes do not count as present), or the next forced pass is not quiet.
+  it("a local delete, then a generation removing the other files: one forced pass restores, the next is quiet", async () => {
+    const { runScenario } = await import("./scenario.js");
+    const commands = [
+      { k: "delete", path: 2 },
+      { k: "generate", edits: [{ path: 1, op: "remove", line: 0 }, { path: 0, op: "remove", line: 0 }], hostile: undefined },
+    ] as Command[];
+    expect(await runScenario("merge", commands)).toEqual([]);
+  });
+
+  // A refused new local name (a case twin of a hostile remote name) changed nothing else in the
+  // cycle, so state.json was not saved and status never saw it.
+  it("a refused local name is saved in state even when nothing else changed", async () => {
+    const { runScenario } = await import("./scenario.js");
+    const commands = [
+      { k: "generate", edits: [{ path: 0, op: "edit", line: 0 }], hostile: 5 },
+      { k: "generate", edits: [{ path: 0, op: "remove", line: 0 }], hostile: undefined },
+      { k: "edit", path: 1, line: 0 },
+      { k: "push" },
+      { k: "create", path: 0 },
+    ] as Command[];
+    expect(await runScenario("merge", commands)).toEqual([]);
+  });
+});
