@@ -2,6 +2,7 @@
  * Commands of the model as plain data (so fast-check prints and shrinks them readably) and
  * how each one acts on the world: user edits, remote changes, faults and engine steps.
  */
+import { Teammate } from "./teammate.js";
 import fc from "fast-check";
 import { FAULT_KINDS, type FaultKind, type FaultTarget } from "./fake-service.js";
 import { HOSTILE_NAMES, PATHS, type World } from "./world.js";
@@ -33,6 +34,8 @@ export type Command =
   | { k: "fault"; kind: FaultKind; target: FaultTarget }
   | { k: "push" }
   | { k: "failedPush"; kind: FaultKind }
+  | { k: "mateEdit"; path: number; line: number }
+  | { k: "mateSync" }
   | { k: "full" }
   | { k: "crash"; loseState: boolean }
   | { k: "crashMid"; after: number; full: boolean }
@@ -73,6 +76,9 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
     weight: 3,
   },
   { arbitrary: fc.constant({ k: "push" as const }), weight: 6 },
+  // A teammate: a second folder and engine on the same design (issue 10).
+  { arbitrary: fc.record({ k: fc.constant("mateEdit" as const), path, line }), weight: 2 },
+  { arbitrary: fc.constant({ k: "mateSync" as const }), weight: 2 },
   // A push whose PATCH is refused, times out, is dropped after landing or answered garbage:
   // the move that found issue 11 (a failed PATCH then a remote change pulled over the edit).
   {
@@ -195,6 +201,15 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
     case "fault":
       w.service.faults.push({ kind: c.kind, target: c.target });
       return [];
+    case "mateEdit":
+      (await teammate(w)).edit(pick(c.path), c.line);
+      return [];
+    case "mateSync": {
+      const mate = await teammate(w);
+      await mate.push();
+      await mate.run((s) => s.fullSync());
+      return [];
+    }
     case "failedPush":
       w.service.faults.push({ kind: c.kind, target: "writeFiles" });
       return applyEngineCommand(w, { k: "push" });
@@ -267,6 +282,11 @@ export async function quiet(w: World): Promise<string[]> {
   w.service.faults.length = 0;
   w.races.clear();
   w.crashIn = undefined;
+  // The teammate sends what it saved, then this engine quiets, then the teammate catches up.
+  if (w.mate !== undefined) {
+    await w.mate.push();
+    await w.mate.settle();
+  }
   const first = await w.step((s) => s.fullSync());
   if (first === undefined) return ["quiet full sync failed without faults"];
   const force = first.plan.halt !== undefined;
@@ -277,10 +297,23 @@ export async function quiet(w: World): Promise<string[]> {
   if (second === undefined) return ["second quiet full sync failed without faults"];
   w.pending.clear();
   const out = checkConverged(w);
+  if (w.mate !== undefined) {
+    await w.mate.settle();
+    out.push(...w.mate.converged());
+  }
   const r = second.result;
   const did = r === undefined ? [] : [...r.pushed, ...r.pulled, ...r.removed, ...r.conflicts.map((c) => c.path)];
   if (did.length > 0 || w.service.patches.length > patchesBefore || w.store.backups.length > backupsBefore) {
     out.push(`second full sync was not quiet: ${JSON.stringify(second.plan.actions.filter((a) => a.kind !== "report"))}`);
   }
   return out;
+}
+
+/** The teammate, started (open + start-up full sync) on first use. */
+async function teammate(w: World): Promise<Teammate> {
+  if (w.mate === undefined) {
+    w.mate = new Teammate(w);
+    await w.mate.start();
+  }
+  return w.mate;
 }

@@ -80,6 +80,8 @@ export function checkJail(w: World): string[] {
 export function checkNoEcho(w: World): string[] {
   const out: string[] = [];
   for (const patch of w.service.patches.slice(w.patchesChecked)) {
+    // The teammate's PATCHes carry its own user's edits: they are remote changes for this engine.
+    if (w.teammatePatches.has(patch)) continue;
     for (const f of patch.files) {
       if (w.tree.ignores(f.fileName)) out.push(`PATCH carried an ignored file ${f.fileName}`);
       const before = patch.before.get(f.fileName);

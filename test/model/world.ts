@@ -3,6 +3,7 @@
  * plus the bookkeeping the invariants need (who wrote which content where, what the user is
  * owed). Commands act on the world; invariants.ts judges it.
  */
+import type { Teammate } from "./teammate.js";
 import { ApiError } from "../../src/api/errors.js";
 import { createIgnoreMatcher } from "../../src/local/ignore-rules.js";
 import { createSilentLogger } from "../../src/log/logger.js";
@@ -90,6 +91,10 @@ export class World {
   readonly keptLocal = new Set<string>();
   /** PATCHes already judged by the echo invariant. */
   patchesChecked = 0;
+  /** PATCHes the teammate (a second client) sent: its own user's edits, not this engine's. */
+  readonly teammatePatches = new Set<PatchRecord>();
+  /** The second client, started by the first teammate command. */
+  mate: Teammate | undefined;
   /** Side effects left before an armed crash (undefined: none armed). */
   crashIn: number | undefined;
   /** Paths whose next engine write the user races with a save. */
