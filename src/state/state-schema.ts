@@ -22,6 +22,15 @@ export const scanCacheEntrySchema = z.object({
   hasMarkers: z.boolean(),
 });
 
+/** `.mpsync/scan-cache.json`: stat data and hashes of the last scan (only an accelerator). */
+export const scanCacheFileSchema = z.record(z.string(), scanCacheEntrySchema);
+
+const lastStatusSchema = z.object({ isGenerating: z.boolean(), activeArtifactId: z.string().nullable(), at: z.number() });
+const lastErrorSchema = z.object({ code: z.string(), message: z.string(), at: z.number() });
+
+/** `.mpsync/daemon.json`: what the daemon last saw (read by `mpsync status`), kept apart from the bases. */
+export const daemonFileSchema = z.object({ lastStatus: lastStatusSchema.optional(), lastError: lastErrorSchema.optional() });
+
 const syncStateShape = {
   version: z.literal(STATE_VERSION),
   editorId: z.string().optional(),
@@ -30,11 +39,13 @@ const syncStateShape = {
   artifactId: z.string().optional(),
   /** path -> base hash: the content both sides agreed on last. */
   files: z.record(z.string(), z.object({ hash: hashSchema })),
-  lastStatus: z.object({ isGenerating: z.boolean(), activeArtifactId: z.string().nullable(), at: z.number() }).optional(),
-  /** Only an accelerator: a malformed cache is dropped, never a reason to distrust the bases. */
-  scanCache: z.record(z.string(), scanCacheEntrySchema).optional().catch(undefined),
+  /** Read from state.json files of earlier versions; now in daemon.json. */
+  lastStatus: lastStatusSchema.optional(),
+  /** Read from state.json files of earlier versions; now in scan-cache.json. Malformed: dropped. */
+  scanCache: scanCacheFileSchema.optional().catch(undefined),
   halted: z.object({ reason: z.string(), at: z.number() }).optional(),
-  lastError: z.object({ code: z.string(), message: z.string(), at: z.number() }).optional(),
+  /** Read from state.json files of earlier versions; now in daemon.json. */
+  lastError: lastErrorSchema.optional(),
   /** path -> hash of content the service refused as a new file (reported once per content). */
   refusedContent: z.record(z.string(), hashSchema).optional(),
   refusedLocal: z.record(z.string(), z.string()).optional(),
@@ -42,6 +53,8 @@ const syncStateShape = {
   pending: z.record(z.string(), hashSchema).optional(),
   /** path -> {hash pushed, base before}: a PATCH in flight when the process died. */
   pendingPush: z.record(z.string(), z.object({ hash: hashSchema, previous: hashSchema.nullable() })).optional(),
+  /** path -> {hash pushed, remote hash it replaced, artifact}: PATCHes answered on the active artifact. */
+  landed: z.record(z.string(), z.object({ hash: hashSchema, previous: hashSchema.nullable(), artifactId: z.string() })).optional(),
 };
 
 /** state.json (unknown keys kept at run time). */

@@ -4,6 +4,7 @@
  * never deletes: a corrupt state.json is moved aside and sync starts from an empty state, which
  * the reconcile turns into conflicts rather than deletes.
  */
+import type { z } from "zod";
 import { MpsyncError } from "../api/errors.js";
 import { lstat, mkdir, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,6 +15,9 @@ import type { Clock } from "../scheduling/clock.js";
 import { hashContent } from "../sync/hash.js";
 import { fileStamp } from "./stamp.js";
 import { emptySyncState, hashSchema, STATE_VERSION, syncStateSchema, type SyncState, type SyncStateInput } from "./state-schema.js";
+
+/** The store's side files (see StateStore.loadSide). */
+export type SideFile = "scan-cache.json" | "daemon.json";
 
 /** Name of the per-folder store. */
 export const STATE_DIR_NAME = ".mpsync";
@@ -50,6 +54,14 @@ export interface StateStore {
   load(): Promise<LoadedState>;
   /** Validates and atomically writes state.json. */
   save(state: SyncStateInput): Promise<void>;
+  /**
+   * A side file of the store, kept out of state.json so the bases are not rewritten for it:
+   * the scan cache, the daemon's last status. Undefined when missing or malformed (both are
+   * only accelerators or reports, never a reason to distrust the bases).
+   */
+  loadSide<T>(name: SideFile, schema: z.ZodType<T>): Promise<T | undefined>;
+  /** Atomically writes a side file (no fsync: losing one costs a re-read, never an edit). */
+  saveSide(name: SideFile, value: unknown): Promise<void>;
   /** Stores a base text by content; resolves its hash. */
   putBase(text: string): Promise<string>;
   /** A stored base text, or undefined when absent or damaged. */
@@ -122,6 +134,20 @@ class FolderStateStore implements StateStore {
     await this.ensureLayout();
     // Compact: with 10,000 files (and their scan cache) pretty-printing triples the size.
     await writeJsonAtomically(this.#statePath, valid, { compact: true });
+  }
+
+  async loadSide<T>(name: SideFile, schema: z.ZodType<T>): Promise<T | undefined> {
+    try {
+      const parsed = schema.safeParse(JSON.parse(await readFile(join(this.dir, name), "utf8")));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async saveSide(name: SideFile, value: unknown): Promise<void> {
+    await this.ensureLayout();
+    await writeJsonAtomically(join(this.dir, name), value, { compact: true, fsync: false });
   }
 
   async putBase(text: string): Promise<string> {

@@ -27,6 +27,25 @@ export function emitCycleEvents(
   for (const p of r.blocked) notice(`cannot write remote file ${p}: a local folder or symlink has that name; rename one of them`);
 }
 
+/**
+ * Edits the service had acknowledged that a new version replaced without them (displaced.ts):
+ * one `conflict` event each, naming the backup and the way back.
+ */
+export function emitDisplaced(emit: EventSink, origin: Pick<SyncEvent, "dir" | "editorId">, paths: readonly string[], stamp: string): void {
+  for (const path of paths) {
+    const backup = `.mpsync/backups/${stamp}/${path}`;
+    emit({
+      ...origin,
+      event: "conflict",
+      files: [path],
+      unresolved: true,
+      displaced: true,
+      backup,
+      message: `conflict in ${path}: the new version was built without your pushed edit, and now holds the file; your edit is in ${backup} (get it back: mpsync restore ${path})`,
+    });
+  }
+}
+
 /** `1 file`, `2 files`. */
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -24,6 +24,12 @@ export interface PersistedState {
    * moved away from the old base (the push landed, then the web editor changed it).
    */
   pendingPush?: Record<string, { hash: string; previous: string | null }> | undefined;
+  /**
+   * path -> a PATCH answered on `artifactId`: what it sent and the remote content it replaced.
+   * When a new version replaces a file still holding that content, the ledger can tell whether
+   * the version was built without the push (a displaced edit, reported as a conflict).
+   */
+  landed?: Record<string, { hash: string; previous: string | null; artifactId: string }> | undefined;
   halted?: { reason: string; at: number } | undefined;
   lastError?: { code: string; message: string; at: number } | undefined;
   lastStatus?: { isGenerating: boolean; activeArtifactId: string | null; at: number } | undefined;

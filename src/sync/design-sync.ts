@@ -17,8 +17,9 @@ import { reconcile } from "./reconcile.js";
 import { readRemoteSnapshot, type RemoteSnapshot } from "./remote-snapshot.js";
 import type { DesignStore, PersistedState } from "./design-store.js";
 import { resolveEditorId } from "./resolve-design.js";
-import { emitCycleEvents } from "./cycle-events.js";
-import { journalHashes, journalPush, resolveBase } from "./base-journal.js";
+import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
+import { BaseLedger } from "./base-ledger.js";
+import { findDisplaced } from "./displaced.js";
 import { MpsyncError } from "../api/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
 import { localNameRefusal } from "../local/path-jail.js";
@@ -56,8 +57,7 @@ export class DesignSync {
   readonly #o: DesignSyncOptions;
   #state: PersistedState | undefined;
   #editorId: string | undefined;
-  /** Paths whose base this cycle took from a journal (base-journal.ts): recorded by #execute. */
-  readonly #adoptedPending = new Map<string, string | undefined>();
+  #ledger!: BaseLedger;
   /** The refused local names moved this cycle: state.json must be saved (status reads them). */
   #refusedLocalChanged = false;
 
@@ -79,6 +79,11 @@ export class DesignSync {
   /** The folder's ignore rules. */
   get matcher(): IgnoreMatcher {
     return this.#o.matcher;
+  }
+
+  /** What the last scan left out of sync, and why (symlinks, special files). */
+  get skipped(): { path: string; reason: string }[] {
+    return this.#o.local.skipped?.() ?? [];
   }
 
   /** The persisted state (after open). */
@@ -105,12 +110,14 @@ export class DesignSync {
       // The mapping now points at another design: the old bases describe nothing shared.
       this.#notice(`mapping changed from ${state.editorId} to ${editorId}: starting without a base`);
       state.files = {};
+      state.landed = undefined;
       state.artifactId = undefined;
     }
     state.editorId = editorId;
     state.sourceDesign = this.#o.design;
     this.#editorId = editorId;
     this.#state = state;
+    this.#ledger = new BaseLedger(state, () => this.save());
   }
 
   /** Full cycle: every local, remote and base path. */
@@ -122,7 +129,7 @@ export class DesignSync {
     const exists = await this.#o.local.exists();
     const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
     const remote = await readRemoteSnapshot(this.#o.client, this.editorId);
-    const paths = new Set([...Object.keys(this.state.files), ...scan.keys(), ...remote.names]);
+    const paths = new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names]);
     const files = this.#triples(paths, (p) => scan.get(p), remote);
     const plan = reconcile({
       files,
@@ -130,7 +137,7 @@ export class DesignSync {
       force: options.force === true,
       restoreDeleted: options.force === true,
       // A folder that never held synced files did not vanish: the first pull creates it.
-      folderExists: exists || Object.keys(this.state.files).length === 0,
+      folderExists: exists || this.#ledger.paths().length === 0,
       fullRemote: true,
       // Refused names count: an artifact of only hostile names is not "empty".
       remoteFileCount: remote.listed.length,
@@ -147,8 +154,7 @@ export class DesignSync {
     const locals = new Map<string, LocalFile | undefined>();
     for (const p of this.#expandPaths(paths)) {
       const read = await this.#o.local.read(p);
-      const base = this.state.files[p]?.hash;
-      if (read?.hash !== base) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
+      if (read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
     }
     if (locals.size === 0) return undefined;
     if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
@@ -171,8 +177,8 @@ export class DesignSync {
   async localChanges(): Promise<string[]> {
     const scan = await this.#o.local.scan();
     const changed = new Set<string>();
-    for (const [p, f] of scan) if (this.state.files[p]?.hash !== f.hash) changed.add(p);
-    for (const p of Object.keys(this.state.files)) if (!scan.has(p)) changed.add(p);
+    for (const [p, f] of scan) if (this.#ledger.baseOf(p) !== f.hash) changed.add(p);
+    for (const p of this.#ledger.paths()) if (!scan.has(p)) changed.add(p);
     return [...changed].sort();
   }
 
@@ -187,7 +193,7 @@ export class DesignSync {
 
   #expandPaths(paths: Iterable<string>): Set<string> {
     const out = new Set<string>();
-    const known = Object.keys(this.state.files);
+    const known = this.#ledger.paths();
     for (const raw of paths) {
       const p = raw.replace(/\/+$/, "");
       if (p === "" || this.#o.local.ignores(p)) continue;
@@ -204,7 +210,7 @@ export class DesignSync {
     remote: RemoteSnapshot,
   ): FileTriple[] {
     const out: FileTriple[] = [];
-    this.#adoptedPending.clear();
+    this.#ledger.begin();
     // A refused remote name (hostile, or a case twin of a synced file) was not read: it must
     // not look "absent remotely", which would remove or blindly overwrite the local file.
     const refused = new Set(remote.refused.map((r) => r.name));
@@ -216,9 +222,8 @@ export class DesignSync {
       if (text === undefined && remote.names.has(path)) continue;
       const local = localOf(path);
       const remoteHash = text === undefined ? undefined : hashContent(text);
-      const { base, adopted } = resolveBase(this.state, path, local?.hash, remoteHash);
+      const base = this.#ledger.resolve(path, local?.hash, remoteHash);
       if (this.#refuseLocalName(path, local !== undefined && text === undefined && base === undefined, remote)) continue;
-      if (adopted) this.#adoptedPending.set(path, base);
       out.push({ path, base, local, remote: remoteHash === undefined ? undefined : { hash: remoteHash } });
     }
     return out;
@@ -251,51 +256,32 @@ export class DesignSync {
   }
 
   async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean): Promise<ExecuteResult> {
+    const ledger = this.#ledger;
     const localTexts = await this.#readLocalTexts(plan);
-    await this.#recordPending(plan, remote);
-    const base = new Map(Object.entries(this.state.files).map(([p, f]) => [p, f.hash]));
-    for (const [p, hash] of this.#adoptedPending) {
-      if (hash === undefined) base.delete(p);
-      else base.set(p, hash);
-    }
+    const displaced = await findDisplaced(plan, ledger, this.state.artifactId, remote, this.#o.store);
+    await ledger.intendPulls(await this.#pullIntents(plan, remote));
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
     let label: Promise<string> | undefined;
-    // What the service held for each path when this cycle read it: the reference that tells,
-    // after a crash, whether a PATCH landed (base-journal.ts).
-    const remoteBefore = (path: string): string | null => {
-      const text = remote.texts.get(path);
-      return text === undefined ? null : hashContent(text);
-    };
     const result = await executePlan(
-      { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, base, refused, send },
+      { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused, send },
       {
         local: this.#o.local,
         bases: this.#o.store,
         stamp,
         hashOf: hashContent,
         writeRemote: async (files) => {
-          await this.#recordPendingPush(files, remoteBefore);
+          await ledger.intendPush(await this.#pushIntents(files, remote));
           await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
         },
         saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
         remoteLabel: () => (label ??= this.#remoteLabel(remote.artifactId)),
       },
     );
-    // Only a PATCH that was answered clears its journal; a failed one stays for the next start.
-    const journalsMoved = this.#adoptedPending.size > 0 || (result.pushError === undefined && this.state.pendingPush !== undefined);
-    if (result.pushError === undefined) this.state.pendingPush = undefined;
-    const changed =
-      plan.actions.some((a) => a.kind !== "report") ||
-      remote.artifactId !== this.state.artifactId ||
-      haltCleared ||
-      journalsMoved ||
-      this.#refusedLocalChanged ||
-      this.state.pending !== undefined ||
-      result.pushed.length > 0;
-    this.state.pending = undefined;
+    // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.
+    const basesMoved = ledger.commit(result.bases, { pushAnswered: result.pushError === undefined, artifactId: remote.artifactId });
+    const changed = basesMoved || plan.actions.some((a) => a.kind !== "report") || remote.artifactId !== this.state.artifactId || haltCleared || this.#refusedLocalChanged;
     this.#refusedLocalChanged = false;
-    this.state.files = Object.fromEntries([...base].map(([p, hash]) => [p, { hash }]));
     this.state.refusedContent = Object.fromEntries(refused);
     this.state.artifactId = remote.artifactId;
     // The files must be durable before the state that names them as the new bases.
@@ -303,34 +289,35 @@ export class DesignSync {
     // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
     if (changed) {
       await this.save();
-      await this.#o.store.pruneBases(new Set([...base.values(), ...journalHashes(this.state)]));
+      await this.#o.store.pruneBases(ledger.keep());
     } else if (this.#o.store.hasUnsavedCache?.() === true) {
       await this.save();
     }
-    emitCycleEvents(this.#o.emit, (m) => this.#notice(m), { dir: this.#o.dir, editorId: this.editorId }, result);
+    const origin = { dir: this.#o.dir, editorId: this.editorId };
+    emitCycleEvents(this.#o.emit, (m) => this.#notice(m), origin, result);
+    emitDisplaced(this.#o.emit, origin, result.pulled.filter((p) => displaced.has(p)), stamp);
     if (result.pushError !== undefined) throw result.pushError;
     return result;
   }
 
-  /** Journals a PATCH before sending it (see base-journal.ts). */
-  async #recordPendingPush(files: readonly { fileName: string; code: string }[], remoteBefore: (path: string) => string | null): Promise<void> {
+  /** The journal entries of a PATCH: what it sends, and what the service held when this cycle read it. */
+  async #pushIntents(files: readonly { fileName: string; code: string }[], remote: RemoteSnapshot): Promise<{ path: string; hash: string; previous: string | null }[]> {
     const sent = [];
-    for (const f of files) sent.push({ path: f.fileName, hash: await this.#o.store.putBase(f.code), previous: remoteBefore(f.fileName) });
-    journalPush(this.state, sent);
-    await this.save();
+    for (const f of files) {
+      const before = remote.texts.get(f.fileName);
+      sent.push({ path: f.fileName, hash: await this.#o.store.putBase(f.code), previous: before === undefined ? null : hashContent(before) });
+    }
+    return sent;
   }
 
-  /** Saves which remote contents the plan is about to write (see PersistedState.pending). */
-  async #recordPending(plan: SyncPlan, remote: RemoteSnapshot): Promise<void> {
-    const pending: Record<string, string> = {};
+  /** The remote contents the plan is about to write (path -> stored base hash). */
+  async #pullIntents(plan: SyncPlan, remote: RemoteSnapshot): Promise<Map<string, string>> {
+    const pulls = new Map<string, string>();
     for (const a of plan.actions) {
       const text = a.kind === "pull" ? remote.texts.get(a.path) : undefined;
-      if (a.kind !== "pull" || text === undefined) continue;
-      pending[a.path] = await this.#o.store.putBase(text);
+      if (text !== undefined) pulls.set(a.path, await this.#o.store.putBase(text));
     }
-    if (Object.keys(pending).length === 0) return;
-    this.state.pending = { ...this.state.pending, ...pending };
-    await this.save();
+    return pulls;
   }
 
   /** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */

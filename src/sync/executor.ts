@@ -1,14 +1,16 @@
 /**
  * Applies a SyncPlan. Local side: compare-and-swap (a file changed since it was read is left
  * alone and picked up by the next cycle) with a backup of anything replaced or removed. Remote
- * side: every push of the plan goes out as ONE PATCH. The base moves only after the write it
- * describes is confirmed (local CAS done, or PATCH answered 2xx).
+ * side: every push of the plan goes out as ONE PATCH. A base moves only after the write it
+ * describes is confirmed (local CAS done, or PATCH answered 2xx): the executor returns those
+ * moves, in order, and the BaseLedger records them (base-ledger.ts). It never writes state.
  */
 import { hasCode } from "../api/errors.js";
 import { mapBounded } from "../local/bounded.js";
 import type { FileWrite } from "../api/schemas.js";
 import { MARKER_LOCAL } from "./markers.js";
 import { resolveConflict } from "./merge.js";
+import type { BaseMove } from "./base-ledger.js";
 import type { FileAction, SyncPlan } from "./model.js";
 import type { LocalTree } from "./ports.js";
 
@@ -32,15 +34,13 @@ export interface ExecuteDeps {
   hashOf(text: string): string;
 }
 
-/** Inputs beside the plan: the texts read for it, and the mutable base map. */
+/** Inputs beside the plan: the texts read for it. */
 export interface ExecuteInput {
   plan: SyncPlan;
   localTexts: ReadonlyMap<string, string>;
   remoteTexts: ReadonlyMap<string, string>;
   /** Remote names of the active artifact (to tell a new file from a replaced one). */
   remoteNames: ReadonlySet<string>;
-  /** Base hashes; updated in place as writes are confirmed. */
-  base: Map<string, string>;
   /** path -> content hash the service refused as a new file (reported once per content). */
   refused: Map<string, string>;
   /**
@@ -52,6 +52,8 @@ export interface ExecuteInput {
 
 /** What happened. */
 export interface ExecuteResult {
+  /** The base moves this run confirmed, in the order they happened (a later one wins). */
+  bases: BaseMove[];
   pushed: string[];
   pulled: string[];
   removed: string[];
@@ -85,6 +87,7 @@ interface PendingPush {
 /** Executes `input.plan` (which must not be halted). */
 export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promise<ExecuteResult> {
   const result: ExecuteResult = {
+    bases: [],
     pushed: [],
     pulled: [],
     removed: [],
@@ -132,7 +135,7 @@ async function applyLocalAction(
       const text = input.remoteTexts.get(action.path);
       if (text === undefined) return;
       if (await writeLocal(action.path, action.expectLocal, text, deps, result)) {
-        input.base.set(action.path, await deps.bases.putBase(text));
+        result.bases.push({ path: action.path, hash: await deps.bases.putBase(text) });
         result.pulled.push(action.path);
       }
       return;
@@ -140,18 +143,17 @@ async function applyLocalAction(
     case "remove-local": {
       await deps.local.backup(action.path, deps.stamp);
       if ((await deps.local.removeIfUnchanged(action.path, action.expectLocal)) === "done") {
-        input.base.delete(action.path);
+        result.bases.push({ path: action.path, hash: undefined });
         result.removed.push(action.path);
       } else result.changedMeanwhile.push(action.path);
       return;
     }
     case "record-base": {
-      if (action.hash === undefined) input.base.delete(action.path);
-      else {
+      if (action.hash !== undefined) {
         const text = input.remoteTexts.get(action.path) ?? input.localTexts.get(action.path);
         if (text !== undefined) await deps.bases.putBase(text);
-        input.base.set(action.path, action.hash);
       }
+      result.bases.push({ path: action.path, hash: action.hash });
       return;
     }
     case "conflict":
@@ -191,7 +193,7 @@ async function applyConflict(
   }
   // The remote side is now known to the local file (written over or merged in): it is the
   // new base until the push below confirms the merged/kept-local content.
-  input.base.set(action.path, await deps.bases.putBase(remote));
+  result.bases.push({ path: action.path, hash: await deps.bases.putBase(remote) });
   if (resolution.push !== undefined) pushes.push({ path: action.path, text: resolution.push });
   if (action.policy === "merge" && !resolution.unresolved && resolution.push === undefined && resolution.write !== undefined) {
     // The merge equals the remote side (it already held the local change): a plain pull.
@@ -287,7 +289,7 @@ async function confirmPushed(
   result: ExecuteResult,
 ): Promise<void> {
   for (const p of pushed) {
-    input.base.set(p.path, await deps.bases.putBase(p.text));
+    result.bases.push({ path: p.path, hash: await deps.bases.putBase(p.text) });
     input.refused.delete(p.path);
     result.pushed.push(p.path);
   }

@@ -1,7 +1,8 @@
 /**
  * The engine's ports on the real file system: a LocalTree over src/local/ and a DesignStore
- * over src/state/. Both share one ScanCache, persisted inside state.json, so a restart
- * re-reads only the files whose stat data changed.
+ * over src/state/. Both share one ScanCache, persisted in `.mpsync/scan-cache.json`, so a
+ * restart re-reads only the files whose stat data changed. The daemon's last status goes to
+ * `.mpsync/daemon.json`: state.json holds the bases and their journals only.
  */
 import { stat } from "node:fs/promises";
 import { syncFolders } from "../local/atomic-write.js";
@@ -9,9 +10,10 @@ import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged } from "../local
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
 import { removeStaleTempFiles } from "../local/stale-temps.js";
-import { readLocalFile, scanTree } from "../local/scan-tree.js";
+import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
 import { openStateStore } from "../state/state-store.js";
+import { daemonFileSchema, scanCacheFileSchema } from "../state/state-schema.js";
 import type { Clock } from "../scheduling/clock.js";
 import type { DesignStore, PersistedState } from "./design-store.js";
 import type { LocalRead, LocalTree } from "./ports.js";
@@ -33,21 +35,46 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
   // records the new bases (one fsync per file and folder made large pulls crawl).
   const writtenFolders = new Set<string>();
   const store = openStateStore(root, { clock });
+  // What the last scan left out and why (symlinks, special files): `mpsync status` lists them.
+  let skipped: { path: string; reason: string }[] = [];
+  // What was last written of each file: a save rewrites only the files whose content moved,
+  // so a status save touches daemon.json, never the (large) bases of state.json.
+  let writtenState: string | undefined;
+  let writtenDaemon: string | undefined;
   const designStore: DesignStore = {
     async load() {
       const loaded = await store.load();
+      const { version: _v, scanCache: legacyCache, lastStatus, lastError, ...core } = loaded.state;
+      const daemon = (await store.loadSide("daemon.json", daemonFileSchema)) ?? { lastStatus, lastError };
       cache.retainOnly(new Set());
-      for (const [rel, entry] of Object.entries(loaded.state.scanCache ?? {})) cache.remember(rel, entry, Number.POSITIVE_INFINITY);
-      const { version: _v, scanCache: _c, ...state } = loaded.state;
-      return { state: state as PersistedState, recovered: loaded.recovered };
+      const entries = (await store.loadSide("scan-cache.json", scanCacheFileSchema)) ?? legacyCache ?? {};
+      for (const [rel, entry] of Object.entries(entries)) cache.remember(rel, entry, Number.POSITIVE_INFINITY);
+      // A cache read from an older state.json moves to its own file at the next save.
+      cacheDirty = legacyCache !== undefined;
+      writtenState = undefined;
+      writtenDaemon = undefined;
+      return { state: { ...core, ...daemon } as PersistedState, recovered: loaded.recovered };
     },
     async save(state) {
       // Never re-create a mapped folder that vanished just to hold its state: that would
       // turn "folder missing" into "folder emptied" and hide what happened from the user.
       if (!(await folderExists(root))) return;
       await store.ensureLayout();
-      cacheDirty = false;
-      await store.save({ ...state, scanCache: cache.toJSON() });
+      const { lastStatus, lastError, ...core } = state;
+      const coreText = JSON.stringify(core);
+      if (coreText !== writtenState) {
+        await store.save(core);
+        writtenState = coreText;
+      }
+      const daemonText = JSON.stringify({ lastStatus, lastError });
+      if (daemonText !== writtenDaemon) {
+        await store.saveSide("daemon.json", { lastStatus, lastError });
+        writtenDaemon = daemonText;
+      }
+      if (cacheDirty) {
+        cacheDirty = false;
+        await store.saveSide("scan-cache.json", cache.toJSON());
+      }
     },
     hasUnsavedCache: () => cacheDirty,
     putBase: (text) => store.putBase(text),
@@ -59,11 +86,14 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     root,
     exists: () => folderExists(root),
     async scan() {
+      const left: { path: string; reason: string }[] = [];
       const files = await scanTree(root, matcher, cache, {
         onRead: () => {
           cacheDirty = true;
         },
+        onSkip: (rel, reason) => left.push({ path: rel, reason: SKIP_REASONS[reason] }),
       });
+      skipped = left.sort((a, b) => (a.path < b.path ? -1 : 1));
       return new Map([...files].map(([rel, f]) => [rel, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers }]));
     },
     async read(rel): Promise<LocalRead | undefined> {
@@ -76,6 +106,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
         throw err;
       }
     },
+    skipped: () => skipped,
     ignores: (rel) => matcher.ignores(rel),
     async replaceIfUnchanged(rel, expect, text) {
       await store.ensureLayout();
@@ -103,6 +134,13 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
   };
   return { local, store: designStore, matcher };
 }
+
+/** How `status` words each reason a scan leaves a path out. */
+const SKIP_REASONS: Record<SkipReason, string> = {
+  symlink: "a symbolic link: never followed or synced; copy the file here if it should sync",
+  "not-a-file": "not a regular file (a socket, pipe or device): never synced",
+  unreadable: "could not be read (permissions?): not synced until it can be",
+};
 
 async function folderExists(root: string): Promise<boolean> {
   try {

@@ -1,6 +1,6 @@
 /**
  * The engine's view of the local folder: a small port so the reconcile/execute loop can run
- * against the real file system (fs-local-tree.ts) or an in-memory tree in unit tests.
+ * against the real file system (fs-adapters.ts) or an in-memory tree in unit tests.
  */
 
 /** A local file as read right now. */
@@ -25,6 +25,8 @@ export interface LocalTree {
   exists(): Promise<boolean>;
   /** Every syncable file (ignore rules applied, symlinks skipped) with hash and flags. */
   scan(): Promise<Map<string, Omit<LocalRead, "text">>>;
+  /** What the last scan left out, and why (symlinks, special files, unreadable ones). */
+  skipped?(): { path: string; reason: string }[];
   /** Reads one file; undefined when absent (or not a regular file). */
   read(rel: string): Promise<LocalRead | undefined>;
   /** True when the path is excluded by the ignore rules. */

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDesign, startWorld, type E2eWorld } from "./helpers.js";
@@ -53,6 +53,21 @@ describe("local names the service would refuse", () => {
     expect(doc.designs[0]?.notSynced.find((n) => n.path === "cafe\u0301.ts")?.reason).toContain("not in Unicode normalization form C");
     const human = await world.run(["status"]);
     expect(human.stdout).toContain("not synced (3)");
+    expect(human.stdout).not.toContain("in sync");
+  });
+});
+
+describe("files left out of sync", () => {
+  it("a binary file and a symbolic link are listed with why", async () => {
+    await writeFile(site("logo.bin"), Buffer.from([0xff, 0xfe, 0x00, 0x81]));
+    await symlink("App.tsx.link-target", site("linked.ts"));
+    const doc = world.readJson<Status>((await world.run(["status", "--json"])).stdout);
+    const why = new Map(doc.designs[0]?.notSynced.map((n) => [n.path, n.reason]));
+    expect(why.get("logo.bin")).toContain("binary");
+    expect(why.get("linked.ts")).toContain("symbolic link");
+    const human = await world.run(["status"]);
+    expect(human.stdout).toContain("logo.bin: not UTF-8 text");
+    expect(human.stdout).toContain("linked.ts: a symbolic link");
     expect(human.stdout).not.toContain("in sync");
   });
 });

@@ -1,5 +1,5 @@
 /** The real engine (DesignSync + fs adapters + undici client) against the emulator, one-shot cycles. */
-import { readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import { readFile, readdir, rm, stat, utimes, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DesignSync } from "../../src/sync/design-sync.js";
@@ -29,6 +29,31 @@ describe("pull", () => {
     const state = JSON.parse(await readFile(join(h.root, ".mpsync/state.json"), "utf8")) as { files: Record<string, unknown>; editorId: string };
     expect(Object.keys(state.files).sort()).toEqual(Object.keys(STARTER_FILES).sort());
     expect(state.editorId).toBe(h.editorId);
+  });
+
+  it("keeps the scan cache and the daemon's status beside state.json, which holds the bases only", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    // Files older than the scan (the cache never trusts a file written in its own second).
+    const old = new Date(Date.now() - 60_000);
+    for (const name of Object.keys(STARTER_FILES)) await utimes(join(h.root, name), old, old);
+    await sync.fullSync(); // this scan of the pulled files fills the cache
+    const statePath = join(h.root, ".mpsync/state.json");
+    const state = JSON.parse(await readFile(statePath, "utf8")) as Record<string, unknown>;
+    expect(state["scanCache"]).toBeUndefined();
+    const cache = JSON.parse(await readFile(join(h.root, ".mpsync/scan-cache.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(cache).sort()).toEqual(Object.keys(STARTER_FILES).sort());
+    // A status save (what the daemon does every poll) does not rewrite the bases.
+    const before = (await stat(statePath)).ino;
+    sync.state.lastStatus = { isGenerating: false, activeArtifactId: null, at: 1 };
+    await sync.save();
+    expect((await stat(statePath)).ino).toBe(before);
+    const daemon = JSON.parse(await readFile(join(h.root, ".mpsync/daemon.json"), "utf8")) as Record<string, unknown>;
+    expect(daemon["lastStatus"]).toEqual({ isGenerating: false, activeArtifactId: null, at: 1 });
+    // ...and a restart reads it back.
+    const [mapping] = await h.runtime.mappings();
+    expect((await (await h.newRuntime()).openDesign(mapping!, () => undefined)).state.lastStatus?.at).toBe(1);
   });
 
   it("a second pull with nothing changed writes nothing and sends no PATCH", async () => {
@@ -288,8 +313,8 @@ describe("policies", () => {
 describe("a generation racing a push", () => {
   // A version generated from the pre-push content, made active right after our PATCH, looks
   // exactly like the user picking an older version in the web editor: the engine follows the
-  // new active version (PRODUCT.md section 5) and loses nothing: the edit is backed up and
-  // stays in the version it was pushed to.
+  // new active version (README, "How sync works") and loses nothing: the edit is backed up, stays
+  // in the version it was pushed to, and a conflict event says where (src/sync/displaced.ts).
   it("a version without the pushed edit is pulled, and the edit is kept in backups and in its version", async () => {
     h = await startHarness();
     const sync = await open(h);
@@ -307,5 +332,24 @@ describe("a generation racing a push", () => {
     const backups = await Promise.all(stamps.map((s) => readFile(join(h.root, ".mpsync/backups", s, "App.tsx"), "utf8").catch(() => "")));
     expect(backups).toContain(mine);
     expect(h.emu.control.getFiles(h.editorId, pushedTo)["App.tsx"]).toBe(mine);
+    // ...and said so: one conflict event naming the backup and the way back (issue 11).
+    const displaced = h.events.filter((e) => e.event === "conflict" && e["displaced"] === true);
+    expect(displaced.map((e) => e.files)).toEqual([["App.tsx"]]);
+    expect(displaced[0]!.message).toContain("mpsync restore App.tsx");
+    const backup = String(displaced[0]!["backup"]);
+    expect(await readFile(join(h.root, backup), "utf8")).toBe(mine);
+  });
+
+  it("a version built on the pushed edit is a plain pull, with no conflict", async () => {
+    h = await startHarness();
+    const sync = await open(h);
+    await sync.fullSync();
+    const mine = STARTER_FILES["App.tsx"]!.replace("// App line 2", "// my edit");
+    await h.writeLocal("App.tsx", mine);
+    await sync.pushPaths(["App.tsx"]);
+    const generated = mine.replace("// App line 18", "// generated line");
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, "App.tsx": generated }, { newArtifact: true, title: "generation" });
+    expect(summarizeCycle(await sync.fullSync()).pulled).toEqual(["App.tsx"]);
+    expect(h.events.filter((e) => e.event === "conflict")).toEqual([]);
   });
 });

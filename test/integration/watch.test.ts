@@ -96,10 +96,10 @@ describe("watch", () => {
     h.emu.control.setFaults({ errorRate: 1 });
     await h.writeLocal("index.css", "/* offline edit */\n");
     await h.waitForEvent((e) => e.event === "error");
-    // `mpsync status` shows it: the daemon records it in state.json.
+    // `mpsync status` shows it: the daemon records it in daemon.json, beside (not in) the bases.
     const lastErrorCode = async (): Promise<string | undefined> =>
-      (JSON.parse(await readFile(join(h.root, ".mpsync/state.json"), "utf8")) as { lastError?: { code: string } }).lastError?.code;
-    await until(async () => (await lastErrorCode()) === "SERVER_ERROR", 5000, "lastError in state.json");
+      (JSON.parse(await readFile(join(h.root, ".mpsync/daemon.json"), "utf8")) as { lastError?: { code: string } }).lastError?.code;
+    await until(async () => (await lastErrorCode()) === "SERVER_ERROR", 5000, "lastError in daemon.json");
     h.emu.control.setFaults({ errorRate: 0 });
     await h.waitForEvent((e) => e.event === "pushed", { timeoutMs: 15_000 });
     expect(h.remoteFiles()["index.css"]).toBe("/* offline edit */\n");

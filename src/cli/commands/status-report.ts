@@ -1,5 +1,6 @@
 /** `mpsync status`: what is pending on each side, read without taking the folder's lock. */
 import type { Mapping } from "../../runtime.js";
+import type { ReportReason } from "../../sync/model.js";
 import { summarizeCycle } from "../../sync/cycle-summary.js";
 import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
 import type { CommandContext } from "../context.js";
@@ -37,6 +38,12 @@ export interface DesignStatusReport {
   note?: string;
 }
 
+/** How status words the plan's reports that leave a file out of sync (the rest are listed elsewhere). */
+const NOT_SYNCED: Partial<Record<ReportReason, string>> = {
+  "binary-not-pushed": "not UTF-8 text (binary): the service holds text files only, so it is never pushed",
+  "unresolved-markers": "holds conflict markers: resolve them and save, then it is pushed",
+};
+
 /** Collects one design's status. Never writes the folder (the daemon may own it). */
 export async function collectStatus(ctx: CommandContext, mapping: Mapping): Promise<DesignStatusReport> {
   const now = ctx.runtime.clock.now();
@@ -66,7 +73,8 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
   try {
     const sync = await ctx.runtime.openDesign(mapping, () => undefined);
     report.editorId = sync.editorId;
-    const plan = summarizeCycle(await sync.fullSync({ dryRun: true }));
+    const cycle = await sync.fullSync({ dryRun: true });
+    const plan = summarizeCycle(cycle);
     const st = sync.state;
     Object.assign(report, {
       activeArtifactId: plan.artifactId,
@@ -77,7 +85,12 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
       deletedLocally: plan.reports.filter((r) => r.reason === "deleted-locally").map((r) => r.path),
       halted: plan.halted ?? st.halted?.reason,
       lastError: st.lastError,
-      notSynced: Object.entries(st.refusedLocal ?? {}).map(([path, reason]) => ({ path, reason })),
+      notSynced: [
+        ...Object.entries(st.refusedLocal ?? {}).map(([path, reason]) => ({ path, reason })),
+        ...plan.reports.flatMap((r) => (NOT_SYNCED[r.reason] === undefined ? [] : [{ path: r.path, reason: NOT_SYNCED[r.reason] }])),
+        ...sync.skipped,
+        ...cycle.refusedNames.map((r) => ({ path: r.name, reason: `remote name not written here: ${r.reason}` })),
+      ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       generating: st.lastStatus?.isGenerating,
       statusAgeSec: st.lastStatus === undefined ? undefined : Math.round((now - st.lastStatus.at) / 1000),
     });

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { BaseLedger, resolveBase } from "./base-ledger.js";
+import type { PersistedState } from "./design-store.js";
+
+const B = "b".repeat(64);
+const X = "c".repeat(64);
+const R = "d".repeat(64);
+
+function state(extra: Partial<PersistedState> = {}): PersistedState {
+  return { files: { "a.ts": { hash: B } }, ...extra };
+}
+
+function ledgerOf(s: PersistedState): { ledger: BaseLedger; saves: () => number } {
+  let saves = 0;
+  const ledger = new BaseLedger(s, () => {
+    saves += 1;
+    return Promise.resolve();
+  });
+  return { ledger, saves: () => saves };
+}
+
+describe("resolveBase", () => {
+  it.each([
+    ["no journal: the recorded base", state(), B, R, { base: B, adopted: false }],
+    ["a pulled write that died before the save: adopted", state({ pending: { "a.ts": X } }), X, R, { base: X, adopted: true }],
+    ["a pending pull the file does not hold: ignored", state({ pending: { "a.ts": X } }), R, R, { base: B, adopted: false }],
+    ["a PATCH that did not land (remote still as before): recorded base", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, B, { base: B, adopted: false }],
+    ["the remote moved elsewhere (a failed PATCH, then a remote edit): no proof, the recorded base", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, R, { base: B, adopted: false }],
+    ["a PATCH that landed, then the file was deleted locally: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), undefined, X, { base: X, adopted: true }],
+    ["a PATCH that landed, then edited locally again: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), R, X, { base: X, adopted: true }],
+    ["a new file whose PATCH did not land: no base", { files: {}, pendingPush: { "a.ts": { hash: X, previous: null } } }, X, undefined, { base: undefined, adopted: false }],
+  ] as const)("%s", (_name, s, local, remote, want) => {
+    expect(resolveBase(s as PersistedState, "a.ts", local, remote)).toEqual(want);
+  });
+});
+
+describe("BaseLedger", () => {
+  it("journals intents with a save each, and keep() names every text they need", async () => {
+    const s = state();
+    const { ledger, saves } = ledgerOf(s);
+    await ledger.intendPulls(new Map([["p.ts", R]]));
+    await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
+    await ledger.intendPulls(new Map());
+    expect(saves()).toBe(2);
+    expect(s.pending).toEqual({ "p.ts": R });
+    expect(s.pendingPush).toEqual({ "a.ts": { hash: X, previous: B } });
+    expect([...ledger.keep()].sort()).toEqual([B, X, R].sort());
+  });
+
+  it("commit applies adoptions, then the executor's moves in order; an answered PATCH becomes landed", () => {
+    const s = state({ pending: { "p.ts": R }, pendingPush: { "a.ts": { hash: X, previous: B } } });
+    const { ledger } = ledgerOf(s);
+    expect(ledger.resolve("p.ts", R, undefined)).toBe(R);
+    const changed = ledger.commit(
+      [
+        { path: "a.ts", hash: R },
+        { path: "a.ts", hash: X },
+        { path: "gone.ts", hash: undefined },
+      ],
+      { pushAnswered: true, artifactId: "art-1" },
+    );
+    expect(changed).toBe(true);
+    expect(s.files).toEqual({ "a.ts": { hash: X }, "p.ts": { hash: R } });
+    expect(s.pending).toBeUndefined();
+    expect(s.pendingPush).toBeUndefined();
+    expect(ledger.landedOn("a.ts", "art-1")).toEqual({ hash: X, previous: B, artifactId: "art-1" });
+    expect(ledger.landedOn("a.ts", "art-2")).toBeUndefined();
+  });
+
+  it("an unanswered PATCH keeps its journal; a new artifact consumes what landed on the old one", () => {
+    const s = state({ landed: { "a.ts": { hash: B, previous: null, artifactId: "art-1" } }, pendingPush: { "b.ts": { hash: X, previous: null } } });
+    const { ledger } = ledgerOf(s);
+    expect(ledger.commit([], { pushAnswered: false, artifactId: "art-1" })).toBe(false);
+    expect(s.pendingPush).toEqual({ "b.ts": { hash: X, previous: null } });
+    expect(ledger.landedOn("a.ts", "art-1")).toBeDefined();
+    expect(ledger.commit([], { pushAnswered: false, artifactId: "art-2" })).toBe(true);
+    expect(s.landed).toBeUndefined();
+  });
+
+  it("an adoption from an abandoned cycle is not recorded by a later one", () => {
+    const s = state({ pending: { "a.ts": X } });
+    const { ledger } = ledgerOf(s);
+    ledger.resolve("a.ts", X, undefined);
+    ledger.begin();
+    ledger.commit([], { pushAnswered: true, artifactId: "art-1" });
+    expect(s.files["a.ts"]).toEqual({ hash: B });
+  });
+});

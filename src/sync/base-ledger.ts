@@ -1,0 +1,155 @@
+/**
+ * The one source of truth for each path's base: the content both sides last agreed on, and the
+ * intent journals that keep that answer right across a crash or an answer lost on the way back
+ * (issue 11). Every cycle asks the ledger for bases (`resolve`), journals its intents through it
+ * before acting (`intendPulls`, `intendPush`), and hands it the base moves the executor confirmed
+ * (`commit`). Nothing else writes `files`, `pending`, `pendingPush` or `landed` in the state.
+ *
+ * The rules, all in `resolveBase` below:
+ * - a pulled write counts as done when the local file holds the journalled remote content
+ *   (a crash between the write and the state save);
+ * - a PATCH counts as landed only when its answer came back, or when the remote holds exactly
+ *   what was sent. A remote that merely moved off the old content proves nothing: a refused or
+ *   dropped PATCH followed by a generation looks the same, and taking the unsent edit as the
+ *   base would pull the remote change over it.
+ */
+import type { PersistedState } from "./design-store.js";
+
+/** One confirmed change of a path's base (undefined: the path has no base any more). */
+export interface BaseMove {
+  path: string;
+  hash: string | undefined;
+}
+
+/** A PATCH answered on an artifact: what was sent and what it replaced (see `landedOn`). */
+export interface LandedPush {
+  hash: string;
+  previous: string | null;
+  artifactId: string;
+}
+
+/** The base chosen for one path, and whether a journal supplied it. */
+export interface ResolvedBase {
+  base: string | undefined;
+  adopted: boolean;
+}
+
+/** The base of `path` given its local and remote content hashes. Pure. */
+export function resolveBase(state: PersistedState, path: string, localHash: string | undefined, remoteHash: string | undefined): ResolvedBase {
+  const base = state.files[path]?.hash;
+  const pulled = state.pending?.[path];
+  if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
+  const inFlight = state.pendingPush?.[path];
+  if (inFlight !== undefined && base !== inFlight.hash && remoteHash === inFlight.hash) return { base: inFlight.hash, adopted: true };
+  return { base, adopted: false };
+}
+
+/** The bases of one folder, over its persisted state. `save` persists that state. */
+export class BaseLedger {
+  readonly #state: PersistedState;
+  readonly #save: () => Promise<void>;
+  /** Bases a journal supplied this cycle: recorded by the next commit. */
+  readonly #adopted = new Map<string, string | undefined>();
+
+  constructor(state: PersistedState, save: () => Promise<void>) {
+    this.#state = state;
+    this.#save = save;
+  }
+
+  /** The confirmed base of `path`. */
+  baseOf(path: string): string | undefined {
+    return this.#state.files[path]?.hash;
+  }
+
+  /** Every path with a confirmed base. */
+  paths(): string[] {
+    return Object.keys(this.#state.files);
+  }
+
+  /** Forgets every base (the mapping now points at another design). */
+  reset(): void {
+    this.#state.files = {};
+    this.#state.landed = undefined;
+    this.#adopted.clear();
+  }
+
+  /** Starts a cycle: adoptions of an earlier, abandoned cycle are dropped. */
+  begin(): void {
+    this.#adopted.clear();
+  }
+
+  /** The base a cycle reconciles `path` from (journals applied; see resolveBase). */
+  resolve(path: string, localHash: string | undefined, remoteHash: string | undefined): string | undefined {
+    const { base, adopted } = resolveBase(this.#state, path, localHash, remoteHash);
+    if (adopted) this.#adopted.set(path, base);
+    return base;
+  }
+
+  /** Journals the remote contents a cycle is about to write (path -> content hash), then saves. */
+  async intendPulls(pulls: ReadonlyMap<string, string>): Promise<void> {
+    if (pulls.size === 0) return;
+    this.#state.pending = { ...this.#state.pending, ...Object.fromEntries(pulls) };
+    await this.#save();
+  }
+
+  /** Journals a PATCH about to be sent (path, hash sent, remote hash it replaces), then saves. */
+  async intendPush(sent: readonly { path: string; hash: string; previous: string | null }[]): Promise<void> {
+    const pendingPush = { ...this.#state.pendingPush };
+    for (const s of sent) pendingPush[s.path] = { hash: s.hash, previous: s.previous };
+    this.#state.pendingPush = pendingPush;
+    await this.#save();
+  }
+
+  /**
+   * Records a cycle's outcome: the journal adoptions, then the executor's confirmed moves in
+   * order. `pushAnswered`: every PATCH of the cycle was answered, so its journal becomes
+   * `landed` on `artifactId`; otherwise it stays for the next cycle to judge. Returns true
+   * when anything the state holds about bases changed (the caller saves).
+   */
+  commit(moves: readonly BaseMove[], outcome: { pushAnswered: boolean; artifactId: string }): boolean {
+    const s = this.#state;
+    const files = { ...s.files };
+    const set = (path: string, hash: string | undefined): void => {
+      if (hash === undefined) delete files[path];
+      else files[path] = { hash };
+    };
+    for (const [path, hash] of this.#adopted) set(path, hash);
+    for (const m of moves) set(m.path, m.hash);
+    let changed = moves.length > 0 || this.#adopted.size > 0 || s.pending !== undefined;
+    // Landed pushes describe the artifact they were sent to; a new artifact consumes them.
+    let landed = s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([, l]) => l.artifactId === outcome.artifactId));
+    if (outcome.pushAnswered && s.pendingPush !== undefined) {
+      for (const [path, p] of Object.entries(s.pendingPush)) {
+        if (files[path]?.hash === p.hash) landed = { ...landed, [path]: { ...p, artifactId: outcome.artifactId } };
+      }
+      s.pendingPush = undefined;
+      changed = true;
+    }
+    const landedCount = Object.keys(landed).length;
+    if (landedCount !== Object.keys(s.landed ?? {}).length) changed = true;
+    s.landed = landedCount === 0 ? undefined : landed;
+    s.pending = undefined;
+    s.files = files;
+    this.#adopted.clear();
+    return changed;
+  }
+
+  /** The PATCH answered for `path` on `artifactId`, if the current base is what it sent. */
+  landedOn(path: string, artifactId: string): LandedPush | undefined {
+    const l = this.#state.landed?.[path];
+    return l !== undefined && l.artifactId === artifactId && this.baseOf(path) === l.hash ? l : undefined;
+  }
+
+  /** Base-text hashes still needed: the bases and everything the journals name. */
+  keep(): Set<string> {
+    const s = this.#state;
+    const out = new Set(Object.values(s.files).map((f) => f.hash));
+    for (const p of Object.values(s.pendingPush ?? {})) out.add(p.hash);
+    for (const hash of Object.values(s.pending ?? {})) out.add(hash);
+    for (const l of Object.values(s.landed ?? {})) {
+      out.add(l.hash);
+      if (l.previous !== null) out.add(l.previous);
+    }
+    return out;
+  }
+}
