@@ -1,0 +1,191 @@
+/**
+ * The executor as a table (issue 15): one plan action per row, run on the in-memory ports, with
+ * the PATCH answered, failed or refused. Each row states the base moves the executor returns
+ * (it writes no state: the BaseLedger records them), what lands locally and what is sent.
+ */
+import { describe, expect, it } from "vitest";
+import { MpsyncError } from "../../src/api/errors.js";
+import type { FileWrite } from "../../src/api/schemas.js";
+import { executePlan, type ExecuteResult } from "../../src/sync/executor.js";
+import { hashContent } from "../../src/sync/hash.js";
+import { createMemoryDesignStore, createMemoryLocalTree } from "../../src/sync/memory-ports.js";
+import type { FileAction } from "../../src/sync/model.js";
+
+const h = hashContent;
+const BASE = "one\ntwo\nthree\n";
+const MINE = "ONE\ntwo\nthree\n";
+const THEIRS = "one\ntwo\nTHREE\n";
+const MERGED = "ONE\ntwo\nTHREE\n";
+const CLASH = "one\ntwo\nthree!\n";
+const CLASH_MINE = "one\ntwo\nthree?\n";
+
+type Remote = "answered" | "fails" | "refuses-new";
+
+interface Row {
+  name: string;
+  local: Record<string, string>;
+  remote: Record<string, string>;
+  actions: FileAction[];
+  remoteAnswers?: Remote;
+  send?: boolean;
+  want: {
+    bases: { path: string; hash: string | undefined }[];
+    local?: Record<string, string | undefined>;
+    sent?: string[][];
+    result?: Partial<Record<"pushed" | "pulled" | "removed" | "changedMeanwhile" | "refused" | "notSent", string[]>>;
+    pushError?: boolean;
+    conflicts?: { path: string; unresolved: boolean }[];
+  };
+}
+
+const rows: Row[] = [
+  {
+    name: "pull into an absent file: written, base = remote",
+    local: {},
+    remote: { "a.ts": THEIRS },
+    actions: [{ kind: "pull", path: "a.ts", remoteHash: h(THEIRS), expectLocal: undefined, reason: "remote-new" }],
+    want: { bases: [{ path: "a.ts", hash: h(THEIRS) }], local: { "a.ts": THEIRS }, result: { pulled: ["a.ts"] } },
+  },
+  {
+    name: "pull over a file changed since the scan: left alone, no base move",
+    local: { "a.ts": MINE },
+    remote: { "a.ts": THEIRS },
+    actions: [{ kind: "pull", path: "a.ts", remoteHash: h(THEIRS), expectLocal: h(BASE), reason: "remote-changed" }],
+    want: { bases: [], local: { "a.ts": MINE }, result: { changedMeanwhile: ["a.ts"], pulled: [] } },
+  },
+  {
+    name: "remove-local of an unchanged file: removed, base dropped",
+    local: { "a.ts": BASE },
+    remote: {},
+    actions: [{ kind: "remove-local", path: "a.ts", expectLocal: h(BASE) }],
+    want: { bases: [{ path: "a.ts", hash: undefined }], local: { "a.ts": undefined }, result: { removed: ["a.ts"] } },
+  },
+  {
+    name: "record-base: the base moves, nothing is written or sent",
+    local: { "a.ts": THEIRS },
+    remote: { "a.ts": THEIRS },
+    actions: [{ kind: "record-base", path: "a.ts", hash: h(THEIRS) }],
+    want: { bases: [{ path: "a.ts", hash: h(THEIRS) }], sent: [] },
+  },
+  {
+    name: "push answered: one PATCH, base = what was sent",
+    local: { "a.ts": MINE, "b.ts": MINE },
+    remote: { "a.ts": BASE, "b.ts": BASE },
+    actions: [
+      { kind: "push", path: "b.ts", expectLocal: h(MINE), reason: "local-changed" },
+      { kind: "push", path: "a.ts", expectLocal: h(MINE), reason: "local-changed" },
+    ],
+    want: {
+      bases: [
+        { path: "a.ts", hash: h(MINE) },
+        { path: "b.ts", hash: h(MINE) },
+      ],
+      sent: [["a.ts", "b.ts"]],
+      result: { pushed: ["a.ts", "b.ts"] },
+    },
+  },
+  {
+    name: "push failed: no base move, the error is returned (the journal settles it later)",
+    local: { "a.ts": MINE },
+    remote: { "a.ts": BASE },
+    actions: [{ kind: "push", path: "a.ts", expectLocal: h(MINE), reason: "local-changed" }],
+    remoteAnswers: "fails",
+    want: { bases: [], sent: [["a.ts"]], result: { pushed: [] }, pushError: true },
+  },
+  {
+    name: "a new file refused (400): the known file still goes out, the new one is reported",
+    local: { "a.ts": MINE, "new.ts": MINE },
+    remote: { "a.ts": BASE },
+    actions: [
+      { kind: "push", path: "a.ts", expectLocal: h(MINE), reason: "local-changed" },
+      { kind: "push", path: "new.ts", expectLocal: h(MINE), reason: "local-new" },
+    ],
+    remoteAnswers: "refuses-new",
+    want: { bases: [{ path: "a.ts", hash: h(MINE) }], sent: [["a.ts", "new.ts"], ["a.ts"], ["new.ts"]], result: { pushed: ["a.ts"], refused: ["new.ts"] } },
+  },
+  {
+    name: "conflict, clean merge: written locally, base = remote, then = merge once the PATCH is answered",
+    local: { "a.ts": MINE },
+    remote: { "a.ts": THEIRS },
+    actions: [{ kind: "conflict", path: "a.ts", policy: "merge", base: h(BASE), localHash: h(MINE), remoteHash: h(THEIRS) }],
+    want: {
+      bases: [
+        { path: "a.ts", hash: h(THEIRS) },
+        { path: "a.ts", hash: h(MERGED) },
+      ],
+      local: { "a.ts": MERGED },
+      sent: [["a.ts"]],
+      conflicts: [{ path: "a.ts", unresolved: false }],
+    },
+  },
+  {
+    name: "conflict, clean merge with a failed PATCH: base = remote only, so the merge is pushed again",
+    local: { "a.ts": MINE },
+    remote: { "a.ts": THEIRS },
+    actions: [{ kind: "conflict", path: "a.ts", policy: "merge", base: h(BASE), localHash: h(MINE), remoteHash: h(THEIRS) }],
+    remoteAnswers: "fails",
+    want: { bases: [{ path: "a.ts", hash: h(THEIRS) }], local: { "a.ts": MERGED }, pushError: true },
+  },
+  {
+    name: "conflict on the same line: markers written, nothing sent, base = remote",
+    local: { "a.ts": CLASH_MINE },
+    remote: { "a.ts": CLASH },
+    actions: [{ kind: "conflict", path: "a.ts", policy: "merge", base: h(BASE), localHash: h(CLASH_MINE), remoteHash: h(CLASH) }],
+    want: { bases: [{ path: "a.ts", hash: h(CLASH) }], sent: [], conflicts: [{ path: "a.ts", unresolved: true }] },
+  },
+  {
+    name: "send: false (mpsync pull): the merge stays local, waiting to be pushed",
+    local: { "a.ts": MINE },
+    remote: { "a.ts": THEIRS },
+    actions: [{ kind: "conflict", path: "a.ts", policy: "merge", base: h(BASE), localHash: h(MINE), remoteHash: h(THEIRS) }],
+    send: false,
+    want: { bases: [{ path: "a.ts", hash: h(THEIRS) }], local: { "a.ts": MERGED }, sent: [], result: { notSent: ["a.ts"] } },
+  },
+];
+
+async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][]; local: ReturnType<typeof createMemoryLocalTree> }> {
+  const store = createMemoryDesignStore();
+  const local = createMemoryLocalTree({ backups: store.backups });
+  for (const [p, text] of Object.entries(row.local)) local.put(p, text);
+  await store.putBase(BASE);
+  const sent: string[][] = [];
+  const remoteNames = new Set(Object.keys(row.remote));
+  const result = await executePlan(
+    {
+      plan: { actions: row.actions, halt: undefined },
+      localTexts: new Map(Object.entries(row.local)),
+      remoteTexts: new Map(Object.entries(row.remote)),
+      remoteNames,
+      refused: new Map(),
+      ...(row.send === undefined ? {} : { send: row.send }),
+    },
+    {
+      local,
+      bases: store,
+      stamp: "t1",
+      hashOf: hashContent,
+      writeRemote: (files: FileWrite[]) => {
+        sent.push(files.map((f) => f.fileName));
+        const answer = row.remoteAnswers ?? "answered";
+        if (answer === "fails") return Promise.reject(new MpsyncError("SERVER_ERROR", "500 from the service"));
+        if (answer === "refuses-new" && files.some((f) => !remoteNames.has(f.fileName))) return Promise.reject(new MpsyncError("BAD_REQUEST", "the service refused a new name"));
+        return Promise.resolve();
+      },
+      saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),
+      remoteLabel: () => Promise.resolve("remote v2"),
+    },
+  );
+  return { result, sent, local };
+}
+
+describe("executePlan", () => {
+  it.each(rows.map((r) => [r.name, r] as const))("%s", async (_name, row) => {
+    const { result, sent, local } = await run(row);
+    expect(result.bases).toEqual(row.want.bases);
+    for (const [p, text] of Object.entries(row.want.local ?? {})) expect(local.text(p)).toBe(text);
+    if (row.want.sent !== undefined) expect(sent).toEqual(row.want.sent);
+    for (const [key, list] of Object.entries(row.want.result ?? {})) expect(result[key as keyof ExecuteResult]).toEqual(list);
+    expect(result.pushError !== undefined).toBe(row.want.pushError === true);
+    if (row.want.conflicts !== undefined) expect(result.conflicts.map((c) => ({ path: c.path, unresolved: c.unresolved }))).toEqual(row.want.conflicts);
+  });
+});
