@@ -17,8 +17,8 @@ export {
   createMemoryGenerationLedger,
 } from "./scheduling/generation-budget.js";
 export type { GenerationLedger, GenerationBudgetOptions } from "./scheduling/generation-budget.js";
-export type { Clock } from "./scheduling/clock.js";
-export { createSystemClock } from "./scheduling/clock.js";
+export type { Clock } from "./core/clock.js";
+export { createSystemClock } from "./core/clock.js";
 export type {
   Artifact,
   CreateArtifactRequest,

@@ -7,7 +7,7 @@ import { pino, type DestinationStream, type LevelWithSilent } from "pino";
 import { join, resolve, sep } from "node:path";
 import type { V3Client } from "./api/client-types.js";
 import { createClient } from "./api/client.js";
-import { MpsyncError } from "./api/errors.js";
+import { MpsyncError } from "./core/errors.js";
 import { loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { resolveApiKey } from "./config/credentials.js";
 import { stateHome } from "./config/paths.js";
@@ -17,7 +17,7 @@ import { isLoopbackUrl, MIN_POLL_INTERVAL_SEC } from "./config/poll-floor.js";
 /** Status poll interval against a loopback address when no .syncrc sets one. */
 export const LOOPBACK_DEFAULT_POLL_SEC = 1;
 import { createLogger, type Logger } from "./log/logger.js";
-import { createSystemClock, type Clock } from "./scheduling/clock.js";
+import { createSystemClock, type Clock } from "./core/clock.js";
 import { createFileGenerationLedger, GenerationBudget } from "./scheduling/generation-budget.js";
 import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler.js";
 import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-queue.js";

@@ -6,7 +6,7 @@ import { setMaxListeners } from "node:events";
 import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
 import { createSilentLogger, type Logger } from "../log/logger.js";
-import { createSystemClock, type Clock } from "../scheduling/clock.js";
+import { createSystemClock, type Clock } from "../core/clock.js";
 import type { GenerationBudget } from "../scheduling/generation-budget.js";
 import { createRequestQueue, type RequestQueue } from "../scheduling/request-queue.js";
 import type { CallOptions, V3Client } from "./client-types.js";

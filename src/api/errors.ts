@@ -1,46 +1,7 @@
-/**
- * The error family. Every error mpsync raises on purpose is an MpsyncError with a stable
- * `code`; the CLI maps codes to exit codes in one place (src/cli/exit-codes.ts).
- */
+/** Errors of the v3 API: ApiError (status, endpoint, retryability) on the family's root. */
+import { MpsyncError, type ErrorCode } from "../core/errors.js";
 
-/** Stable error codes. Never rename one: scripts match on them (`--json` output). */
-export type ErrorCode =
-  | "BAD_REQUEST"
-  | "UNAUTHORIZED"
-  | "PAYMENT_REQUIRED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "UNPROCESSABLE"
-  | "RATE_LIMITED"
-  | "SERVER_ERROR"
-  | "NETWORK"
-  | "TIMEOUT"
-  | "INVALID_RESPONSE"
-  | "CONFIG_INVALID"
-  | "USAGE"
-  | "NO_API_KEY"
-  | "GENERATION_BUDGET"
-  | "FOLDER_LOCKED"
-  | "HALTED"
-  | "CONFLICTS"
-  | "GENERATING"
-  | "NO_ARTIFACT"
-  | "UNSAFE_STATE_DIR"
-  | "INTERNAL";
-
-/** Base of every deliberate error: a one-line message, a stable code, an optional cause. */
-export class MpsyncError extends Error {
-  readonly code: ErrorCode;
-  /** What the user can do about it, printed after the message. */
-  readonly hint: string | undefined;
-
-  constructor(code: ErrorCode, message: string, options: { cause?: unknown; hint?: string } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "MpsyncError";
-    this.code = code;
-    this.hint = options.hint;
-  }
-}
+export { hasCode, MpsyncError, type ErrorCode } from "../core/errors.js";
 
 /** A copy of the failed request with credentials removed. */
 export interface RedactedRequest {
@@ -107,9 +68,4 @@ export function errorCodeForStatus(status: number): ErrorCode {
     default:
       return status >= 500 ? "SERVER_ERROR" : "BAD_REQUEST";
   }
-}
-
-/** True when `err` is an MpsyncError with one of `codes`. */
-export function hasCode(err: unknown, ...codes: ErrorCode[]): err is MpsyncError {
-  return err instanceof MpsyncError && codes.includes(err.code);
 }

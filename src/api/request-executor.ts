@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from "undici";
 import type { Logger } from "../log/logger.js";
-import type { Clock } from "../scheduling/clock.js";
+import type { Clock } from "../core/clock.js";
 import type { GenerationBudget } from "../scheduling/generation-budget.js";
 import type { RequestQueue } from "../scheduling/request-queue.js";
 import { API_KEY_HEADER } from "./schemas.js";

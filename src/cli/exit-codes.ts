@@ -1,5 +1,5 @@
 /** The one place error codes become process exit codes (PRODUCT.md section 6). */
-import { MpsyncError, type ErrorCode } from "../api/errors.js";
+import { MpsyncError, type ErrorCode } from "../core/errors.js";
 
 /** Exit codes. */
 export const EXIT = {

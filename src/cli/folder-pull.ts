@@ -1,29 +1,14 @@
 /**
- * Pulling a mapped folder from a one-shot command: under the folder's lock, or, when a
- * daemon holds it, leaving the pull to that daemon rather than syncing the folder twice.
+ * What the commands share around a pull (src/app/folder.ts does the work): warnings on stderr,
+ * the exit code of a pull, and how the process holding a folder is named.
  */
-import { hasCode } from "../api/errors.js";
+import { pullFolder, withFolder, withFolderIfFree } from "../app/folder.js";
 import type { Mapping } from "../runtime.js";
-import { commitAfterCycle } from "../git/pull-committer.js";
-import { acquireFolderLock, readFolderLock, type FolderLock, type LockInfo } from "../state/lock.js";
+import type { LockInfo } from "../state/lock.js";
 import { summarizeCycle, type CycleSummary } from "../sync/cycle-summary.js";
-import type { DesignSync } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
 import type { CommandContext } from "./context.js";
 import { EXIT } from "./exit-codes.js";
-
-/** The folder's lock when this process got it, else who holds it. */
-export type FolderHold = { lock: FolderLock; holder?: undefined } | { lock?: undefined; holder: LockInfo | undefined };
-
-/** Takes the folder lock, or reports the live process that holds it. */
-export async function holdFolder(root: string, command: string): Promise<FolderHold> {
-  try {
-    return { lock: await acquireFolderLock(root, { command }) };
-  } catch (err) {
-    if (!hasCode(err, "FOLDER_LOCKED")) throw err;
-    return { holder: await readFolderLock(root) };
-  }
-}
 
 /** Notices and halts from the engine become warnings on stderr. */
 export function warnSink(ctx: CommandContext): EventSink {
@@ -32,27 +17,17 @@ export function warnSink(ctx: CommandContext): EventSink {
   };
 }
 
-/**
- * Runs a full cycle (local edits reconciled, never discarded), commits the pulled version
- * when `git.commitOnPull` is on, and summarizes it.
- */
-export async function pullDesign(ctx: CommandContext, mapping: Mapping, sync: DesignSync, options: { send?: boolean } = {}): Promise<CycleSummary> {
-  // A pull only brings changes in (local edits wait for push or watch), except `init --force`,
-  // whose reconcile the user asked for.
-  const report = await sync.fullSync({ pullOnly: options.send !== true });
-  await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, warnSink(ctx));
-  return summarizeCycle(report);
+/** Pulls the mapping's design under the folder's lock (`send`: init --force's full reconcile). */
+export async function pullMapped(ctx: CommandContext, mapping: Mapping, command: string, options: { send?: boolean } = {}): Promise<CycleSummary> {
+  const emit = warnSink(ctx);
+  return withFolder(ctx.runtime, mapping, { command, emit }, async (sync) => summarizeCycle(await pullFolder(ctx.runtime, mapping, sync, emit, options)));
 }
 
-/** Opens the mapping's design and pulls it, holding the folder lock throughout. */
-export async function pullUnderLock(ctx: CommandContext, mapping: Mapping, command: string, options: { send?: boolean } = {}): Promise<CycleSummary> {
-  const lock = await acquireFolderLock(mapping.root, { command });
-  try {
-    const sync = await ctx.runtime.openDesign(mapping, warnSink(ctx), { holdsLock: true });
-    return await pullDesign(ctx, mapping, sync, options);
-  } finally {
-    await lock.release();
-  }
+/** pullMapped, unless another process (a daemon) holds the folder: that process pulls. */
+export async function pullMappedIfFree(ctx: CommandContext, mapping: Mapping, command: string): Promise<{ pull: CycleSummary | undefined; pulledBy: string | undefined }> {
+  const emit = warnSink(ctx);
+  const done = await withFolderIfFree(ctx.runtime, mapping, { command, emit }, async (sync) => summarizeCycle(await pullFolder(ctx.runtime, mapping, sync, emit)));
+  return done.value === undefined ? { pull: undefined, pulledBy: holderLabel(done.holder) } : { pull: done.value, pulledBy: undefined };
 }
 
 /** The exit code of a pull: 1 halted, 5 unresolved conflicts, else 0. */

@@ -1,9 +1,10 @@
 /** Refusing work that a running generation would overtake (a prompt, a checkout). */
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 import type { Mapping } from "../runtime.js";
 import type { DesignSync } from "../sync/design-sync.js";
 import type { CommandContext } from "./context.js";
-import { holdFolder, warnSink } from "./folder-pull.js";
+import { holdFolder } from "../app/folder.js";
+import { warnSink } from "./folder-pull.js";
 import { waitUntilIdle } from "./wait-idle.js";
 
 /**
@@ -15,7 +16,7 @@ export async function refuseWhileGenerating(ctx: CommandContext, mapping: Mappin
   let generating: boolean;
   let sync: DesignSync;
   try {
-    sync = await ctx.runtime.openDesign(mapping, warnSink(ctx));
+    sync = await ctx.runtime.openDesign(mapping, warnSink(ctx), { holdsLock: hold.lock !== undefined });
     // A running daemon owns state.json: only read it then (waitUntilIdle saves it).
     generating = hold.lock !== undefined ? await waitUntilIdle(ctx, sync, { wait: false }) : await generatingReadOnly(ctx, sync);
   } finally {

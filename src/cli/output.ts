@@ -5,7 +5,7 @@
  */
 import pc from "picocolors";
 import { createSpinner } from "nanospinner";
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 import { describeError } from "../sync/describe-error.js";
 import type { SyncEvent } from "../sync/events.js";
 import { exitCodeFor } from "./exit-codes.js";

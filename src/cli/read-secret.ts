@@ -1,5 +1,5 @@
 /** Reading a secret (the API key for `login`): hidden on a terminal, one line from a pipe. */
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 import type { CliIo } from "./context.js";
 
 /** Reads a secret: without echo on a TTY, else the first line of stdin. */

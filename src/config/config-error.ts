@@ -1,5 +1,5 @@
 /** The config error: one line per problem, each naming its source (file, variable or flag). */
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 
 /** An invalid `.syncrc`, environment override or flag; `problems` holds one line each. */
 export class ConfigInvalidError extends MpsyncError {

@@ -4,7 +4,7 @@
  */
 import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 import { writeJsonAtomically } from "../local/atomic-write.js";
 import { credentialsPath, type Env } from "./paths.js";
 

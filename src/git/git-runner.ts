@@ -4,7 +4,7 @@
  * redirect git to another repository or index removed from the inherited environment.
  */
 import { execFile } from "node:child_process";
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 
 /** Largest output read from one git call (a `log` of a long history fits easily). */
 export const GIT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;

@@ -11,7 +11,7 @@
  * artifact lacks just leaves it out of the answer.
  */
 import type { V3Client } from "../api/client-types.js";
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 import type { Version } from "../api/schemas.js";
 import { jailRemoteNames } from "../sync/remote-snapshot.js";
 import { artifactIdOf, gitDate, historyCommitMessage, versionSubject } from "./commit-message.js";

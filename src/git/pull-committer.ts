@@ -4,7 +4,6 @@
  */
 import type { V3Client } from "../api/client-types.js";
 import type { Logger } from "../log/logger.js";
-import type { Mapping, Runtime } from "../runtime.js";
 import type { CycleReport } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
 import { describeError } from "../sync/describe-error.js";
@@ -76,14 +75,4 @@ function reportOutcome(o: PullCommitterOptions, outcome: CommitOutcome, label: s
 function notice(o: PullCommitterOptions, editorId: string, message: string): void {
   o.logger.warn(message);
   o.emit({ event: "notice", dir: o.dir, editorId, message });
-}
-
-/** One-shot commands: commits the cycle's pulled version when the mapping's config asks for it. */
-export async function commitAfterCycle(runtime: Runtime, mapping: Mapping, editorId: string, report: CycleReport | undefined, emit: EventSink): Promise<void> {
-  if (report === undefined) return;
-  const { config } = await runtime.config();
-  if (!config.git.commitOnPull || pulledPaths(report).length === 0) return;
-  const logger = runtime.logger().child({ dir: mapping.dir });
-  const hook = createPullCommitter({ enabled: true, root: mapping.root, dir: mapping.dir, client: await runtime.client(), logger, emit });
-  await hook?.(report, editorId);
 }

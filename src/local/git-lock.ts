@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { createSystemClock, type Clock } from "../scheduling/clock.js";
+import { createSystemClock, type Clock } from "../core/clock.js";
 
 /** Git's index lock, relative to the git dir. */
 export const GIT_INDEX_LOCK = "index.lock";

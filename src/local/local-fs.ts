@@ -5,7 +5,7 @@
  */
 import { readFile, rmdir, unlink } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { hashContent } from "../sync/hash.js";
+import { hashContent } from "../core/hash.js";
 import { writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
 import { readLocalFile } from "./scan-tree.js";

@@ -7,7 +7,7 @@
 import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 
 /** Why a local path was refused. */
 export type UnsafePathReason = "invalid" | "escapes-root" | "symlink" | "not-a-file";

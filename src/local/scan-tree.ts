@@ -6,8 +6,8 @@
 import { constants, type Dirent, type Stats } from "node:fs";
 import { lstat, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { decodeUtf8Strict, hashContent } from "../sync/hash.js";
-import { hasConflictMarkers } from "../sync/markers.js";
+import { decodeUtf8Strict, hashContent } from "../core/hash.js";
+import { hasConflictMarkers } from "../core/markers.js";
 import { mapBounded } from "./bounded.js";
 import type { IgnoreMatcher } from "./ignore-rules.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";

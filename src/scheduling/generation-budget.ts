@@ -3,8 +3,8 @@
  * document its answer past that, so mpsync counts locally and refuses before the service does.
  */
 import { z } from "zod";
-import { MpsyncError } from "../api/errors.js";
-import type { Clock } from "./clock.js";
+import { MpsyncError } from "../core/errors.js";
+import type { Clock } from "../core/clock.js";
 import { JsonMapFile } from "./json-map-file.js";
 import { hashApiKey } from "./key-hash.js";
 

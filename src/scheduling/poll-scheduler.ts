@@ -2,7 +2,7 @@
  * At most one status poll per `intervalMs` per design, across commands (a shared ledger file)
  * and within a process (polls of one design run one after another).
  */
-import type { Clock } from "./clock.js";
+import type { Clock } from "../core/clock.js";
 import type { PollLedger } from "./poll-ledger.js";
 
 export type { PollLedger } from "./poll-ledger.js";

@@ -3,7 +3,7 @@
  * whole queue for the Retry-After so no other request walks into the same limit.
  */
 import PQueue from "p-queue";
-import { createSystemClock, type Clock } from "./clock.js";
+import { createSystemClock, type Clock } from "../core/clock.js";
 import { hashApiKey } from "./key-hash.js";
 
 /** Emitted when a queue pauses (or extends a pause) after a 429. */

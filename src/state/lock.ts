@@ -13,7 +13,7 @@ import { hostname as osHostname, uptime } from "node:os";
 import { open, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 import { assertStateDirSafe, STATE_DIR_NAME } from "./state-store.js";
 
 const lockInfoSchema = z.object({

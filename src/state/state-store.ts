@@ -5,14 +5,14 @@
  * the reconcile turns into conflicts rather than deletes.
  */
 import type { z } from "zod";
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 import { lstat, mkdir, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically, writeFileAtomicallyGuarded, writeJsonAtomically } from "../local/atomic-write.js";
 import { assertStamp } from "../local/local-fs.js";
 import { resolveInside } from "../local/safe-path.js";
-import type { Clock } from "../scheduling/clock.js";
-import { hashContent } from "../sync/hash.js";
+import type { Clock } from "../core/clock.js";
+import { hashContent } from "../core/hash.js";
 import { fileStamp } from "./stamp.js";
 import { emptySyncState, hashSchema, STATE_VERSION, syncStateSchema, type SyncState, type SyncStateInput } from "./state-schema.js";
 

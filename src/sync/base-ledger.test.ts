@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BaseLedger, resolveBase } from "./base-ledger.js";
-import type { PersistedState } from "./design-store.js";
+import type { PersistedState } from "./ports.js";
 
 const B = "b".repeat(64);
 const X = "c".repeat(64);

@@ -13,13 +13,8 @@
  *   dropped PATCH followed by a generation looks the same, and taking the unsent edit as the
  *   base would pull the remote change over it.
  */
-import type { PersistedState } from "./design-store.js";
+import type { BaseMove, PersistedState } from "./ports.js";
 
-/** One confirmed change of a path's base (undefined: the path has no base any more). */
-export interface BaseMove {
-  path: string;
-  hash: string | undefined;
-}
 
 /** A PATCH answered on an artifact: what was sent and what it replaced (see `landedOn`). */
 export interface LandedPush {

@@ -1,5 +1,5 @@
 /** One-line descriptions of errors for events, logs and the CLI (never a stack). */
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 
 /** `what failed: why` plus the hint when there is one. */
 export function describeError(err: unknown): string {

@@ -6,21 +6,21 @@
  */
 import type { V3Client } from "../api/client-types.js";
 import type { Logger } from "../log/logger.js";
-import type { Clock } from "../scheduling/clock.js";
+import type { Clock } from "../core/clock.js";
 import type { EventSink } from "./events.js";
 import { executePlan, type ExecuteResult } from "./executor.js";
-import { hashContent } from "./hash.js";
+import { hashContent } from "../core/hash.js";
 import type { ConflictPolicy, FileTriple, LocalFile, SyncPlan } from "./model.js";
 import { describeHalt } from "./model.js";
 import type { LocalTree } from "./ports.js";
 import { reconcile } from "./reconcile.js";
 import { readRemoteSnapshot, type RemoteSnapshot } from "./remote-snapshot.js";
-import type { DesignStore, PersistedState } from "./design-store.js";
+import type { DesignStore, PersistedState } from "./ports.js";
 import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
-import { MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
 import { localNameRefusal } from "../local/path-jail.js";
 

@@ -8,9 +8,10 @@ import type { V3Client } from "../api/client-types.js";
 import type { DesignStatus } from "../api/schemas.js";
 import { ApiError, hasCode, MpsyncError } from "../api/errors.js";
 import type { Logger } from "../log/logger.js";
-import type { Clock } from "../scheduling/clock.js";
+import type { Clock } from "../core/clock.js";
 import type { EventSink } from "./events.js";
 import type { DesignSync, CycleReport } from "./design-sync.js";
+import type { ChangeSourceHandle } from "./ports.js";
 import { describeError } from "./describe-error.js";
 
 /** An unchanged status is persisted at most this often. */
@@ -18,12 +19,6 @@ export const STATUS_SAVE_INTERVAL_MS = 60_000;
 /** Default remoteCheckSec, in ms. */
 export const DEFAULT_REMOTE_CHECK_MS = 60_000;
 
-/** A started change source (src/watch/chokidar-source.ts). */
-export interface ChangeSourceHandle {
-  ready: Promise<void>;
-  flush(): void;
-  close(): Promise<void>;
-}
 
 /** What a worker needs; wired by the composition root. */
 export interface DesignWorkerOptions {

@@ -6,7 +6,7 @@
  * and the restore command. Silence here would hide an edit the service once acknowledged.
  */
 import type { BaseLedger } from "./base-ledger.js";
-import type { BaseTexts } from "./executor.js";
+import type { BaseTexts } from "./ports.js";
 import { mergeText } from "./merge.js";
 import type { SyncPlan } from "./model.js";
 

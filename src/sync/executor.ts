@@ -5,20 +5,14 @@
  * describes is confirmed (local CAS done, or PATCH answered 2xx): the executor returns those
  * moves, in order, and the BaseLedger records them (base-ledger.ts). It never writes state.
  */
-import { hasCode } from "../api/errors.js";
+import { hasCode } from "../core/errors.js";
 import { mapBounded } from "../local/bounded.js";
 import type { FileWrite } from "../api/schemas.js";
-import { MARKER_LOCAL } from "./markers.js";
+import { MARKER_LOCAL } from "../core/markers.js";
 import { resolveConflict } from "./merge.js";
-import type { BaseMove } from "./base-ledger.js";
 import type { FileAction, SyncPlan } from "./model.js";
-import type { LocalTree } from "./ports.js";
+import type { BaseMove, BaseTexts, LocalTree } from "./ports.js";
 
-/** Content-addressed store of base texts (a 3-way merge needs them). */
-export interface BaseTexts {
-  getBase(hash: string): Promise<string | undefined>;
-  putBase(text: string): Promise<string>;
-}
 
 /** What the executor needs from the outside world. */
 export interface ExecuteDeps {

@@ -14,8 +14,8 @@ import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js"
 import { UnsafeLocalPathError } from "../local/safe-path.js";
 import { openStateStore } from "../state/state-store.js";
 import { daemonFileSchema, scanCacheFileSchema } from "../state/state-schema.js";
-import type { Clock } from "../scheduling/clock.js";
-import type { DesignStore, PersistedState } from "./design-store.js";
+import type { Clock } from "../core/clock.js";
+import type { DesignStore, PersistedState } from "./ports.js";
 import type { LocalRead, LocalTree } from "./ports.js";
 
 /** A mapped folder's tree, store and ignore matcher. */

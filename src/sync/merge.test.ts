@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasConflictMarkers } from "./markers.js";
+import { hasConflictMarkers } from "../core/markers.js";
 import { mergeText, resolveConflict } from "./merge.js";
 import type { ConflictPolicy } from "./model.js";
 

@@ -3,7 +3,7 @@
  * (PRODUCT.md section 5). Pure: the executor reads and writes the files.
  */
 import { diff3Merge } from "node-diff3";
-import { formatRemoteMarker, hasConflictMarkers, MARKER_BASE, MARKER_LOCAL, MARKER_SEPARATOR } from "./markers.js";
+import { formatRemoteMarker, hasConflictMarkers, MARKER_BASE, MARKER_LOCAL, MARKER_SEPARATOR } from "../core/markers.js";
 import type { ConflictPolicy, LocalBlock } from "./model.js";
 
 /** Inputs of a 3-way text merge. */

@@ -1,7 +1,11 @@
 /**
- * The engine's view of the local folder: a small port so the reconcile/execute loop can run
- * against the real file system (fs-adapters.ts) or an in-memory tree in unit tests.
+ * Every port of the engine, in one place: the local folder (LocalTree), the folder's `.mpsync/`
+ * store (DesignStore, with its base texts), the change source of the daemon, and the base
+ * moves the executor hands to the ledger. Real adapters: fs-adapters.ts (and watch/ for the
+ * change source); in-memory ones for tests: test/support/memory-ports.ts. The service's port
+ * is the V3Client of src/api/client-types.ts.
  */
+import type { SyncState } from "../state/state-schema.js";
 
 /** A local file as read right now. */
 export interface LocalRead {
@@ -41,4 +45,41 @@ export interface LocalTree {
   flush?(): Promise<void>;
   /** Copies the current content under .mpsync/backups/<stamp>/ (no-op when absent). */
   backup(rel: string, stamp: string): Promise<void>;
+}
+
+/** Content-addressed store of base texts (a 3-way merge needs them). */
+export interface BaseTexts {
+  getBase(hash: string): Promise<string | undefined>;
+  putBase(text: string): Promise<string>;
+}
+
+/**
+ * What the engine persists per folder, as the state schema declares it (one declaration:
+ * src/state/state-schema.ts). The fs adapter writes the bases and journals to state.json and
+ * the daemon's last status and error to daemon.json. The base fields (`files`, `pending`,
+ * `pendingPush`, `landed`) are written only through the BaseLedger (base-ledger.ts).
+ */
+export type PersistedState = Omit<SyncState, "version" | "scanCache">;
+
+/** Load/save of the state plus the base-text, conflict and backup areas. */
+export interface DesignStore extends BaseTexts {
+  load(): Promise<{ state: PersistedState; recovered?: "missing" | "corrupt" | undefined }>;
+  save(state: PersistedState): Promise<void>;
+  saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
+  pruneBases(keep: ReadonlySet<string>): Promise<void>;
+  /** True when a derived cache (e.g. the scan cache) learned something a save would keep. */
+  hasUnsavedCache?(): boolean;
+}
+
+/** One confirmed change of a path's base (undefined: the path has no base any more). */
+export interface BaseMove {
+  path: string;
+  hash: string | undefined;
+}
+
+/** A started change source (src/watch/chokidar-source.ts). */
+export interface ChangeSourceHandle {
+  ready: Promise<void>;
+  flush(): void;
+  close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 /** Real node:http servers on 127.0.0.1:0 for client tests, and a clock whose sleeps are scaled down. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Clock } from "../../src/scheduling/clock.js";
+import type { Clock } from "../../src/core/clock.js";
 
 /** One request as the server saw it. */
 export interface SeenRequest {

@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MpsyncError } from "../../src/api/errors.js";
+import { MpsyncError } from "../../src/core/errors.js";
 import { readStoredApiKey, removeStoredApiKey, resolveApiKey, storeApiKey } from "../../src/config/credentials.js";
 import { configHome, credentialsPath, stateHome } from "../../src/config/paths.js";
 import { useTempDirs } from "./temp-dir.js";

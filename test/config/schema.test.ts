@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MpsyncError } from "../../src/api/errors.js";
+import { MpsyncError } from "../../src/core/errors.js";
 import { ConfigInvalidError } from "../../src/config/config-error.js";
 import { renderValue, suggestKey } from "../../src/config/format-issues.js";
 import { API_KEY_IN_SYNCRC_MESSAGE, DEFAULT_BASE_URL, dirsOverlap, syncrcSchema } from "../../src/config/schema.js";

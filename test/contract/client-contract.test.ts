@@ -5,7 +5,7 @@ import { createClient, type ClosableV3Client } from "../../src/api/client.js";
 import { ApiError } from "../../src/api/errors.js";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import { createMemoryPollLedger, PollScheduler } from "../../src/scheduling/poll-scheduler.js";
-import { createSystemClock } from "../../src/scheduling/clock.js";
+import { createSystemClock } from "../../src/core/clock.js";
 
 const KEY = "mp_contract_owner_key_1";
 const OTHER_KEY = "mp_contract_other_key_2";

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, type ClientOptions, type ClosableV3Client } from "../../src/api/client.js";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
-import { createSystemClock } from "../../src/scheduling/clock.js";
+import { createSystemClock } from "../../src/core/clock.js";
 import { createMemoryPollLedger, PollScheduler } from "../../src/scheduling/poll-scheduler.js";
 import { createRequestQueue, type RateLimitedEvent } from "../../src/scheduling/request-queue.js";
 import { createScaledClock } from "../api/http-test-server.js";

@@ -5,7 +5,7 @@
  */
 import { createClient, type ClientOptions, type ClosableV3Client } from "../../src/api/client.js";
 import { createSilentLogger } from "../../src/log/logger.js";
-import { createSystemClock } from "../../src/scheduling/clock.js";
+import { createSystemClock } from "../../src/core/clock.js";
 import { DesignSync } from "../../src/sync/design-sync.js";
 import { openFsFolder } from "../../src/sync/fs-adapters.js";
 import { TEST_KEY, type Harness } from "../integration/harness.js";

@@ -5,7 +5,7 @@
  * client is built with one attempt and short timeouts so nothing waits out production defaults.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { MpsyncError, type ErrorCode } from "../../src/api/errors.js";
+import { MpsyncError, type ErrorCode } from "../../src/core/errors.js";
 import type { InjectedFault } from "../../src/emulator/index.js";
 import type { DesignSync } from "../../src/sync/design-sync.js";
 import { summarizeCycle } from "../../src/sync/cycle-summary.js";

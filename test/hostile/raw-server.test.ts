@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { MpsyncError } from "../../src/api/errors.js";
+import { MpsyncError } from "../../src/core/errors.js";
 import { summarizeCycle } from "../../src/sync/cycle-summary.js";
 import { startTestServer, type SeenRequest, type TestServer } from "../api/http-test-server.js";
 import { startHarness, STARTER_FILES, TEST_KEY, type Harness } from "../integration/harness.js";

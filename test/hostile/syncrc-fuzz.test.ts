@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { MpsyncError } from "../../src/api/errors.js";
+import { MpsyncError } from "../../src/core/errors.js";
 import { ConfigInvalidError } from "../../src/config/config-error.js";
 import { loadConfig } from "../../src/config/load-config.js";
 

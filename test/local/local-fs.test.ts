@@ -10,7 +10,7 @@ import {
   writeLocalFile,
 } from "../../src/local/local-fs.js";
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
-import { hashContent } from "../../src/sync/hash.js";
+import { hashContent } from "../../src/core/hash.js";
 import { makeTempDir } from "./fs-helpers.js";
 
 let root: string;

@@ -6,7 +6,7 @@ import { mapBounded } from "../../src/local/bounded.js";
 import { ScanCache } from "../../src/local/scan-cache.js";
 import { readLocalFile, scanTree, type SkipReason } from "../../src/local/scan-tree.js";
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
-import { hashContent } from "../../src/sync/hash.js";
+import { hashContent } from "../../src/core/hash.js";
 import { makeTempDir } from "./fs-helpers.js";
 
 const matcher = createIgnoreMatcher({ patterns: ["dist/"] });

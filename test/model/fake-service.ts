@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
 import type { V3Client } from "../../src/api/client-types.js";
 import { ENDPOINTS, type Endpoint } from "../../src/api/endpoints.js";
-import { MpsyncError } from "../../src/api/errors.js";
+import { MpsyncError } from "../../src/core/errors.js";
 import { TransportFailure } from "../../src/api/http-transport.js";
 import { errorFromResponse, errorFromTransport, parseSuccess, type CallContext } from "../../src/api/response.js";
 import { readFilesRequestSchema, writeFilesRequestSchema, type Artifact, type FileWrite } from "../../src/api/schemas.js";

@@ -3,9 +3,9 @@
  * names every broken promise at once and fast-check shrinks towards the first.
  */
 import { checkRemoteName } from "../../src/local/path-jail.js";
-import { hashContent } from "../../src/sync/hash.js";
+import { hashContent } from "../../src/core/hash.js";
 import { jailRemoteNames } from "../../src/sync/remote-snapshot.js";
-import { describeContent } from "../../src/sync/memory-ports.js";
+import { describeContent } from "../support/memory-ports.js";
 import { contentKey, type World } from "./world.js";
 
 /** 1. No lost content: whatever the user saved is on the service, on disk, or in the store. */

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hashContent } from "../../src/sync/hash.js";
+import { hashContent } from "../../src/core/hash.js";
 import { runScenario, scenarioArb } from "./scenario.js";
 import type { World } from "./world.js";
 

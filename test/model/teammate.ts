@@ -10,7 +10,7 @@ import { checkRemoteName } from "../../src/local/path-jail.js";
 import type { CycleReport } from "../../src/sync/design-sync.js";
 import { DesignSync } from "../../src/sync/design-sync.js";
 import type { SyncEvent } from "../../src/sync/events.js";
-import { createMemoryDesignStore, createMemoryLocalTree, describeContent } from "../../src/sync/memory-ports.js";
+import { createMemoryDesignStore, createMemoryLocalTree, describeContent } from "../support/memory-ports.js";
 import { jailRemoteNames } from "../../src/sync/remote-snapshot.js";
 import type { World } from "./world.js";
 

@@ -7,18 +7,18 @@ import type { Teammate } from "./teammate.js";
 import { ApiError } from "../../src/api/errors.js";
 import { createIgnoreMatcher } from "../../src/local/ignore-rules.js";
 import { createSilentLogger } from "../../src/log/logger.js";
-import type { Clock } from "../../src/scheduling/clock.js";
+import type { Clock } from "../../src/core/clock.js";
 import { DesignSync, type CycleReport } from "../../src/sync/design-sync.js";
 import type { SyncEvent } from "../../src/sync/events.js";
-import { hashContent } from "../../src/sync/hash.js";
+import { hashContent } from "../../src/core/hash.js";
 import {
   createMemoryDesignStore,
   createMemoryLocalTree,
   type MemoryContent,
   type MemoryDesignStore,
   type MemoryLocalTree,
-} from "../../src/sync/memory-ports.js";
-import type { DesignStore } from "../../src/sync/design-store.js";
+} from "../support/memory-ports.js";
+import type { DesignStore } from "../../src/sync/ports.js";
 import type { ConflictPolicy } from "../../src/sync/model.js";
 import { createFakeService, type FakeService, type PatchRecord } from "./fake-service.js";
 

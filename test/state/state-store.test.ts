@@ -2,8 +2,8 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateStore } from "../../src/state/state-store.js";
-import type { DesignStore } from "../../src/sync/design-store.js";
-import { hashContent } from "../../src/sync/hash.js";
+import type { DesignStore } from "../../src/sync/ports.js";
+import { hashContent } from "../../src/core/hash.js";
 import { makeTempDir } from "../local/fs-helpers.js";
 
 let root: string;

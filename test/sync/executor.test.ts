@@ -4,11 +4,11 @@
  * (it writes no state: the BaseLedger records them), what lands locally and what is sent.
  */
 import { describe, expect, it } from "vitest";
-import { MpsyncError } from "../../src/api/errors.js";
+import { MpsyncError } from "../../src/core/errors.js";
 import type { FileWrite } from "../../src/api/schemas.js";
 import { executePlan, type ExecuteResult } from "../../src/sync/executor.js";
-import { hashContent } from "../../src/sync/hash.js";
-import { createMemoryDesignStore, createMemoryLocalTree } from "../../src/sync/memory-ports.js";
+import { hashContent } from "../../src/core/hash.js";
+import { createMemoryDesignStore, createMemoryLocalTree } from "../support/memory-ports.js";
 import type { FileAction } from "../../src/sync/model.js";
 
 const h = hashContent;

@@ -1,7 +1,7 @@
 /** `mpsync login` / `mpsync logout`: store or remove the API key (never in .syncrc). */
 import type { Command } from "commander";
 import { createClient } from "../../api/client.js";
-import { hasCode, MpsyncError } from "../../api/errors.js";
+import { hasCode, MpsyncError } from "../../core/errors.js";
 import { removeStoredApiKey, storeApiKey } from "../../config/credentials.js";
 import { credentialsPath } from "../../config/paths.js";
 import { action, type ExitHolder } from "../program.js";

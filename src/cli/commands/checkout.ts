@@ -1,12 +1,12 @@
 /** `mpsync checkout VERSION` and `mpsync snapshot NAME`: new active artifacts cloned from old ones. */
 import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
-import { MpsyncError } from "../../api/errors.js";
+import { MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
 import type { CycleSummary } from "../../sync/cycle-summary.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
-import { holderLabel, holdFolder, pullDesign, pullExitCode, warnSink } from "../folder-pull.js";
+import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
 import { refuseWhileGenerating } from "../generating-guard.js";
 import { findVersion, openMapped } from "./versions.js";
@@ -84,13 +84,7 @@ async function runSnapshot(ctx: CommandContext, name: string, flags: { dir?: str
 }
 
 async function pullIfFree(ctx: CommandContext, mapping: Mapping): Promise<{ pull: CycleSummary | undefined; pulledBy: string | undefined }> {
-  const hold = await holdFolder(mapping.root, "mpsync checkout");
-  if (hold.lock === undefined) return { pull: undefined, pulledBy: holderLabel(hold.holder) };
-  try {
-    return { pull: await pullDesign(ctx, mapping, await ctx.runtime.openDesign(mapping, warnSink(ctx))), pulledBy: undefined };
-  } finally {
-    await hold.lock.release();
-  }
+  return pullMappedIfFree(ctx, mapping, "mpsync checkout");
 }
 
 /** The label the service gave `artifactId` (it is the newest version, so page 0 has it). */

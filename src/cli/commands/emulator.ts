@@ -1,7 +1,7 @@
 /** `mpsync emulator`: serve the local v3 emulator until SIGINT/SIGTERM. */
 import type { Command } from "commander";
 import { isLoopbackUrl } from "../../config/poll-floor.js";
-import { MpsyncError } from "../../api/errors.js";
+import { MpsyncError } from "../../core/errors.js";
 import type { EmulatorOptions } from "../../emulator/index.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo } from "../context.js";

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { MpsyncError } from "../../api/errors.js";
+import { MpsyncError } from "../../core/errors.js";
 import type { Design } from "../../api/schemas.js";
 import { displayPath, type LoadedConfig } from "../../config/load-config.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../config/write-config.js";
@@ -11,7 +11,7 @@ import type { CycleSummary } from "../../sync/cycle-summary.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { addCreateOptions, buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
-import { pullExitCode, pullUnderLock } from "../folder-pull.js";
+import { pullExitCode, pullMapped } from "../folder-pull.js";
 import { EXIT } from "../exit-codes.js";
 import { renderPlan } from "../render-plan.js";
 import { pollUntilIdle } from "../wait-idle.js";
@@ -66,7 +66,7 @@ async function runInit(ctx: CommandContext, dir: string, flags: InitFlags): Prom
     return EXIT.failure;
   }
 
-  const summary = await pullUnderLock(ctx, { dir: written.dir, design: editorId, root }, "mpsync init", { send: flags.force === true });
+  const summary = await pullMapped(ctx, { dir: written.dir, design: editorId, root }, "mpsync init", { send: flags.force === true });
   report(ctx, { dir: written.dir, editorId, written, created, summary });
   return pullExitCode(summary);
 }

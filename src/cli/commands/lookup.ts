@@ -1,6 +1,6 @@
 /** `mpsync design-systems` and `mpsync resolve-url URL`: look-ups that need no mapped folder. */
 import type { Command } from "commander";
-import { MpsyncError } from "../../api/errors.js";
+import { MpsyncError } from "../../core/errors.js";
 import { normalizeDesignUrl } from "../../sync/resolve-design.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo } from "../context.js";

@@ -1,7 +1,7 @@
 /** `mpsync prompt TEXT`: ask for a change; with --wait, poll until idle, pull, show the reply. */
 import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
-import { MpsyncError } from "../../api/errors.js";
+import { MpsyncError } from "../../core/errors.js";
 import { messageText, type PromptRequest } from "../../api/schemas.js";
 import type { Mapping } from "../../runtime.js";
 import type { CycleSummary } from "../../sync/cycle-summary.js";
@@ -9,7 +9,7 @@ import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { collect, spendGeneration } from "../design-request.js";
 import { EXIT } from "../exit-codes.js";
-import { holderLabel, holdFolder, pullDesign, pullExitCode, warnSink } from "../folder-pull.js";
+import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
 import { refuseWhileGenerating } from "../generating-guard.js";
 import { pollUntilIdle } from "../wait-idle.js";
@@ -100,17 +100,9 @@ async function finishWaiting(ctx: CommandContext, mapping: Mapping, client: V3Cl
   result.newVersion = status.activeArtifactId !== null && status.activeArtifactId !== before;
   result.reply = await latestReply(client, result.editorId);
   if (result.newVersion) {
-    const hold = await holdFolder(mapping.root, "mpsync prompt");
-    if (hold.lock === undefined) {
-      result.pulledBy = holderLabel(hold.holder);
-    } else {
-      try {
-        // Opened afresh: the state may have moved while we waited.
-        result.pull = await pullDesign(ctx, mapping, await ctx.runtime.openDesign(mapping, warnSink(ctx)));
-      } finally {
-        await hold.lock.release();
-      }
-    }
+    const done = await pullMappedIfFree(ctx, mapping, "mpsync prompt");
+    result.pull = done.pull;
+    result.pulledBy = done.pulledBy;
   }
   result.ok = result.newVersion && result.pull?.halted === undefined;
   ctx.out.result(result, () => renderWaited(ctx, result));

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { mkdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { MpsyncError } from "../../api/errors.js";
+import { MpsyncError } from "../../core/errors.js";
 import { writeFileAtomically } from "../../local/atomic-write.js";
 import { backupLocalFile } from "../../local/local-fs.js";
 import { checkRemoteName } from "../../local/path-jail.js";

@@ -7,7 +7,7 @@ import type { CommandContext } from "../context.js";
 import type { Output } from "../output.js";
 import { formatDuration } from "../wait-idle.js";
 import { describeError } from "../../sync/describe-error.js";
-import { MpsyncError } from "../../api/errors.js";
+import { MpsyncError } from "../../core/errors.js";
 
 /** One design's status (also the `--json` shape). */
 export interface DesignStatusReport {

@@ -1,11 +1,10 @@
 /** `pull`, `push` and `status`: one-shot sync of every mapping or the named folders. */
 import type { Command } from "commander";
-import { hasCode, MpsyncError } from "../../api/errors.js";
+import { hasCode, MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
 import type { CycleReport, DesignSync } from "../../sync/design-sync.js";
 import type { SyncEvent } from "../../sync/events.js";
 import { summarizeCycle, type CycleSummary } from "../../sync/cycle-summary.js";
-import { acquireFolderLock } from "../../state/lock.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
@@ -13,7 +12,7 @@ import { findIgnoredSecrets } from "../../local/secret-scan.js";
 import { renderPlan } from "../render-plan.js";
 import { collectStatus, renderStatus, type DesignStatusReport } from "./status-report.js";
 import { waitUntilIdle } from "../wait-idle.js";
-import { commitAfterCycle } from "../../git/pull-committer.js";
+import { commitAfterCycle, withFolder } from "../../app/folder.js";
 
 interface OneShotFlags {
   dryRun?: boolean;
@@ -96,17 +95,13 @@ async function syncOne(
 ): Promise<CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] }> {
   const dryRun = flags.dryRun === true;
   // A dry run changes nothing, so it may look while the daemon holds the folder.
-  const lock = dryRun ? undefined : await acquireFolderLock(mapping.root, { command: `mpsync ${kind}` });
-  try {
-    const sync = await ctx.runtime.openDesign(mapping, emit, { holdsLock: lock !== undefined });
+  return withFolder(ctx.runtime, mapping, { command: `mpsync ${kind}`, lock: !dryRun, emit }, async (sync) => {
     const report = await runCycle(ctx, sync, kind, flags);
     await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit);
     // A push dry run also says which secret-looking files stay home.
     const skippedSecrets = kind === "push" && dryRun ? await findIgnoredSecrets(mapping.root, sync.matcher) : undefined;
     return { dir: mapping.dir, editorId: sync.editorId, ...summarizeCycle(report), ...(skippedSecrets === undefined ? {} : { skippedSecrets }) };
-  } finally {
-    await lock?.release();
-  }
+  });
 }
 
 async function runCycle(

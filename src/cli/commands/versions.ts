@@ -1,7 +1,7 @@
 /** `mpsync versions`: the design's version history, newest first, `*` on the active one. */
 import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
-import { MpsyncError } from "../../api/errors.js";
+import { MpsyncError } from "../../core/errors.js";
 import type { Version } from "../../api/schemas.js";
 import type { Mapping } from "../../runtime.js";
 import { action, type ExitHolder } from "../program.js";

@@ -3,12 +3,11 @@
  * memory. Both are inspectable and hookable, so any unit or model test can run DesignSync
  * without a disk, simulate a save racing the engine's write, or a lost state.json.
  */
-import { createIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
-import { checkRemoteName } from "../local/path-jail.js";
-import type { DesignStore, PersistedState } from "./design-store.js";
-import { decodeUtf8Strict, hashContent } from "./hash.js";
-import { hasConflictMarkers } from "./markers.js";
-import type { CasResult, LocalRead, LocalTree } from "./ports.js";
+import { createIgnoreMatcher, type IgnoreMatcher } from "../../src/local/ignore-rules.js";
+import { checkRemoteName } from "../../src/local/path-jail.js";
+import { decodeUtf8Strict, hashContent } from "../../src/core/hash.js";
+import { hasConflictMarkers } from "../../src/core/markers.js";
+import type { CasResult, DesignStore, LocalRead, LocalTree, PersistedState } from "../../src/sync/ports.js";
 
 /** A file's content: text, or raw bytes (binary or not valid UTF-8). */
 export type MemoryContent = string | Uint8Array;
