@@ -45,7 +45,7 @@ export type Artifact = z.infer<typeof artifactSchema>;
  */
 export const activeArtifactResponseSchema = z.union([artifactSchema, z.null(), z.looseObject({ artifactId: z.null() })]);
 
-/** One entry of the version history. `timeCreated` is epoch milliseconds (PRODUCT.md 9). */
+/** One entry of the version history. `timeCreated` is epoch milliseconds (README, "What is known about the real service"). */
 export const versionSchema = z.object({
   artifactId: nonEmpty,
   versionLabel: z.string().regex(/^v\d+$/),
@@ -195,7 +195,7 @@ export const errorBodySchema = z.object({ error: z.string() });
 
 /** Versions page size, fixed by the service. */
 export const VERSIONS_PAGE_SIZE = 20;
-/** Messages page size (PRODUCT.md section 9). */
+/** Messages page size (README, "What is known about the real service"). */
 export const MESSAGES_PAGE_SIZE = 10;
 /** Header carrying the API key. */
 export const API_KEY_HEADER = "x-mp-api-key";

@@ -16,7 +16,7 @@ export interface CliIo {
   onSignal(signal: "SIGINT" | "SIGTERM" | "SIGHUP", handler: () => void): () => void;
 }
 
-/** Global flags (PRODUCT.md section 7). */
+/** Global flags (README, "Commands"). */
 export interface GlobalFlags {
   config?: string;
   json?: boolean;

@@ -1,4 +1,4 @@
-/** The one place error codes become process exit codes (PRODUCT.md section 6). */
+/** The one place error codes become process exit codes (README, "Commands": exit codes). */
 import { MpsyncError, type ErrorCode } from "../core/errors.js";
 
 /** Exit codes. */

@@ -2,7 +2,7 @@
 
 /** Epoch milliseconds of a service timestamp (epoch ms most likely; seconds tolerated). */
 export function toEpochMs(time: number): number {
-  // PRODUCT.md section 9: the unit is not documented. A value below 1e11 cannot be a
+  // README, "What is known about the real service": the unit is not documented. A value below 1e11 cannot be a
   // millisecond date after 1973, so it is taken as seconds.
   return time < 1e11 ? time * 1000 : time;
 }

@@ -1,5 +1,5 @@
 /**
- * The API key (PRODUCT.md section 3): env MP_API_KEY, else the credentials file written by
+ * The API key (README, "Configuration"): env MP_API_KEY, else the credentials file written by
  * `mpsync login` (mode 0600 in a 0700 folder). The key never appears in a message.
  */
 import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * The poll floor (PRODUCT.md sections 3 and 6): the real service gets at most one status poll
+ * The poll floor (README, "Configuration" and "Limits"): the real service gets at most one status poll
  * per minute per design; only a loopback address (the emulator, tests) may be polled faster.
  */
 

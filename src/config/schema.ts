@@ -1,5 +1,5 @@
 /**
- * The zod schema of `.syncrc` (PRODUCT.md section 3): the one source of truth for validation,
+ * The zod schema of `.syncrc` (README, "Configuration"): the one source of truth for validation,
  * defaults, the shipped JSON Schema (`syncrc.schema.json`) and the documented example.
  * Every object is strict so a misspelt key is an error, not a silently ignored setting.
  */
@@ -10,7 +10,7 @@ import { MIN_LOOPBACK_POLL_INTERVAL_SEC } from "./poll-floor.js";
 /** The service address used when neither `.syncrc` nor `MPSYNC_BASE_URL` names one. */
 export const DEFAULT_BASE_URL = "https://api.magicpatterns.com/api";
 
-/** Conflict policies (PRODUCT.md section 5). */
+/** Conflict policies (README, "How sync works"). */
 export const ON_CONFLICT_MODES = ["merge", "keep-local", "keep-remote"] as const;
 
 /** pino levels plus `silent`. */
@@ -40,11 +40,6 @@ export function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const { protocol } = new URL(value);
   return protocol === "http:" || protocol === "https:";
-}
-
-/** True for an editorId-looking string or an http(s) URL (resolved later with resolve-url). */
-export function isDesignRef(value: string): boolean {
-  return /^[A-Za-z0-9_-]+$/.test(value) || isHttpUrl(value);
 }
 
 /** True for a non-empty folder path that is relative on every platform and has no NUL. */
@@ -119,7 +114,7 @@ const gitSchema = z
   .default(() => ({ pauseDuringGitOps: true, commitOnPull: false }))
   .describe("Behaviour inside a git repository.");
 
-/** The `.syncrc` schema: strict, with every default of PRODUCT.md section 3. */
+/** The `.syncrc` schema: strict, with every default of README, "Configuration". */
 export const syncrcSchema = z
   .strictObject({
     $schema: z

@@ -3,6 +3,7 @@
  * A 401 stops everything (`done` rejects); 403/404 stop one design; `reload` (SIGHUP) adds
  * and drops mappings without a restart; `stop` (SIGINT/SIGTERM) flushes pending pushes first.
  */
+import { classifyFailure } from "../sync/failure.js";
 import { stat } from "node:fs/promises";
 import type { Mapping, Runtime } from "../runtime.js";
 import type { EventSink } from "../sync/events.js";
@@ -93,7 +94,7 @@ export class WatchDaemon {
       this.#running.delete(mapping.root);
       await lock?.release();
       emit({ event: "error", dir: mapping.dir, code: codeOf(err), message: `${describeError(err)}; ${mapping.dir} is not synced` });
-      if (codeOf(err) === "UNAUTHORIZED") this.#fatal(err);
+      if (classifyFailure(err) === "fatal") this.#fatal(err);
       runtime.logger().debug({ err }, "start failed");
     }
   }

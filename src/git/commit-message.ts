@@ -41,7 +41,7 @@ export function artifactIdOf(message: string): string | undefined {
 
 /**
  * Env for GIT_AUTHOR_DATE / GIT_COMMITTER_DATE: `@<seconds> +0000`. The service's unit is not
- * documented (PRODUCT.md 9): below 1e11 a value cannot be a millisecond date after 1973, so
+ * documented (README, "What is known about the real service"): below 1e11 a value cannot be a millisecond date after 1973, so
  * it is taken as seconds, as `mpsync versions` does.
  */
 export function gitDate(timeCreated: number): string {

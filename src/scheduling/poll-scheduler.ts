@@ -10,7 +10,7 @@ export { createFilePollLedger, createMemoryPollLedger } from "./poll-ledger.js";
 
 /** Options of PollScheduler. */
 export interface PollSchedulerOptions {
-  /** Minimum time between two polls of one design (PRODUCT.md `pollIntervalSec`). */
+  /** Minimum time between two polls of one design (README, "Configuration": `pollIntervalSec`). */
   intervalMs: number;
   clock: Clock;
   ledger: PollLedger;

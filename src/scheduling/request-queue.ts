@@ -48,7 +48,7 @@ export interface RequestQueueOptions {
   keyHash?: string;
 }
 
-/** Default requests in flight per API key (PRODUCT.md `concurrency`). */
+/** Default requests in flight per API key (README, "Configuration": `concurrency`). */
 export const DEFAULT_CONCURRENCY = 4;
 
 function validateConcurrency(concurrency: number): number {

@@ -13,6 +13,7 @@ import type { EventSink } from "./events.js";
 import type { DesignSync, CycleReport } from "./design-sync.js";
 import type { ChangeSourceHandle } from "./ports.js";
 import { describeError } from "./describe-error.js";
+import { classifyFailure } from "./failure.js";
 
 /** An unchanged status is persisted at most this often. */
 export const STATUS_SAVE_INTERVAL_MS = 60_000;
@@ -303,20 +304,21 @@ export class DesignWorker {
 
   #onCycleError(err: unknown): void {
     const { emit, dir, sync } = this.#o;
-    if (hasCode(err, "NO_ARTIFACT")) {
+    const kind = classifyFailure(err);
+    if (kind === "wait") {
       // Not a failure: the status poll starts sync once the design has a first artifact.
       this.#needsFullSync = true;
       this.#noteNoArtifact("it has no version yet");
       return;
     }
-    if (hasCode(err, "UNAUTHORIZED")) {
+    if (kind === "fatal") {
       this.#halt();
       this.#o.onFatal(err);
       return;
     }
     const message = describeError(err);
     const code = err instanceof Error && "code" in err ? String((err as { code: unknown }).code) : "INTERNAL";
-    if (hasCode(err, "FORBIDDEN", "NOT_FOUND", "UNSAFE_STATE_DIR", "FOLDER_LOCKED")) {
+    if (kind === "stop-design") {
       emit({ event: "error", dir, editorId: sync.editorId, code, message: `${message}; sync of ${dir} stopped` });
       this.#halt();
       void this.#source?.close();

@@ -1,6 +1,6 @@
 /**
  * Events the engine reports. `watch --json` prints them as JSON Lines with these stable
- * names (PRODUCT.md section 7); the human renderer turns them into concise lines.
+ * names (README, "Commands"); the human renderer turns them into concise lines.
  */
 
 /** Stable event names. Never rename one: supervisors and scripts match on them. */

@@ -1,6 +1,6 @@
 /**
  * Line-based 3-way text merge (node-diff3) and conflict resolution by policy
- * (PRODUCT.md section 5). Pure: the executor reads and writes the files.
+ * (README, "How sync works"). Pure: the executor reads and writes the files.
  */
 import { diff3Merge } from "node-diff3";
 import { formatRemoteMarker, hasConflictMarkers, MARKER_BASE, MARKER_LOCAL, MARKER_SEPARATOR } from "../core/markers.js";
@@ -101,7 +101,7 @@ export interface ConflictResolution {
   unresolved: boolean;
 }
 
-/** Resolves one conflict by policy (PRODUCT.md section 5); never pushes a blocked local file. */
+/** Resolves one conflict by policy (README, "How sync works"); never pushes a blocked local file. */
 export function resolveConflict(input: ConflictInput): ConflictResolution {
   const { policy, remote, local } = input;
   // Derived as well as passed: merging a marked file again would nest marker blocks.

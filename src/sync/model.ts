@@ -3,7 +3,7 @@
  * (src/local/path-jail.ts). Hashes are sha256 hex of the file's UTF-8 bytes (hash.ts).
  */
 
-/** What conflicts resolve to (PRODUCT.md section 5). */
+/** What conflicts resolve to (README, "How sync works"). */
 export type ConflictPolicy = "merge" | "keep-local" | "keep-remote";
 
 /** A local file as scanned. */
@@ -67,7 +67,7 @@ export type ReportReason =
   /** `pull` only brings changes in: this local change waits for `push` or `watch`. */
   | "waiting-to-push";
 
-/** Why a whole design stops (circuit breakers, PRODUCT.md section 5). */
+/** Why a whole design stops (circuit breakers, README, "How sync works"). */
 export type HaltReason =
   | { kind: "mass-delete"; removing: number; localFiles: number }
   | { kind: "remote-empty" }

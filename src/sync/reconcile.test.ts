@@ -1,6 +1,26 @@
 import { describe, expect, it } from "vitest";
-import type { ConflictPolicy, FileAction, FileTriple, LocalFile, ReconcileInput } from "./model.js";
-import { isQuiet, pushedPaths, reconcile, reconcileFile, summarizePlan } from "./reconcile.js";
+import type { ConflictPolicy, FileAction, FileTriple, LocalFile, ReconcileInput, SyncPlan } from "./model.js";
+import { reconcile, reconcileFile } from "./reconcile.js";
+
+/** Number of actions per kind. */
+type PlanSummary = Record<FileAction["kind"], number>;
+
+/** Counts the actions of a plan per kind (for status lines and --dry-run). */
+function summarizePlan(plan: SyncPlan): PlanSummary {
+  const summary: PlanSummary = { push: 0, pull: 0, "remove-local": 0, "record-base": 0, conflict: 0, report: 0 };
+  for (const action of plan.actions) summary[action.kind] += 1;
+  return summary;
+}
+
+/** True when the plan changes nothing: no breaker tripped and every action is a report. */
+function isQuiet(plan: SyncPlan): boolean {
+  return plan.halt === undefined && plan.actions.every((a) => a.kind === "report");
+}
+
+/** The paths a plan pushes (the engine reads and re-checks these before the PATCH). */
+function pushedPaths(plan: SyncPlan): string[] {
+  return plan.actions.filter((a) => a.kind === "push").map((a) => a.path);
+}
 
 const POLICIES: ConflictPolicy[] = ["merge", "keep-local", "keep-remote"];
 const P = "f.tsx";
@@ -44,7 +64,7 @@ const blockedConflict = (base: string | undefined, blocked: "binary" | "markers"
   { kind: "conflict", path: P, policy, base, localHash, remoteHash, localBlocked: blocked },
 ];
 
-// [description, base, local, remote, expected]: the decision table of PRODUCT.md section 5.
+// [description, base, local, remote, expected]: the decision table of README, "How sync works".
 const TABLE: [string, string | undefined, LocalSpec, string | undefined, Expect][] = [
   // No base: a new file, or the state was lost.
   ["no base: both absent", undefined, undefined, undefined, none],

@@ -1,6 +1,6 @@
 /**
  * The sync decision: one pure function of (base, local, remote, policy) per path, plus the
- * circuit breakers over the whole design (PRODUCT.md section 5). Scanning and applying live
+ * circuit breakers over the whole design (README, "How sync works"). Scanning and applying live
  * elsewhere; the executor re-checks `expectLocal` before touching a file.
  */
 import type { ConflictPolicy, FileAction, FileTriple, HaltReason, LocalBlock, LocalFile, ReconcileInput, SyncPlan } from "./model.js";
@@ -95,26 +95,6 @@ export function checkBreakers(input: ReconcileInput, actions: readonly FileActio
   const removing = countWhere(actions, (a) => a.kind === "remove-local");
   if (removing * 2 > localFiles) return { kind: "mass-delete", removing, localFiles };
   return undefined;
-}
-
-/** Number of actions per kind. */
-export type PlanSummary = Record<FileAction["kind"], number>;
-
-/** Counts the actions of a plan per kind (for status lines and --dry-run). */
-export function summarizePlan(plan: SyncPlan): PlanSummary {
-  const summary: PlanSummary = { push: 0, pull: 0, "remove-local": 0, "record-base": 0, conflict: 0, report: 0 };
-  for (const action of plan.actions) summary[action.kind] += 1;
-  return summary;
-}
-
-/** True when the plan changes nothing: no breaker tripped and every action is a report. */
-export function isQuiet(plan: SyncPlan): boolean {
-  return plan.halt === undefined && plan.actions.every((a) => a.kind === "report");
-}
-
-/** The paths a plan pushes (the engine reads and re-checks these before the PATCH). */
-export function pushedPaths(plan: SyncPlan): string[] {
-  return plan.actions.filter((a) => a.kind === "push").map((a) => a.path);
 }
 
 function countWhere<T>(items: readonly T[], test: (item: T) => boolean): number {

@@ -20,7 +20,7 @@ function problemsOf(raw: unknown): string[] {
 }
 
 describe("validateSyncrc defaults", () => {
-  it("applies every default of PRODUCT.md section 3", () => {
+  it("applies every default of the README's Configuration table", () => {
     expect(validateSyncrc(ok, ".syncrc")).toEqual({
       baseUrl: DEFAULT_BASE_URL,
       designs: ok.designs,

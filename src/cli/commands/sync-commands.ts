@@ -111,9 +111,9 @@ async function runCycle(
   flags: OneShotFlags,
 ): Promise<CycleReport | undefined> {
   const dryRun = flags.dryRun === true;
-  // `pull` only brings remote changes in: local edits wait for push or watch (PRODUCT.md 5).
+  // `pull` only brings remote changes in: local edits wait for push or watch (README, "How sync works").
   if (kind === "pull") return sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true });
-  // Pushes wait while the design is generating (PRODUCT.md section 5); then pull and reconcile first.
+  // Pushes wait while the design is generating (README, "How sync works"); then pull and reconcile first.
   const generating = await waitUntilIdle(ctx, sync, { wait: !dryRun });
   if (generating) {
     throw new MpsyncError("GENERATING", "the design is generating: nothing was pushed", { hint: "run mpsync push again when it is idle" });
