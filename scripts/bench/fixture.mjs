@@ -28,10 +28,10 @@ export function startBenchEmulator() {
  * `count` files of exactly `bytes` bytes each, spread over folders of 100 (`src/dNN/cNNNN.tsx`),
  * every content distinct so no hash is shared.
  */
-export function makeFiles(count, bytes, prefix = "src") {
+export function makeFiles(count, bytes, prefix = "src", perFolder = 100) {
   const files = {};
   for (let i = 0; i < count; i++) {
-    const name = `${prefix}/d${String(Math.floor(i / 100)).padStart(3, "0")}/c${String(i).padStart(5, "0")}.tsx`;
+    const name = `${prefix}/d${String(Math.floor(i / perFolder)).padStart(3, "0")}/c${String(i).padStart(5, "0")}.tsx`;
     files[name] = fileText(`${name} v0`, bytes);
   }
   return files;

@@ -3,7 +3,7 @@
  * A kill -9 at any moment leaves either the old or the new content, never a torn file.
  */
 import { randomBytes } from "node:crypto";
-import { link, lstat, mkdir, open, rename, rm } from "node:fs/promises";
+import { link, lstat, mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 
@@ -56,10 +56,12 @@ export async function writeFileAtomicallyGuarded(
   options: {
     mode?: number;
     beforeRename?: () => boolean | Promise<boolean>;
-    /** Told the folder instead of fsyncing it here, so a batch syncs each folder once (syncFolders). */
+    /** Told the folder instead of fsyncing it here, so a batch makes it durable once (write-session.ts). */
     deferFolderSync?: (dir: string) => void;
     /** fsync the content before the rename. @default true */
     fsync?: boolean;
+    /** Folders known to exist (a WriteSession's): no mkdir for them; the folder made here is added. */
+    knownDirs?: Set<string>;
     /**
      * Publish with link(2) instead of rename(2): fails with EEXIST (resolving false) when the
      * target appeared meanwhile, an atomic "create only if absent".
@@ -68,10 +70,13 @@ export async function writeFileAtomicallyGuarded(
   } = {},
 ): Promise<boolean> {
   const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
+  if (options.knownDirs?.has(dir) !== true) {
+    await mkdir(dir, { recursive: true });
+    options.knownDirs?.add(dir);
+  }
   const mode = options.mode ?? (options.createOnly === true ? undefined : await existingMode(file));
   // Names are capped so `.<name>.<random>.mpsync.tmp` stays under NAME_MAX (255).
-  const tmp = join(dir, `.${basename(file).slice(0, 160)}.${randomBytes(6).toString("hex")}${GUARDED_TEMP_SUFFIX}`);
+  const tmp = join(dir, `.${basename(file).slice(0, 160)}.${tempTag()}${GUARDED_TEMP_SUFFIX}`);
   const handle = await open(tmp, "wx", mode ?? 0o666);
   try {
     try {
@@ -85,7 +90,7 @@ export async function writeFileAtomicallyGuarded(
     // The check runs as late as possible: the window in which a concurrent edit can be lost
     // shrinks to the check itself plus one rename(2).
     if (options.beforeRename !== undefined && !(await options.beforeRename())) {
-      await rm(tmp, { force: true });
+      await removeTemp(tmp);
       return false;
     }
     if (options.createOnly === true) {
@@ -96,23 +101,18 @@ export async function writeFileAtomicallyGuarded(
           throw err;
         },
       );
-      await rm(tmp, { force: true });
+      await removeTemp(tmp);
       if (!created) return false;
     } else {
       await rename(tmp, file);
     }
   } catch (err) {
-    await rm(tmp, { force: true });
+    await removeTemp(tmp);
     throw err;
   }
   if (options.deferFolderSync === undefined) await syncFolder(dir);
   else options.deferFolderSync(dir);
   return true;
-}
-
-/** Fsyncs each folder once: makes a batch of renames durable (see deferFolderSync). */
-export async function syncFolders(dirs: Iterable<string>): Promise<void> {
-  for (const dir of dirs) await syncFolder(dir);
 }
 
 async function existingMode(file: string): Promise<number | undefined> {
@@ -122,6 +122,20 @@ async function existingMode(file: string): Promise<number | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** Unique per process and call: no random bytes (and no syscall) per write. */
+const TEMP_PREFIX = `${process.pid.toString(36)}${randomBytes(3).toString("hex")}`;
+let tempCounter = 0;
+function tempTag(): string {
+  tempCounter += 1;
+  return `${TEMP_PREFIX}${tempCounter.toString(36)}`;
+}
+
+async function removeTemp(tmp: string): Promise<void> {
+  await unlink(tmp).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== "ENOENT") throw err;
+  });
 }
 
 /** Makes the rename itself durable; best effort (Windows cannot fsync a folder). */

@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { hashContent } from "../core/hash.js";
 import { writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
+import type { WriteSession } from "./write-session.js";
 import { readLocalFile } from "./scan-tree.js";
 
 /** Outcome of a compare-and-swap write. */
@@ -29,17 +30,17 @@ export async function replaceIfUnchanged(
   rel: string,
   expectedHash: string | undefined,
   newContent: string | Uint8Array,
-  options: { deferFolderSync?: (dir: string) => void } = {},
+  options: { session?: WriteSession } = {},
 ): Promise<CasWriteResult> {
   if (expectedHash === undefined) {
     // Must be absent: link(2) publishes only if nothing appeared meanwhile, with no re-reads
     // (a first pull of thousands of files spent most of its time in those checks).
-    return (await writeChecked(root, rel, newContent, undefined, options.deferFolderSync, true)) ? "written" : "changed-meanwhile";
+    return (await writeChecked(root, rel, newContent, undefined, options.session, true)) ? "written" : "changed-meanwhile";
   }
   const stillExpected = async (): Promise<boolean> => (await currentHash(root, rel)) === expectedHash;
   // A cheap first check avoids writing a temp file when the answer is already known.
   if (!(await stillExpected())) return "changed-meanwhile";
-  return (await writeChecked(root, rel, newContent, stillExpected, options.deferFolderSync)) ? "written" : "changed-meanwhile";
+  return (await writeChecked(root, rel, newContent, stillExpected, options.session)) ? "written" : "changed-meanwhile";
 }
 
 /** Removes `rel` and its now-empty parent folders (never `root`). Resolves false when absent. */
@@ -104,23 +105,41 @@ async function writeChecked(
   rel: string,
   content: string | Uint8Array,
   precondition: (() => Promise<boolean>) | undefined,
-  deferFolderSync?: (dir: string) => void,
+  session?: WriteSession,
   createOnly = false,
 ): Promise<boolean> {
   const abs = resolveInside(root, rel);
-  const st = await checkPathChain(root, rel);
-  if (st !== undefined && !st.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
-  return writeFileAtomicallyGuarded(abs, content, {
-    beforeRename: async () => {
+  // A create-only write in a session asks nothing about the leaf, before or late: link(2)
+  // fails if anything (a file, a folder, a symlink) holds the name, and the session's folders
+  // were seen to be real ones. Only a refused link looks at what is there.
+  const lateCheck = !(createOnly && session !== undefined);
+  const st = lateCheck ? await checkPathChain(root, rel, session?.dirs) : await checkPathChain(root, parentOf(rel), session?.dirs, { leafIsFolder: true });
+  if (lateCheck && st !== undefined && !st.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
+  const written = await writeFileAtomicallyGuarded(abs, content, {
+    beforeRename: !lateCheck ? undefined : async () => {
       // Parents were created by the writer; re-checking the chain catches a folder that was
-      // swapped for a symlink while the temp file was written.
-      const now = await checkPathChain(root, rel);
+      // swapped for a symlink while the temp file was written. Within a cycle (a session),
+      // folders already seen are trusted and only the leaf is asked again.
+      const now = await checkPathChain(root, rel, session?.dirs);
       if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
       return precondition === undefined ? true : precondition();
     },
-    ...(deferFolderSync === undefined ? {} : { deferFolderSync }),
+    // In a session the cycle's flushWrites makes everything durable at once.
+    ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),
     createOnly,
   });
+  if (written) session?.written.push(abs);
+  else if (!lateCheck) {
+    const there = await checkPathChain(root, rel, session?.dirs);
+    if (there !== undefined && !there.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
+  }
+  return written;
+}
+
+/** The folder part of a relative path ("" at the root). */
+function parentOf(rel: string): string {
+  const at = rel.lastIndexOf("/");
+  return at < 0 ? "" : rel.slice(0, at);
 }
 
 async function currentHash(root: string, rel: string): Promise<string | undefined> {

@@ -45,13 +45,21 @@ export function resolveInside(root: string, rel: string): string {
 /**
  * Checks every existing component of `rel` below `root`: none may be a symlink. Resolves the
  * leaf's lstat, or undefined when some part is absent (or a parent is not a folder).
+ * `knownDirs`: absolute folders already seen to be real folders in this cycle (a WriteSession);
+ * they are not asked again, and the folders seen here are added. `leafIsFolder`: `rel` names a
+ * folder, which may be answered from `knownDirs` too (then undefined: known, nothing to say).
+ * An empty `rel` (the root itself) answers undefined.
  */
-export async function checkPathChain(root: string, rel: string): Promise<Stats | undefined> {
+export async function checkPathChain(root: string, rel: string, knownDirs?: Set<string>, options: { leafIsFolder?: boolean } = {}): Promise<Stats | undefined> {
+  if (rel === "") return undefined;
   resolveInside(root, rel);
   const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
   let current = resolve(root);
   for (const [i, part] of parts.entries()) {
     current = resolve(current, part);
+    const leaf = i === parts.length - 1;
+    if (!leaf && knownDirs?.has(current) === true) continue;
+    if (leaf && options.leafIsFolder === true && knownDirs?.has(current) === true) return undefined;
     let st: Stats;
     try {
       st = await lstat(current);
@@ -60,12 +68,12 @@ export async function checkPathChain(root: string, rel: string): Promise<Stats |
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw err;
     }
-    const leaf = i === parts.length - 1;
     if (st.isSymbolicLink()) {
       throw new UnsafeLocalPathError(rel, "symlink", `${leaf ? "it" : `"${parts.slice(0, i + 1).join("/")}"`} is a symlink`);
     }
-    if (leaf) return st;
     // A file where a folder should be: nothing can exist below it.
+    if (st.isDirectory()) knownDirs?.add(current);
+    if (leaf) return st;
     if (!st.isDirectory()) return undefined;
   }
   return undefined;

@@ -6,15 +6,15 @@
  */
 import type { z } from "zod";
 import { MpsyncError } from "../core/errors.js";
-import { lstat, mkdir, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { lstat, mkdir, readFile, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomically, writeFileAtomicallyGuarded, writeJsonAtomically } from "../local/atomic-write.js";
+import { writeFileAtomically, writeJsonAtomically } from "../local/atomic-write.js";
 import { assertStamp } from "../local/local-fs.js";
 import { resolveInside } from "../local/safe-path.js";
 import type { Clock } from "../core/clock.js";
-import { hashContent } from "../core/hash.js";
+import { BaseTextStore } from "./base-store.js";
 import { fileStamp } from "./stamp.js";
-import { emptySyncState, hashSchema, STATE_VERSION, syncStateSchema, type SyncState, type SyncStateInput } from "./state-schema.js";
+import { emptySyncState, STATE_VERSION, syncStateSchema, type SyncState, type SyncStateInput } from "./state-schema.js";
 
 /** The store's side files (see StateStore.loadSide). */
 export type SideFile = "scan-cache.json" | "daemon.json";
@@ -64,6 +64,8 @@ export interface StateStore {
   saveSide(name: SideFile, value: unknown): Promise<void>;
   /** Stores a base text by content; resolves its hash. */
   putBase(text: string): Promise<string>;
+  /** Stores many base texts at once (one pack: a pull); resolves their hashes in order. */
+  putBases(texts: readonly string[]): Promise<string[]>;
   /** A stored base text, or undefined when absent or damaged. */
   getBase(hash: string): Promise<string | undefined>;
   /** Removes every stored base text whose hash is not in `keep`. */
@@ -84,6 +86,7 @@ class FolderStateStore implements StateStore {
   readonly #statePath: string;
   readonly #baseDir: string;
   readonly #clock: Pick<Clock, "now">;
+  readonly #bases: BaseTextStore;
   #layoutReady: Promise<void> | undefined;
 
   constructor(root: string, clock: Pick<Clock, "now">) {
@@ -93,6 +96,7 @@ class FolderStateStore implements StateStore {
     this.#statePath = join(this.dir, "state.json");
     this.#baseDir = join(this.dir, "base");
     this.#clock = clock;
+    this.#bases = new BaseTextStore(this.#baseDir, () => this.ensureLayout());
   }
 
   ensureLayout(): Promise<void> {
@@ -150,45 +154,20 @@ class FolderStateStore implements StateStore {
     await writeJsonAtomically(join(this.dir, name), value, { compact: true, fsync: false });
   }
 
-  async putBase(text: string): Promise<string> {
-    const hash = hashContent(text);
-    const file = join(this.#baseDir, hash);
-    // Content-addressed: an existing file with this name already holds exactly this text.
-    if (!(await exists(file))) {
-      await this.ensureLayout();
-      // No fsync: a base text is named by its hash and checked on read, so one lost to a
-      // power cut only turns a later clean merge into a conflict; an fsync per pulled file
-      // made large pulls an order of magnitude slower (BENCHMARKS.md).
-      await writeFileAtomicallyGuarded(file, text, { fsync: false, deferFolderSync: () => undefined });
-    }
-    return hash;
+  putBase(text: string): Promise<string> {
+    return this.#bases.putBase(text);
   }
 
-  async getBase(hash: string): Promise<string | undefined> {
-    if (!hashSchema.safeParse(hash).success) return undefined;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(join(this.#baseDir, hash));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw err;
-    }
-    // A damaged base must not feed a 3-way merge: without it the merge reports a conflict.
-    return hashContent(bytes) === hash ? bytes.toString("utf8") : undefined;
+  putBases(texts: readonly string[]): Promise<string[]> {
+    return this.#bases.putBases(texts);
   }
 
-  async pruneBases(keep: Iterable<string>): Promise<void> {
-    const keepSet = new Set(keep);
-    let names: string[];
-    try {
-      names = await readdir(this.#baseDir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw err;
-    }
-    // Only hash-named files: temp files of a concurrent putBase are left alone.
-    const doomed = names.filter((n) => hashSchema.safeParse(n).success && !keepSet.has(n));
-    await Promise.all(doomed.map((n) => unlink(join(this.#baseDir, n)).catch(ignoreMissing)));
+  getBase(hash: string): Promise<string | undefined> {
+    return this.#bases.getBase(hash);
+  }
+
+  pruneBases(keep: Iterable<string>): Promise<void> {
+    return this.#bases.pruneBases(keep);
   }
 
   async saveConflict(rel: string, sides: ConflictSides, stamp: string): Promise<void> {
@@ -250,8 +229,4 @@ async function exists(file: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function ignoreMissing(err: unknown): void {
-  if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
 }

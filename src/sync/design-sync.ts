@@ -257,6 +257,7 @@ export class DesignSync {
 
   async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean): Promise<ExecuteResult> {
     const ledger = this.#ledger;
+    this.#o.local.beginWrites?.();
     const localTexts = await this.#readLocalTexts(plan);
     const displaced = await findDisplaced(plan, ledger, this.state.artifactId, remote, this.#o.store);
     await ledger.intendPulls(await this.#pullIntents(plan, remote));
@@ -310,14 +311,19 @@ export class DesignSync {
     return sent;
   }
 
-  /** The remote contents the plan is about to write (path -> stored base hash). */
+  /** The remote contents the plan is about to write (path -> stored base hash), stored in one go. */
   async #pullIntents(plan: SyncPlan, remote: RemoteSnapshot): Promise<Map<string, string>> {
-    const pulls = new Map<string, string>();
+    const paths: string[] = [];
+    const texts: string[] = [];
     for (const a of plan.actions) {
       const text = a.kind === "pull" ? remote.texts.get(a.path) : undefined;
-      if (text !== undefined) pulls.set(a.path, await this.#o.store.putBase(text));
+      if (text === undefined) continue;
+      paths.push(a.path);
+      texts.push(text);
     }
-    return pulls;
+    const store = this.#o.store;
+    const hashes = store.putBases === undefined ? await Promise.all(texts.map((t) => store.putBase(t))) : await store.putBases(texts);
+    return new Map(paths.map((p, i) => [p, hashes[i]!]));
   }
 
   /** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */

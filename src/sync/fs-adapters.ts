@@ -5,11 +5,11 @@
  * `.mpsync/daemon.json`: state.json holds the bases and their journals only.
  */
 import { stat } from "node:fs/promises";
-import { syncFolders } from "../local/atomic-write.js";
 import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged } from "../local/local-fs.js";
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
 import { removeStaleTempFiles } from "../local/stale-temps.js";
+import { flushWrites, newWriteSession } from "../local/write-session.js";
 import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
 import { openStateStore } from "../state/state-store.js";
@@ -31,9 +31,9 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
   const cache = new ScanCache();
   // Set when a scan had to read a file (a cache miss): the new entry is worth persisting.
   let cacheDirty = false;
-  // Folders whose renames are not yet fsynced: synced once per cycle, before state.json
-  // records the new bases (one fsync per file and folder made large pulls crawl).
-  const writtenFolders = new Set<string>();
+  // This cycle's writes: folders seen once, files made durable together by flush() before
+  // state.json records them as bases (an fsync per file made large pulls crawl).
+  const session = newWriteSession();
   const store = openStateStore(root, { clock });
   // What the last scan left out and why (symlinks, special files): `mpsync status` lists them.
   let skipped: { path: string; reason: string }[] = [];
@@ -78,6 +78,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     },
     hasUnsavedCache: () => cacheDirty,
     putBase: (text) => store.putBase(text),
+    putBases: (texts) => store.putBases(texts),
     getBase: (hash) => store.getBase(hash),
     pruneBases: (keep) => store.pruneBases(keep),
     saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),
@@ -111,7 +112,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     async replaceIfUnchanged(rel, expect, text) {
       await store.ensureLayout();
       try {
-        const outcome = await replaceIfUnchanged(root, rel, expect, text, { deferFolderSync: (dir) => writtenFolders.add(dir) });
+        const outcome = await replaceIfUnchanged(root, rel, expect, text, { session });
         return outcome === "written" ? "done" : "changed-meanwhile";
       } catch (err) {
         if (isBlockedPath(err)) return "blocked";
@@ -119,10 +120,11 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
       }
     },
     removeStaleTemps: () => removeStaleTempFiles(root, matcher),
+    beginWrites() {
+      session.dirs.clear();
+    },
     async flush() {
-      const dirs = [...writtenFolders];
-      writtenFolders.clear();
-      await syncFolders(dirs);
+      await flushWrites(session);
     },
     async removeIfUnchanged(rel, expect) {
       return (await removeIfUnchanged(root, rel, expect)) === "removed" ? "done" : "changed-meanwhile";

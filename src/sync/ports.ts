@@ -41,7 +41,9 @@ export interface LocalTree {
   removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
   /** Removes temp files a killed write left; only for the holder of the folder lock. */
   removeStaleTemps?(): Promise<string[]>;
-  /** Makes the writes done so far durable (one folder fsync per folder written). */
+  /** Starts a cycle's writes: what the last cycle learned about folders is forgotten. */
+  beginWrites?(): void;
+  /** Makes the writes done so far durable, all at once (src/local/write-session.ts). */
   flush?(): Promise<void>;
   /** Copies the current content under .mpsync/backups/<stamp>/ (no-op when absent). */
   backup(rel: string, stamp: string): Promise<void>;
@@ -67,6 +69,8 @@ export interface DesignStore extends BaseTexts {
   save(state: PersistedState): Promise<void>;
   saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
   pruneBases(keep: ReadonlySet<string>): Promise<void>;
+  /** Stores many base texts at once (a pull: one pack instead of a file each); in order. */
+  putBases?(texts: readonly string[]): Promise<string[]>;
   /** True when a derived cache (e.g. the scan cache) learned something a save would keep. */
   hasUnsavedCache?(): boolean;
 }

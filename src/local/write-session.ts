@@ -1,0 +1,69 @@
+/**
+ * One sync cycle's writes into a mapped folder (issue 13): what the cycle learned once instead
+ * of asking the kernel again per file, and the single durability flush at its end.
+ *
+ * Durability strategy (power loss; a killed process is already covered by temp files and
+ * rename/link): files are written without an fsync each. Before the cycle saves the state that
+ * names them as bases, `flushWrites` makes them durable in one go: on Linux, with more than a
+ * few files, one `syncfs(2)` of the folder's file system (`sync --file-system`, coreutils),
+ * like git's batch fsync mode; else, or when that fails, an fsync per written file (in
+ * parallel) and one per folder. So state.json never names a base its file could lose.
+ */
+import { execFile } from "node:child_process";
+import { open } from "node:fs/promises";
+import { dirname } from "node:path";
+import { mapBounded } from "./bounded.js";
+
+/** Files written at once by the fsync fallback. */
+const FSYNC_CONCURRENCY = 16;
+/** Below this many files, fsyncs cost less than starting `sync`. */
+export const SYNCFS_MIN_FILES = 32;
+
+/** Per-cycle knowledge of a folder's writes. */
+export interface WriteSession {
+  /** Absolute folders created or seen to be real folders (not symlinks) during this cycle. */
+  readonly dirs: Set<string>;
+  /** Absolute files written (not yet durable). */
+  readonly written: string[];
+}
+
+/** A fresh session (one per cycle). */
+export function newWriteSession(): WriteSession {
+  return { dirs: new Set(), written: [] };
+}
+
+/** How the last flush made the writes durable (for tests and benchmarks). */
+export type FlushMethod = "none" | "syncfs" | "fsync";
+
+/** Makes every write of the session durable, then forgets them (see the strategy above). */
+export async function flushWrites(session: WriteSession, options: { syncfs?: boolean } = {}): Promise<FlushMethod> {
+  const files = session.written.splice(0);
+  session.dirs.clear();
+  if (files.length === 0) return "none";
+  const useSyncfs = (options.syncfs ?? process.platform === "linux") && files.length >= SYNCFS_MIN_FILES;
+  if (useSyncfs && (await syncFileSystem(files[0]!))) return "syncfs";
+  await mapBounded(files, FSYNC_CONCURRENCY, (f) => fsyncPath(f));
+  for (const dir of new Set(files.map((f) => dirname(f)))) await fsyncPath(dir);
+  return "fsync";
+}
+
+/** `sync --file-system PATH`: one syncfs(2); false when it is unavailable or failed. */
+function syncFileSystem(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile("sync", ["--file-system", path], { timeout: 60_000 }, (err) => resolve(err === null));
+  });
+}
+
+/** fsync of a file or folder; best effort (a vanished file, or Windows and folders). */
+async function fsyncPath(path: string): Promise<void> {
+  try {
+    const handle = await open(path, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Durability only: a failure here never affects what was written.
+  }
+}
