@@ -22,6 +22,7 @@ import { startBenchEmulator } from "./bench/fixture.mjs";
 import { benchDaemon, DEBOUNCE_MS } from "./bench/daemon.mjs";
 import { benchPull } from "./bench/pull.mjs";
 import { benchStartupIdle } from "./bench/startup-idle.mjs";
+import { benchCliStartup } from "./bench/cli-startup.mjs";
 import { benchRemoteCheck, REMOTE_CHECK_HEADER, remoteCheckRows } from "./bench/remote-check.mjs";
 import { readFile, writeFile } from "node:fs/promises";
 import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTable, renderSection, REQUEST_HEADER, writeReport } from "./bench/report.mjs";
@@ -32,12 +33,12 @@ import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTabl
  * are fast.
  */
 const PLANS = {
-  full: { saves: 200, bursts: 3, pullFiles: 2000, pullRuns: 3, cliRuns: 2, startupFiles: 10_000, reconcileRuns: 3, idleSec: 60 },
-  quick: { saves: 50, bursts: 2, pullFiles: 500, pullRuns: 2, cliRuns: 1, startupFiles: 2000, reconcileRuns: 2, idleSec: 30 },
+  full: { saves: 200, bursts: 3, pullFiles: 2000, pullRuns: 3, cliRuns: 2, startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, cliStartupRuns: 10 },
+  quick: { saves: 50, bursts: 2, pullFiles: 500, pullRuns: 2, cliRuns: 1, startupFiles: 2000, reconcileRuns: 2, idleSec: 30, cliStartupRuns: 4 },
 };
 const FILE_BYTES = 4096;
 const POLL_SEC = 5;
-const SCENARIOS = ["save", "pull", "startup", "remote"];
+const SCENARIOS = ["save", "pull", "startup", "remote", "cli"];
 const WATCHDOG_MS = 30 * 60_000;
 
 const PREAMBLE = `# Benchmarks
@@ -78,6 +79,7 @@ try {
   if (wants("startup")) {
     results.startup = await benchStartupIdle(emu, { files: plan.startupFiles, bytes: FILE_BYTES, runs: plan.reconcileRuns, idleSec: plan.idleSec, pollSec: POLL_SEC, log });
   }
+  if (wants("cli")) results.cli = await benchCliStartup(emu, { runs: plan.cliStartupRuns, log });
   if (wants("remote")) results.remoteCheck = await benchRemoteCheck(emu, { bytes: FILE_BYTES, log });
 } finally {
   await emu.close();

@@ -10,6 +10,17 @@ import { dirname, join } from "node:path";
 import { Agent, request } from "undici";
 import { BENCH_KEY, countByRoute, makeFiles, makeHome, openOnlyDesign, spawnCli, withRequests } from "./fixture.mjs";
 import { summarize } from "./stats.mjs";
+import { stracePull } from "./strace-pull.mjs";
+
+/** System calls per pulled file, above `node -e 0`; with and without futex (thread-pool wake-ups). */
+function perFile(r) {
+  const per = (x) => {
+    const futex = (x.calls.find(([k]) => k === "futex")?.[1] ?? 0) - (r.empty.calls.find(([k]) => k === "futex")?.[1] ?? 0);
+    const all = (x.total - r.empty.total) / r.count;
+    return { all, withoutFutex: all - futex / r.count };
+  };
+  return { mpsync: per(r.mpsync), reference: per(r.reference) };
+}
 
 const READ_BATCH = 100;
 const READS_IN_FLIGHT = 4;
@@ -100,7 +111,8 @@ async function cliPull(emu, editorId) {
 
 /** Runs figure 3 and the pull's request count (figure 5). */
 export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, log }) {
-  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(fileCount, bytes) });
+  // 50 files per folder: 2,000 files in 40 folders, as the issue measured.
+  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(fileCount, bytes, "src", 50) });
   log(`pull: ${fileCount} files of ${bytes} B, ${runs} runs each (plus one warm-up), alternating order`);
   await refPull(emu, editorId);
   await enginePull(emu, editorId);
@@ -132,6 +144,10 @@ export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, l
     log(`  cli run ${i + 1}: ${Math.round(r.ms)} ms, peak RSS ${(r.maxRssBytes / 2 ** 20).toFixed(1)} MiB`);
   }
   const ratios = engine.map((ms, i) => ms / reference[i]);
+  const syscalls = await stracePull(emu, fileCount).catch((err) => {
+    log(`  strace: not measured (${err.message.split("\n")[0]})`);
+    return undefined;
+  });
   return {
     fileCount,
     bytes,
@@ -141,6 +157,7 @@ export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, l
     cliMs: summarize(cli.map((r) => r.ms)),
     cliPeakRssBytes: summarize(cli.map((r) => r.maxRssBytes)),
     cliWarnings: [...new Set(cli.flatMap((r) => r.stderr.split("\n").filter((l) => /Warning/.test(l)).map((l) => l.replace(/^\(node:\d+\) /, ""))))],
+    syscalls: syscalls === undefined ? undefined : perFile(syscalls),
     requests: countByRoute(requests),
     cliRequests: countByRoute(cli[0].requests),
   };

@@ -50,7 +50,11 @@ export function buildRows(r) {
     rows.push(["3 pull", "reference client", ms(p.referenceMs.median), `min ${ms(p.referenceMs.min)} / max ${ms(p.referenceMs.max)}`, p.referenceMs.n, "", ""]);
     rows.push(["3 pull", "mpsync / reference", `${num(p.ratio.median, 2)}x`, `min ${num(p.ratio.min, 2)}x / max ${num(p.ratio.max, 2)}x`, p.ratio.n, "<= 1.5x", verdict(p.ratio.median <= 1.5)]);
     rows.push(["3 pull", "`mpsync pull` child, wall", ms(p.cliMs.median), `min ${ms(p.cliMs.min)} / max ${ms(p.cliMs.max)}`, p.cliMs.n, "", ""]);
-    rows.push(["3 pull", "`mpsync pull` child, peak RSS", mib(p.cliPeakRssBytes.median), `min ${mib(p.cliPeakRssBytes.min)} / max ${mib(p.cliPeakRssBytes.max)}`, p.cliPeakRssBytes.n, "<= 150 MB", verdict(p.cliPeakRssBytes.max <= 150e6)]);
+    rows.push(["3 pull", "`mpsync pull` child, peak RSS", mib(p.cliPeakRssBytes.median), `min ${mib(p.cliPeakRssBytes.min)} / max ${mib(p.cliPeakRssBytes.max)}`, p.cliPeakRssBytes.n, "<= 120 MB", verdict(p.cliPeakRssBytes.max <= 120e6)]);
+    if (p.syscalls !== undefined) {
+      const s = p.syscalls;
+      rows.push(["3 pull", "system calls per file, `mpsync pull` (strace -f -c)", num(s.mpsync.all, 1), `reference ${num(s.reference.all, 1)}; without futex: mpsync ${num(s.mpsync.withoutFutex, 1)}, reference ${num(s.reference.withoutFutex, 1)}`, 1, "<= 20 (without futex)", verdict(s.mpsync.withoutFutex <= 20)]);
+    }
   }
   if (r.startup !== undefined) {
     const s = r.startup;
@@ -58,10 +62,16 @@ export function buildRows(r) {
     rows.push(["4 start-up", `first pull of ${s.files} files (seed)`, ms(s.firstPullMs), "one run", 1, "", ""]);
     rows.push(["4 start-up", `reconcile ${s.files} unchanged files`, ms(s.reconcileMs.median), `min ${ms(s.reconcileMs.min)} / max ${ms(s.reconcileMs.max)}; first ${ms(s.firstReconcileMs)}`, s.reconcileMs.n, "<= 2 s", verdict(s.reconcileMs.max <= 2000)]);
     rows.push(["4 start-up", "  phases: load / scan / remote read", `${ms(s.phases.loadMs)} / ${ms(s.phases.scanMs)} / ${ms(s.phases.remoteMs)}`, "one run", 1, "", ""]);
-    rows.push(["4 idle", "`mpsync watch` start to ready", ms(i.readyMs), "one run", 1, "", ""]);
+    rows.push(["4 idle", `\`mpsync watch\` start to ready, ${s.files} files`, ms(i.readyMs), "one run", 1, "<= 2 s", verdict(i.readyMs <= 2000)]);
     rows.push(["4 idle", `CPU over ${i.idleSec} s idle`, `${num(i.cpuPercent, 2)} % of a core`, `${Math.round(i.cpuMs)} ms CPU`, 1, "", ""]);
-    rows.push(["4 idle", "RSS while idle", mib(i.rssBytes.median), `min ${mib(i.rssBytes.min)} / max ${mib(i.rssBytes.max)}; peak ${mib(i.peakRssBeforeStopBytes)}; heap used ${mib(i.heapAtEnd.usedBytes)} of ${mib(i.heapAtEnd.totalBytes)}`, i.rssBytes.n, "<= 120 MB", verdict(i.rssBytes.max <= 120e6)]);
+    rows.push(["4 idle", "RSS while idle", mib(i.rssBytes.median), `min ${mib(i.rssBytes.min)} / max ${mib(i.rssBytes.max)}; peak ${mib(i.peakRssBeforeStopBytes)}; heap used ${mib(i.heapAtEnd.usedBytes)} of ${mib(i.heapAtEnd.totalBytes)}`, i.rssBytes.n, s.files >= 10_000 ? "<= 150 MB" : "<= 100 MB", verdict(i.rssBytes.max <= (s.files >= 10_000 ? 150e6 : 100e6))]);
     rows.push(["4 idle", `status polls (interval ${i.pollSec} s)`, `${i.statusPolls} in ${i.idleSec} s`, `gaps min ${ms(i.pollGapsMs.min)} / max ${ms(i.pollGapsMs.max)}; other requests ${i.otherRequests}`, i.pollGapsMs.n, `1 per interval (${i.expectedPolls})`, verdict(Math.abs(i.statusPolls - i.expectedPolls) <= 1 && i.otherRequests === 0 && i.pollGapsMs.min >= i.pollSec * 1000 * 0.98)]);
+  }
+  if (r.cli !== undefined) {
+    const c = r.cli;
+    rows.push(["6 cli", "`node -e 0`", ms(c.nodeMs.median), `min ${ms(c.nodeMs.min)} / max ${ms(c.nodeMs.max)}`, c.nodeMs.n, "", ""]);
+    rows.push(["6 cli", "`mpsync --help` / `node -e 0`", `${num(c.helpRatio.median, 2)}x`, `${ms(c.helpMs.median)}; min ${num(c.helpRatio.min, 2)}x / max ${num(c.helpRatio.max, 2)}x`, c.helpRatio.n, "<= 2x", verdict(c.helpRatio.median <= 2)]);
+    rows.push(["6 cli", "`mpsync status` (20 files) / `node -e 0`", `${num(c.statusRatio.median, 2)}x`, `${ms(c.statusMs.median)}; min ${num(c.statusRatio.min, 2)}x / max ${num(c.statusRatio.max, 2)}x`, c.statusRatio.n, "<= 3x", verdict(c.statusRatio.median <= 3)]);
   }
   return rows;
 }

@@ -47,12 +47,14 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "snapshot", usage: "[options] <name>", description: "save the active version under a name (clones it into a new named version)", load: async () => (await import("./commands/checkout.js")).registerCheckout },
   { name: "history", usage: "", description: "the design's version history in git", load: async () => (await import("./commands/history.js")).registerHistory },
   { name: "publish", usage: "[dir...]", description: "compile the active version of each mapped design (or the named folders) so the live preview shows it", load: async () => (await import("./commands/publish.js")).registerPublish },
+  { name: "open", usage: "[options]", description: "open the mapped design in the web editor (or its published preview) in the browser", load: async () => (await import("./commands/open.js")).registerOpen },
   { name: "restore", usage: "[options] <path>", description: "list every copy mpsync holds of a file (backups, conflict sides, last synced version) and put one back", load: async () => (await import("./commands/restore.js")).registerRestore },
   { name: "design-systems", usage: "", description: "list the design systems available to your key (for --design-system)", load: async () => (await import("./commands/lookup.js")).registerLookups },
   { name: "resolve-url", usage: "<url>", description: "print the editorId of a design, published or canvas URL", load: async () => (await import("./commands/lookup.js")).registerLookups },
   { name: "login", usage: "", description: "check an API key against the service and store it (mode 0600) for later commands", load: async () => (await import("./commands/auth.js")).registerAuth },
   { name: "logout", usage: "", description: "remove the stored API key", load: async () => (await import("./commands/auth.js")).registerAuth },
   { name: "doctor", usage: "", description: "check the config, the API key (GET /v3/health), the service, the clock and every mapped folder", load: async () => (await import("./commands/doctor.js")).registerDoctor },
+  { name: "completion", usage: "<shell>", description: "print a shell completion script (bash, zsh or fish)", load: async () => (await import("./commands/completion.js")).registerCompletion },
   { name: "emulator", usage: "[options]", description: "serve a local emulator of the v3 API (no network, no key needed) until Ctrl-C", load: async () => (await import("./commands/emulator.js")).registerEmulator },
 ];
 

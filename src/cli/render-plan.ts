@@ -10,8 +10,13 @@ const REASONS: Record<string, string> = {
   "waiting-to-push": "changed locally: waiting to be pushed (mpsync push, or watch, sends it)",
 };
 
-/** Prints one design's summary: what moved, conflicts, reports. */
-export function renderPlan(out: Output, s: CycleSummary & { dir: string }, dryRun: boolean): void {
+/** Per-file lines shown before a long list is summarised (`-v` shows all; `--json` has all). */
+export const LIST_LIMIT = 20;
+/** Lines shown of a list over LIST_LIMIT. */
+const LIST_HEAD = 10;
+
+/** Prints one design's summary: what moved, conflicts, reports; `elapsedMs` adds a totals line. */
+export function renderPlan(out: Output, s: CycleSummary & { dir: string }, dryRun: boolean, elapsedMs?: number): void {
   const c = out.c;
   const verb = (done: string, would: string): string => (dryRun ? would : done);
   const head = c.bold(s.dir);
@@ -34,5 +39,29 @@ export function renderPlan(out: Output, s: CycleSummary & { dir: string }, dryRu
     return;
   }
   if (s.halted === undefined) out.info(`${head}${dryRun ? c.dim(" (dry run)") : ""}`);
-  for (const l of lines) out.info(l);
+  const shown = out.opts.verbose || lines.length <= LIST_LIMIT ? lines : lines.slice(0, LIST_HEAD);
+  for (const l of shown) out.info(l);
+  if (shown.length < lines.length) out.info(c.dim(`  ... and ${count(lines.length - shown.length)} more (-v lists every file; --json has them all)`));
+  const totals = totalsLine(s, dryRun);
+  if (totals !== "" && (lines.length > LIST_LIMIT || elapsedMs !== undefined)) {
+    const took = elapsedMs === undefined || dryRun ? "" : ` in ${(elapsedMs / 1000).toFixed(1)} s`;
+    out.info(`  ${totals}${took}`);
+  }
+}
+
+/** "pulled 3,000 files, pushed 2, 1 conflict" (what a long list adds up to). */
+export function totalsLine(s: CycleSummary, dryRun: boolean): string {
+  const parts: string[] = [];
+  const add = (n: number, done: string, would: string, noun = "file"): void => {
+    if (n > 0) parts.push(`${dryRun ? would : done} ${count(n)} ${noun}${n === 1 ? "" : "s"}`);
+  };
+  add(s.pulled.length, "pulled", "would pull");
+  add(s.removed.length, "removed", "would remove");
+  add(s.pushed.length, "pushed", "would push");
+  if (s.conflicts.length > 0) parts.push(`${count(s.conflicts.length)} conflict${s.conflicts.length === 1 ? "" : "s"}`);
+  return parts.join(", ");
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
 }

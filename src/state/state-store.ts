@@ -17,7 +17,7 @@ import { fileStamp } from "./stamp.js";
 import { emptySyncState, STATE_VERSION, syncStateSchema, type SyncState, type SyncStateInput } from "./state-schema.js";
 
 /** The store's side files (see StateStore.loadSide). */
-export type SideFile = "scan-cache.json" | "daemon.json";
+export type SideFile = "scan-cache.json" | "daemon.json" | "links.json";
 
 /** Name of the per-folder store. */
 export const STATE_DIR_NAME = ".mpsync";

@@ -15,6 +15,14 @@ import type { ChangeSourceHandle } from "./ports.js";
 import { describeError } from "./describe-error.js";
 import { classifyFailure } from "./failure.js";
 
+/** Failures that mean the service cannot be reached: said as "offline", then "back online". */
+const OFFLINE_CODES = new Set<string | undefined>(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
+
+/** `8 s`, `1.5 s`. */
+function formatSeconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
 /** An unchanged status is persisted at most this often. */
 export const STATUS_SAVE_INTERVAL_MS = 60_000;
 /** Default remoteCheckSec, in ms. */
@@ -268,7 +276,8 @@ export class DesignWorker {
     // `mpsync status` must not show an error after sync resumed.
     if (this.#lastErrorCode !== undefined || this.#o.sync.state.lastError !== undefined) {
       if (this.#lastErrorCode !== undefined) {
-        this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#o.sync.editorId, code: "RESUMED", message: "sync resumed" });
+        const back = OFFLINE_CODES.has(this.#lastErrorCode) ? "back online: " : "";
+        this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#o.sync.editorId, code: "RESUMED", message: `${back}sync resumed` });
       }
       this.#lastErrorCode = undefined;
       this.#o.sync.state.lastError = undefined;
@@ -324,17 +333,20 @@ export class DesignWorker {
       void this.#source?.close();
       return;
     }
-    if (code !== this.#lastErrorCode) emit({ event: "error", dir, editorId: sync.editorId, code, message: `${message}; will retry` });
+    const delay = this.#scheduleRetry();
+    // One line per kind of failure, not one per retry: an outage prints once, then "back online".
+    const next = delay === undefined ? "" : ` (next try in ${formatSeconds(delay)})`;
+    if (code !== this.#lastErrorCode) emit({ event: "error", dir, editorId: sync.editorId, code, message: `${OFFLINE_CODES.has(code) ? "offline: " : ""}${message}; retrying${next}` });
     this.#lastErrorCode = code;
     // `mpsync status` (another process) reads this from state.json.
     sync.state.lastError = { code, message, at: this.#o.clock.now() };
     sync.save().catch((err: unknown) => this.#o.logger.debug({ err }, "could not record the error"));
     this.#o.logger.debug({ err }, "cycle failed");
-    this.#scheduleRetry();
   }
 
-  #scheduleRetry(): void {
-    if (this.#stopped || this.#retryTimer !== undefined) return;
+  /** Arms the retry timer; resolves its delay (undefined when stopped or already armed). */
+  #scheduleRetry(): number | undefined {
+    if (this.#stopped || this.#retryTimer !== undefined) return undefined;
     const { baseMs, maxMs } = this.#o.retry ?? { baseMs: 1000, maxMs: 60_000 };
     const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(this.#failures, 20));
     this.#failures += 1;
@@ -344,6 +356,7 @@ export class DesignWorker {
       void this.#enqueue(() => this.#cycle());
     }, delay);
     this.#retryTimer.unref?.();
+    return delay;
   }
 }
 

@@ -95,7 +95,8 @@ describe("watch", () => {
     daemon = await startDaemon(h);
     h.emu.control.setFaults({ errorRate: 1 });
     await h.writeLocal("index.css", "/* offline edit */\n");
-    await h.waitForEvent((e) => e.event === "error");
+    const failed = await h.waitForEvent((e) => e.event === "error");
+    expect(failed.message).toMatch(/^offline: .*; retrying \(next try in [\d.]+ s\)$/);
     // `mpsync status` shows it: the daemon records it in daemon.json, beside (not in) the bases.
     const lastErrorCode = async (): Promise<string | undefined> =>
       (JSON.parse(await readFile(join(h.root, ".mpsync/daemon.json"), "utf8")) as { lastError?: { code: string } }).lastError?.code;
@@ -104,6 +105,9 @@ describe("watch", () => {
     await h.waitForEvent((e) => e.event === "pushed", { timeoutMs: 15_000 });
     expect(h.remoteFiles()["index.css"]).toBe("/* offline edit */\n");
     await until(async () => (await lastErrorCode()) === undefined, 5000, "lastError cleared");
+    // One line for the outage, one when it ends: never a line per retry.
+    expect(h.events.filter((e) => e.event === "error")).toHaveLength(1);
+    expect(h.events.filter((e) => e.code === "RESUMED").map((e) => e.message)).toEqual(["back online: sync resumed"]);
   });
 
   it("halts the design on a mass delete and leaves every file in place", async () => {

@@ -1,4 +1,5 @@
 /** `mpsync publish [DIR...]`: compile the active artifact of each design so the preview shows it. */
+import { openStateStore } from "../../state/state-store.js";
 import type { Command } from "commander";
 import { ApiError, hasCode, MpsyncError } from "../../api/errors.js";
 import { describeError } from "../../sync/describe-error.js";
@@ -61,6 +62,8 @@ async function publishOne(ctx: CommandContext, mapping: { dir: string; design: s
     result.artifactId = (await client.getActiveArtifact(sync.editorId)).artifactId;
     const published = await client.publish(sync.editorId, result.artifactId);
     result.previewUrl = published.previewUrl;
+    // Remembered for `mpsync open --preview` (a side file: a running daemon's state is not touched).
+    if (published.previewUrl !== undefined) await openStateStore(mapping.root).saveSide("links.json", { previewUrl: published.previewUrl });
     result.compiledFiles = published.compiledFiles?.length;
     return { result };
   } catch (err) {

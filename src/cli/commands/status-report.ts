@@ -115,6 +115,9 @@ async function activeVersionLabel(ctx: CommandContext, editorId: string, artifac
   return page.versions.find((v) => v.artifactId === artifactId)?.versionLabel;
 }
 
+/** Names listed per kind by the human status before "and N more". */
+export const STATUS_LIST_LIMIT = 5;
+
 /** Human rendering. */
 export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
   const c = out.c;
@@ -131,7 +134,10 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
     if (r.daemon !== undefined) out.info(`  ${c.dim(`daemon: pid ${r.daemon.pid}, up ${formatDuration(r.daemon.uptimeSec * 1000)} (${r.daemon.command})`)}`);
     if (r.staleLock !== undefined) out.info(`  ${c.dim(`no daemon running (pid ${r.staleLock.pid}, ${r.staleLock.command}, is gone; its lock is taken over by the next run)`)}`);
     const list = (label: string, items: string[]): void => {
-      if (items.length > 0) out.info(`  ${label}: ${items.join(", ")}`);
+      if (items.length === 0) return;
+      // A long list names the first few (--json keeps every one).
+      const shown = items.length > STATUS_LIST_LIMIT ? [...items.slice(0, STATUS_LIST_LIMIT), `and ${(items.length - STATUS_LIST_LIMIT).toLocaleString("en-US")} more`] : items;
+      out.info(`  ${label} (${items.length.toLocaleString("en-US")}): ${shown.join(", ")}`);
     };
     list(c.green("local changes"), r.localChanges);
     list(c.blue("remote changes"), r.remoteChanges);

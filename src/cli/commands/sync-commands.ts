@@ -58,7 +58,7 @@ export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHold
 }
 
 async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {
-  const results: (CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] })[] = [];
+  const results: (CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[]; elapsedMs: number })[] = [];
   const events: SyncEvent[] = [];
   const emit = (e: SyncEvent): void => {
     events.push(e);
@@ -66,7 +66,9 @@ async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFla
   };
   for (const mapping of await ctx.runtime.mappings(dirs)) {
     try {
-      results.push(await syncOne(ctx, mapping, flags, kind, emit));
+      const started = ctx.runtime.clock.now();
+      const one = await syncOne(ctx, mapping, flags, kind, emit);
+      results.push({ ...one, elapsedMs: ctx.runtime.clock.now() - started });
     } catch (err) {
       // A design with no version yet (first generation running) is not a failure: nothing to do.
       if (!hasCode(err, "NO_ARTIFACT")) throw err;
@@ -76,7 +78,7 @@ async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFla
   const dryRun = flags.dryRun === true;
   ctx.out.result({ ok: results.every((r) => r.halted === undefined), dryRun, designs: results, events }, () => {
     for (const r of results) {
-      renderPlan(ctx.out, r, dryRun);
+      renderPlan(ctx.out, r, dryRun, r.elapsedMs);
       for (const s of r.skippedSecrets ?? []) {
         ctx.out.info(`  ${ctx.out.c.dim("·")} ${s} ${ctx.out.c.dim(`skipped: looks like a secret, never synced (to sync it anyway, add "!${s}" to ignore)`)}`);
       }

@@ -1,0 +1,44 @@
+/**
+ * Figure 6: how fast the CLI answers. `mpsync --help` and `mpsync status` on a small mapped
+ * folder against `node -e 0`, interleaved run by run (each command loads only its own code:
+ * src/cli/program.ts). Wall time of whole processes, medians of the per-run ratios.
+ */
+import { spawn } from "node:child_process";
+import { BENCH_KEY, BIN, makeFiles, makeHome } from "./fixture.mjs";
+import { summarize } from "./stats.mjs";
+
+function timeProcess(argv, options = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, argv, { ...options, stdio: "ignore" });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 || options.allowFailure ? resolve(performance.now() - started) : reject(new Error(`${argv.join(" ")} exited ${code}`))));
+  });
+}
+
+/** Runs figure 6. */
+export async function benchCliStartup(emu, { runs, log }) {
+  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(20, 1024) });
+  const home = await makeHome(emu.baseUrl, editorId);
+  try {
+    await timeProcess([BIN, "pull"], { cwd: home.home, env: { ...process.env, ...home.env } });
+    const node = [];
+    const help = [];
+    const status = [];
+    for (let i = 0; i < runs; i++) {
+      node.push(await timeProcess(["-e", "0"]));
+      help.push(await timeProcess([BIN, "--help"]));
+      status.push(await timeProcess([BIN, "status"], { cwd: home.home, env: { ...process.env, ...home.env } }));
+    }
+    log(`cli: node -e 0 ${Math.round(summarize(node).median)} ms, --help ${Math.round(summarize(help).median)} ms, status ${Math.round(summarize(status).median)} ms`);
+    return {
+      nodeMs: summarize(node),
+      helpMs: summarize(help),
+      statusMs: summarize(status),
+      helpRatio: summarize(help.map((h, i) => h / node[i])),
+      statusRatio: summarize(status.map((s, i) => s / node[i])),
+    };
+  } finally {
+    await home.remove();
+  }
+}

@@ -1,0 +1,75 @@
+/** `mpsync open [--preview] [--print]`: the mapped design (or its preview) in the browser. */
+import { spawn } from "node:child_process";
+import type { Command } from "commander";
+import { z } from "zod";
+import { MpsyncError } from "../../core/errors.js";
+import { openStateStore } from "../../state/state-store.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo } from "../context.js";
+import { openMapped } from "./versions.js";
+
+/** What `publish` records in `.mpsync/links.json` for `open --preview`. */
+export const linksSchema = z.object({ previewUrl: z.string().optional() });
+
+/** The web editor's address of a design: the service's app host, or the emulator itself. */
+export function editorUrlOf(baseUrl: string, editorId: string): string {
+  const url = new URL(baseUrl);
+  // api.magicpatterns.com -> www.magicpatterns.com (SERVICE-FACTS: "Addresses and auth").
+  const app = url.hostname.startsWith("api.") ? `${url.protocol}//www.${url.hostname.slice(4)}` : url.origin;
+  return `${app}/c/${editorId}`;
+}
+
+/** Registers `open`. */
+export function registerOpen(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("open")
+    .description("open the mapped design in the web editor (or its published preview) in the browser")
+    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
+    .option("--preview", "the published preview instead of the editor (known once a publish answer named it)")
+    .option("--print", "print the address only")
+    .addHelpText("after", "\nExamples:\n  $ mpsync open\n  $ mpsync open --preview --dir web\n  $ BROWSER=firefox mpsync open")
+    .action(
+      action(io, exit, async (ctx, flags: { dir?: string; preview?: boolean; print?: boolean }) => {
+        const { mapping, editorId } = await openMapped(ctx, flags.dir);
+        let url = editorUrlOf(ctx.runtime.baseUrl(), editorId);
+        if (flags.preview === true) {
+          const links = await openStateStore(mapping.root).loadSide("links.json", linksSchema);
+          if (links?.previewUrl === undefined) {
+            // The service's publish answer is not documented to carry it (SERVICE-FACTS, "Publish").
+            throw new MpsyncError("NOT_FOUND", `${mapping.dir}: the service has not told mpsync this design's preview address`, {
+              hint: "run mpsync publish (when its answer names the preview, it is remembered here), or mpsync open and use the editor's preview",
+            });
+          }
+          url = links.previewUrl;
+        }
+        const opened = flags.print === true ? false : await openInBrowser(url, ctx.runtime.options.env);
+        ctx.out.result({ ok: true, dir: mapping.dir, editorId, url, opened }, () => {
+          ctx.out.info(opened ? `opened ${url}` : url);
+        });
+      }),
+    );
+}
+
+/**
+ * Starts $BROWSER (or the platform's opener) on `url`; false when none could be started. It is
+ * not waited for: a browser started directly may run until it is closed.
+ */
+function openInBrowser(url: string, env: Record<string, string | undefined>): Promise<boolean> {
+  const browser = env.BROWSER?.trim();
+  const [command, args] =
+    browser !== undefined && browser !== ""
+      ? [browser, [url]]
+      : process.platform === "darwin"
+        ? ["open", [url]]
+        : process.platform === "win32"
+          ? ["cmd", ["/c", "start", "", url]]
+          : ["xdg-open", [url]];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "ignore", detached: true, env });
+    child.once("error", () => resolve(false));
+    child.once("spawn", () => {
+      child.unref();
+      resolve(true);
+    });
+  });
+}

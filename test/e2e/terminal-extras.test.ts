@@ -1,0 +1,91 @@
+/**
+ * The small things people expect from a CLI (issue 14), on the built CLI: `open`, shell
+ * completion, and long lists summarised (a pull of many files, status).
+ */
+import { spawnSync } from "node:child_process";
+import { chmod, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+
+let world: E2eWorld;
+let editorId: string;
+const MANY = 30;
+
+beforeAll(async () => {
+  world = await startWorld();
+  const files: Record<string, string> = {};
+  for (let i = 0; i < MANY; i++) files[`src/f${String(i).padStart(2, "0")}.ts`] = `export const f${i} = ${i};\n`;
+  editorId = seedDesign(world, files).editorId;
+  await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe("a long pull", () => {
+  it("lists the first files, then how many more, then the totals; -v lists every file", async () => {
+    const r = await world.run(["pull"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("src/f00.ts");
+    expect(r.stdout).not.toContain("src/f29.ts");
+    expect(r.stdout).toContain(`... and ${MANY - 10} more`);
+    expect(r.stdout).toMatch(new RegExp(`pulled ${MANY} files in [\\d.]+ s`));
+    for (let i = 0; i < MANY; i++) await writeFile(join(world.cwd, "site", "src", `f${String(i).padStart(2, "0")}.ts`), `export const f${i} = ${i + 1};\n`);
+    const verbose = await world.run(["push", "--dry-run", "-v"]);
+    expect(verbose.stdout).toContain("src/f29.ts");
+    expect(verbose.stdout).not.toContain("more (-v");
+  });
+
+  it("status names a few changed files and counts the rest; --json keeps them all", async () => {
+    const human = await world.run(["status"]);
+    expect(human.stdout).toContain(`local changes (${MANY}): src/f00.ts`);
+    expect(human.stdout).toContain(`and ${MANY - 5} more`);
+    const doc = world.readJson<{ designs: { localChanges: string[] }[] }>((await world.run(["status", "--json"])).stdout);
+    expect(doc.designs[0]?.localChanges).toHaveLength(MANY);
+  });
+});
+
+describe("mpsync open", () => {
+  it("--print prints the editor address; a BROWSER is started with it", async () => {
+    const printed = await world.run(["open", "--print"]);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout.trim()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/c/${editorId}$`));
+    const seen = join(world.cwd, "browser-saw.txt");
+    const browser = join(world.cwd, "fake-browser.sh");
+    await writeFile(browser, `#!/bin/sh\necho "$1" > "${seen}"\n`);
+    await chmod(browser, 0o755);
+    const opened = await world.run(["open"], { env: { BROWSER: browser } });
+    expect(opened.stdout).toContain("opened ");
+    await expect.poll(() => readFile(seen, "utf8").catch(() => ""), { timeout: 5000 }).toContain(`/c/${editorId}`);
+  });
+
+  it("--preview without a known preview address says how to get one (exit 1)", async () => {
+    const before = await world.run(["open", "--preview", "--print"]);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain("has not told mpsync this design's preview address");
+    expect(before.stderr).toContain("mpsync publish");
+  });
+});
+
+describe("mpsync completion", () => {
+  it("bash: a valid script naming every command and the options of one", async () => {
+    const r = await world.run(["completion", "bash"]);
+    expect(r.code).toBe(0);
+    for (const name of ["pull", "push", "status", "watch", "restore", "open", "completion"]) expect(r.stdout).toContain(name);
+    expect(r.stdout).toContain("--dry-run");
+    expect(r.stdout).toContain("complete -o filenames -F _mpsync mpsync");
+    const check = spawnSync("bash", ["-n"], { input: r.stdout, encoding: "utf8" });
+    expect(check.status, check.stderr).toBe(0);
+  });
+
+  it("zsh and fish scripts; an unknown shell is a usage error", async () => {
+    expect((await world.run(["completion", "zsh"])).stdout).toContain("bashcompinit");
+    const fish = await world.run(["completion", "fish"]);
+    expect(fish.stdout).toContain("complete -c mpsync -n __fish_use_subcommand -a pull");
+    expect(fish.stdout).toContain("-l dry-run");
+    const bad = await world.run(["completion", "tcsh"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("use one of: bash, zsh, fish");
+  });
+});
