@@ -3,13 +3,13 @@
  * per-folder stores and trees) lazily, so a command pays only for what it uses. Commands get
  * a Runtime; nothing else constructs infrastructure.
  */
-import { pino, type DestinationStream, type LevelWithSilent } from "pino";
+import type { DestinationStream, LevelWithSilent } from "pino";
 import { join, resolve, sep } from "node:path";
 import type { V3Client } from "./api/client-types.js";
 import { createClient } from "./api/client.js";
 import { MpsyncError } from "./core/errors.js";
 import { loadConfig, type LoadedConfig } from "./config/load-config.js";
-import { resolveApiKey } from "./config/credentials.js";
+import { resolveApiKey, type ResolvedApiKey } from "./config/credentials.js";
 import { stateHome } from "./config/paths.js";
 import { DEFAULT_BASE_URL } from "./config/schema.js";
 import { isLoopbackUrl, MIN_POLL_INTERVAL_SEC } from "./config/poll-floor.js";
@@ -17,6 +17,7 @@ import { isLoopbackUrl, MIN_POLL_INTERVAL_SEC } from "./config/poll-floor.js";
 /** Status poll interval against a loopback address when no .syncrc sets one. */
 export const LOOPBACK_DEFAULT_POLL_SEC = 1;
 import { createLogger, type Logger } from "./log/logger.js";
+import { rotatingFileDestination } from "./log/rotating-file.js";
 import { createSystemClock, type Clock } from "./core/clock.js";
 import { createFileGenerationLedger, GenerationBudget } from "./scheduling/generation-budget.js";
 import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler.js";
@@ -51,6 +52,7 @@ export class Runtime {
   readonly queues: RequestQueueRegistry;
   #config: LoadedConfig | undefined;
   #apiKey: string | undefined;
+  #keyInfo: ResolvedApiKey | undefined;
   #logger: Logger | undefined;
   #client: (V3Client & { close(): Promise<void> }) | undefined;
   #poller: PollScheduler | undefined;
@@ -77,9 +79,20 @@ export class Runtime {
     }
   }
 
-  /** Reads what later calls need synchronously (the API key, when there is one). */
+  /**
+   * Reads what later calls need synchronously: the API key for the service address in effect
+   * (a .syncrc's `baseUrl` counts, so the config is read first when there is a valid one).
+   */
   async prepare(): Promise<void> {
-    this.#apiKey = (await resolveApiKey(this.options.env))?.key;
+    await this.configIfAny().catch(() => undefined);
+    this.#keyInfo = await resolveApiKey(this.options.env, this.baseUrl());
+    this.#apiKey = this.#keyInfo?.key;
+  }
+
+  /** Which key is in effect and where it came from (after prepare; never the key itself). */
+  keySource(): { source: "env" | "file" | "none"; baseUrl?: string | undefined } {
+    if (this.#keyInfo === undefined) return { source: "none" };
+    return { source: this.#keyInfo.source, baseUrl: this.#keyInfo.baseUrl };
   }
 
   /** The API key: MP_API_KEY, else the credentials file (read by prepare()). */
@@ -101,7 +114,7 @@ export class Runtime {
       const secrets = this.#apiKey === undefined ? [] : [this.#apiKey];
       this.#logger = createLogger({
         level: this.options.logLevel ?? this.#config?.config.logLevel ?? "info",
-        destination: this.options.logDestination ?? (this.options.logFile === undefined ? undefined : rotatingFile(this.options.logFile)),
+        destination: this.options.logDestination ?? (this.options.logFile === undefined ? undefined : rotatingFileDestination(this.options.logFile, { maxBytes: LOG_FILE_MAX_BYTES, keep: LOG_FILE_COUNT })),
         secrets,
       });
     }
@@ -221,14 +234,7 @@ export class Runtime {
   }
 }
 
-/** Log rotation by size: pino's own pino-roll transport (mpsync.1.log, .2.log, ...; 5 kept). */
-export const LOG_FILE_MAX_SIZE = "10m";
-/** Rotated log files kept. */
+/** `--log-file`: rotated by size (PATH.1, PATH.2, ...; log/rotating-file.ts). */
+export const LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
+/** Rotated log files kept beside the current one. */
 export const LOG_FILE_COUNT = 5;
-
-function rotatingFile(file: string): DestinationStream {
-  return pino.transport({
-    target: "pino-roll",
-    options: { file, size: LOG_FILE_MAX_SIZE, limit: { count: LOG_FILE_COUNT }, mkdir: true },
-  }) as DestinationStream;
-}

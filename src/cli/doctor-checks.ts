@@ -62,7 +62,7 @@ async function checkConfig(ctx: CommandContext, checks: DoctorCheck[]): Promise<
 async function checkKey(ctx: CommandContext, checks: DoctorCheck[]): Promise<string | undefined> {
   const file = credentialsPath(ctx.io.env);
   try {
-    const found = await resolveApiKey(ctx.io.env);
+    const found = await resolveApiKey(ctx.io.env, ctx.runtime.baseUrl());
     if (found === undefined) {
       checks.push(fail("api key", `no key: MP_API_KEY is not set and ${file} does not exist`, "set MP_API_KEY, or run mpsync login"));
       return undefined;

@@ -1,6 +1,7 @@
 /**
  * The API key (README, "Configuration"): env MP_API_KEY, else the credentials file written by
- * `mpsync login` (mode 0600 in a 0700 folder). The key never appears in a message.
+ * `mpsync login` (mode 0600 in a 0700 folder), which keeps one key per service address. The
+ * key never appears in a message.
  */
 import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -13,6 +14,8 @@ export interface StoredApiKey {
   key: string;
   /** Absolute path of the credentials file. */
   path: string;
+  /** The service address the key was stored for; undefined for a key stored by an older mpsync (any address). */
+  baseUrl?: string;
   /** Set when the file is readable by group or others (not fatal: the user is told how to fix it). */
   warning?: string;
 }
@@ -21,13 +24,104 @@ export interface StoredApiKey {
 export interface ResolvedApiKey {
   key: string;
   source: "env" | "file";
+  /** For a stored key: the address it was stored for (undefined: an older key, for any address). */
+  baseUrl?: string;
   /** A credentials-file permission warning, when the key came from a loose file. */
   warning?: string;
 }
 
-/** Reads the stored key; undefined when there is no credentials file. Throws CONFIG_INVALID on a corrupt file. */
-export async function readStoredApiKey(env: Env): Promise<StoredApiKey | undefined> {
+/** The file: one key per service address (`keys`), and the single key older versions wrote. */
+interface CredentialsFile {
+  apiKey?: string;
+  keys: Record<string, string>;
+}
+
+/** The form an address is stored under: no trailing slash. */
+export function addressKey(baseUrl: string): string {
+  return baseUrl.trim().replace(/\/+$/, "");
+}
+
+/**
+ * Reads the key stored for `baseUrl` (or, when none was, the key an older mpsync stored for
+ * every address); undefined when there is none. Throws CONFIG_INVALID on a corrupt file.
+ */
+export async function readStoredApiKey(env: Env, baseUrl?: string): Promise<StoredApiKey | undefined> {
   const path = credentialsPath(env);
+  const file = await readCredentials(path);
+  if (file === undefined) return undefined;
+  const forAddress = baseUrl === undefined ? undefined : file.keys[addressKey(baseUrl)];
+  const key = forAddress ?? file.apiKey;
+  if (key === undefined) return undefined;
+  const warning = await permissionWarning(path);
+  return { key, path, ...(forAddress === undefined ? {} : { baseUrl: addressKey(baseUrl!) }), ...(warning === undefined ? {} : { warning }) };
+}
+
+/**
+ * Stores `key` for `baseUrl` (each service address keeps its own: a key for the emulator never
+ * replaces the real service's): mode 0600, folder 0700, atomic. Returns the file's path.
+ */
+export async function storeApiKey(key: string, env: Env, baseUrl?: string): Promise<string> {
+  const trimmed = key.trim();
+  if (!isPlausibleKey(trimmed)) {
+    throw new MpsyncError("USAGE", "API key is empty or contains whitespace or control characters");
+  }
+  const path = credentialsPath(env);
+  const current = (await readCredentials(path).catch(() => undefined)) ?? { keys: {} };
+  const next: CredentialsFile = baseUrl === undefined ? { ...current, apiKey: trimmed } : { ...current, keys: { ...current.keys, [addressKey(baseUrl)]: trimmed } };
+  const folder = dirname(path);
+  await mkdir(dirname(folder), { recursive: true });
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  // mkdir's mode is masked by the umask and ignored for an existing folder.
+  await chmod(folder, 0o700);
+  await writeJsonAtomically(path, compact(next), { mode: 0o600 });
+  return path;
+}
+
+/**
+ * Removes the key used for `baseUrl` (its own, else the older any-address key); without an
+ * address, every stored key. The file goes when nothing is left. True when a key was removed.
+ */
+export async function removeStoredApiKey(env: Env, baseUrl?: string): Promise<boolean> {
+  const path = credentialsPath(env);
+  const exists = (await stat(path).catch(() => undefined)) !== undefined;
+  if (baseUrl === undefined || !exists) {
+    await rm(path, { force: true });
+    return exists;
+  }
+  const current = await readCredentials(path).catch(() => undefined);
+  if (current === undefined) {
+    await rm(path, { force: true });
+    return true;
+  }
+  const address = addressKey(baseUrl);
+  const { [address]: own, ...others } = current.keys;
+  const next: CredentialsFile = own !== undefined ? { ...current, keys: others } : { keys: others };
+  const removed = own !== undefined || current.apiKey !== undefined;
+  if (next.apiKey === undefined && Object.keys(next.keys).length === 0) await rm(path, { force: true });
+  else await writeJsonAtomically(path, compact(next), { mode: 0o600 });
+  return removed;
+}
+
+/** The key in effect for `baseUrl`: MP_API_KEY wins over the credentials file; undefined when neither has one. */
+export async function resolveApiKey(env: Env, baseUrl?: string): Promise<ResolvedApiKey | undefined> {
+  const fromEnv = env["MP_API_KEY"]?.trim();
+  if (fromEnv !== undefined && fromEnv !== "") return { key: fromEnv, source: "env" };
+  const stored = await readStoredApiKey(env, baseUrl);
+  if (stored === undefined) return undefined;
+  return {
+    key: stored.key,
+    source: "file",
+    ...(stored.baseUrl === undefined ? {} : { baseUrl: stored.baseUrl }),
+    ...(stored.warning === undefined ? {} : { warning: stored.warning }),
+  };
+}
+
+/** The file as written: no empty `keys`. */
+function compact(file: CredentialsFile): { apiKey?: string; keys?: Record<string, string> } {
+  return Object.keys(file.keys).length === 0 ? { ...(file.apiKey === undefined ? {} : { apiKey: file.apiKey }) } : file;
+}
+
+async function readCredentials(path: string): Promise<CredentialsFile | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -35,55 +129,28 @@ export async function readStoredApiKey(env: Env): Promise<StoredApiKey | undefin
     if ((error as { code?: unknown }).code === "ENOENT") return undefined;
     throw new MpsyncError("CONFIG_INVALID", `cannot read the credentials file ${path}: run "mpsync login" again`, { cause: error });
   }
-  const key = parseCredentials(text);
-  if (key === undefined) {
-    // No cause and no content: the file may hold a key, which must not reach logs.
-    throw new MpsyncError("CONFIG_INVALID", `credentials file ${path} is not valid: run "mpsync login" again`);
-  }
-  const warning = await permissionWarning(path);
-  return warning === undefined ? { key, path } : { key, path, warning };
+  const file = parseCredentials(text);
+  // No cause and no content: the file may hold a key, which must not reach logs.
+  if (file === undefined) throw new MpsyncError("CONFIG_INVALID", `credentials file ${path} is not valid: run "mpsync login" again`);
+  return file;
 }
 
-/** Stores `key` in the credentials file: mode 0600, folder 0700, atomic. Returns the file's path. */
-export async function storeApiKey(key: string, env: Env): Promise<string> {
-  const trimmed = key.trim();
-  if (!isPlausibleKey(trimmed)) {
-    throw new MpsyncError("USAGE", "API key is empty or contains whitespace or control characters");
-  }
-  const path = credentialsPath(env);
-  const folder = dirname(path);
-  await mkdir(dirname(folder), { recursive: true });
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  // mkdir's mode is masked by the umask and ignored for an existing folder.
-  await chmod(folder, 0o700);
-  await writeJsonAtomically(path, { apiKey: trimmed }, { mode: 0o600 });
-  return path;
-}
-
-/** Removes the credentials file; true when there was one. */
-export async function removeStoredApiKey(env: Env): Promise<boolean> {
-  const path = credentialsPath(env);
-  const existed = (await stat(path).catch(() => undefined)) !== undefined;
-  await rm(path, { force: true });
-  return existed;
-}
-
-/** The key in effect: MP_API_KEY wins over the credentials file; undefined when neither has one. */
-export async function resolveApiKey(env: Env): Promise<ResolvedApiKey | undefined> {
-  const fromEnv = env["MP_API_KEY"]?.trim();
-  if (fromEnv !== undefined && fromEnv !== "") return { key: fromEnv, source: "env" };
-  const stored = await readStoredApiKey(env);
-  if (stored === undefined) return undefined;
-  return stored.warning === undefined
-    ? { key: stored.key, source: "file" }
-    : { key: stored.key, source: "file", warning: stored.warning };
-}
-
-function parseCredentials(text: string): string | undefined {
+function parseCredentials(text: string): CredentialsFile | undefined {
   try {
-    const value = JSON.parse(text) as unknown;
-    const key = (value as { apiKey?: unknown } | null)?.apiKey;
-    return typeof key === "string" && isPlausibleKey(key.trim()) ? key.trim() : undefined;
+    const value = JSON.parse(text) as { apiKey?: unknown; keys?: unknown } | null;
+    if (value === null || typeof value !== "object") return undefined;
+    const keys: Record<string, string> = {};
+    if (value.keys !== undefined) {
+      if (typeof value.keys !== "object" || value.keys === null) return undefined;
+      for (const [address, key] of Object.entries(value.keys)) {
+        if (typeof key !== "string" || !isPlausibleKey(key.trim())) return undefined;
+        keys[address] = key.trim();
+      }
+    }
+    const apiKey = typeof value.apiKey === "string" && isPlausibleKey(value.apiKey.trim()) ? value.apiKey.trim() : undefined;
+    if (value.apiKey !== undefined && apiKey === undefined) return undefined;
+    if (apiKey === undefined && Object.keys(keys).length === 0) return undefined;
+    return apiKey === undefined ? { keys } : { apiKey, keys };
   } catch {
     return undefined;
   }

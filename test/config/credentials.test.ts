@@ -69,6 +69,32 @@ describe("credentials", () => {
     expect(await resolveApiKey({ ...env, MP_API_KEY: "  " })).toEqual({ key: "from_file", source: "file" });
   });
 
+  it("keeps one key per service address: a login against the emulator never replaces the real service's key", async () => {
+    const env = { XDG_CONFIG_HOME: await tempDir() };
+    const real = "https://api.magicpatterns.com/api";
+    const emu = "http://127.0.0.1:4010/api/";
+    await storeApiKey("real_key", env, real);
+    await storeApiKey("emu_key", env, emu);
+    expect(await resolveApiKey(env, real)).toEqual({ key: "real_key", source: "file", baseUrl: real });
+    expect(await resolveApiKey(env, "http://127.0.0.1:4010/api")).toEqual({ key: "emu_key", source: "file", baseUrl: "http://127.0.0.1:4010/api" });
+    expect(await resolveApiKey(env, "http://127.0.0.1:9999/api")).toBeUndefined();
+    expect(await removeStoredApiKey(env, emu)).toBe(true);
+    expect(await resolveApiKey(env, emu)).toBeUndefined();
+    expect((await resolveApiKey(env, real))?.key).toBe("real_key");
+    expect(await removeStoredApiKey(env, real)).toBe(true);
+    expect(await readStoredApiKey(env, real)).toBeUndefined();
+  });
+
+  it("a key stored by an older mpsync (no address) still serves every address until logout", async () => {
+    const env = { XDG_CONFIG_HOME: await tempDir() };
+    await storeApiKey("old_key", env);
+    const url = "https://api.magicpatterns.com/api";
+    expect(await resolveApiKey(env, url)).toEqual({ key: "old_key", source: "file" });
+    await storeApiKey("new_key", env, url);
+    expect((await resolveApiKey(env, url))?.key).toBe("new_key");
+    expect((await resolveApiKey(env, "http://127.0.0.1:1/api"))?.key).toBe("old_key");
+  });
+
   it("removes the file and says whether there was one", async () => {
     const env = { XDG_CONFIG_HOME: await tempDir() };
     expect(await removeStoredApiKey(env)).toBe(false);

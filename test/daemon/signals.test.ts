@@ -88,6 +88,7 @@ describe("watch process", () => {
     expect(d.events.every((e) => typeof e.event === "string" && typeof e.time === "string")).toBe(true);
     expect(d.stderr.join("\n")).not.toContain("refused remote file name");
     const logs = (await readdir(join(h.home, "logs"))).filter((f) => f.startsWith("mpsync"));
+    expect(logs).toContain("mpsync.log"); // exactly the path given: `tail -f` on it works
     const text = (await Promise.all(logs.map((f) => readFile(join(h.home, "logs", f), "utf8")))).join("");
     const records = text.trim().split("\n").map((l) => JSON.parse(l) as { msg: string; level: number });
     expect(records.some((r) => r.msg.includes("refused remote file name") && r.level === 40)).toBe(true);

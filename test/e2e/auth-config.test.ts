@@ -23,6 +23,7 @@ interface Check {
 }
 
 describe("login and logout", () => {
+  const address = (): string => world.emulator.baseUrl.replace(/\/+$/, "");
   const credentials = (): string => join(world.env["XDG_CONFIG_HOME"] ?? "", "mpsync", "credentials.json");
 
   it("reads the key from piped stdin, checks it, and stores it with mode 0600", async () => {
@@ -30,7 +31,17 @@ describe("login and logout", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("saved to");
     expect((await stat(credentials())).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readText(credentials()))).toEqual({ apiKey: KEY });
+    expect(JSON.parse(await readText(credentials()))).toEqual({ keys: { [address()]: KEY } });
+  });
+
+  it("a key for another address is stored beside it, not over it", async () => {
+    const other = "http://127.0.0.1:9/api";
+    // The check runs against that address, which answers nothing: nothing is saved.
+    const r = await world.run(["login", "--base-url", other], { env: { MP_API_KEY: undefined }, input: `${KEY}\n` });
+    expect(r.code).not.toBe(0);
+    expect(JSON.parse(await readText(credentials()))).toEqual({ keys: { [address()]: KEY } });
+    const bad = await world.run(["login", "--base-url", "not a url"], { env: { MP_API_KEY: undefined }, input: `${KEY}\n` });
+    expect(bad.code).toBe(2);
   });
 
   it("doctor uses the stored key and reports every check with a fix", async () => {
@@ -53,7 +64,7 @@ describe("login and logout", () => {
     const r = await world.run(["login"], { env: { MP_API_KEY: undefined }, input: "not-the-key\n" });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("nothing was saved");
-    expect(JSON.parse(await readText(credentials()))).toEqual({ apiKey: KEY });
+    expect(JSON.parse(await readText(credentials()))).toEqual({ keys: { [address()]: KEY } });
   });
 
   it("logout removes the stored key", async () => {

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+import { KEY, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
 
 let world: E2eWorld;
 let editorId: string;
@@ -43,6 +43,18 @@ describe("a long pull", () => {
     expect(human.stdout).toContain(`and ${MANY - 5} more`);
     const doc = world.readJson<{ designs: { localChanges: string[] }[] }>((await world.run(["status", "--json"])).stdout);
     expect(doc.designs[0]?.localChanges).toHaveLength(MANY);
+  });
+});
+
+describe("which key", () => {
+  it("status names the service and the key it used (MP_API_KEY, or the one stored for that address), never the key", async () => {
+    const address = world.emulator.baseUrl.replace(/\/+$/, "");
+    expect((await world.run(["status"])).stdout).toContain(`service ${address}, key from MP_API_KEY`);
+    expect((await world.run(["login"], { env: { MP_API_KEY: undefined }, input: `${KEY}\n` })).code).toBe(0);
+    const stored = await world.run(["status"], { env: { MP_API_KEY: undefined } });
+    expect(stored.stdout).toContain(`service ${address}, stored key for ${address}`);
+    expect(stored.stdout).not.toContain(KEY);
+    expect((await world.run(["logout"], { env: { MP_API_KEY: undefined } })).stdout).toContain(`removed the stored key for ${address}`);
   });
 });
 

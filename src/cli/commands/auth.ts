@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { createClient } from "../../api/client.js";
 import { hasCode, MpsyncError } from "../../core/errors.js";
-import { removeStoredApiKey, storeApiKey } from "../../config/credentials.js";
+import { addressKey, removeStoredApiKey, storeApiKey } from "../../config/credentials.js";
 import { credentialsPath } from "../../config/paths.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
@@ -13,42 +13,58 @@ export function registerAuth(program: Command, io: CliIo, exit: ExitHolder): voi
   program
     .command("login")
     .description("check an API key against the service and store it (mode 0600) for later commands")
+    .option("--base-url <url>", "the service address the key is for (default: .syncrc's baseUrl, MPSYNC_BASE_URL, or the real service)")
     .addHelpText(
       "after",
       `
 The key is read without echo on a terminal, or as one line from stdin when piped.
-It is stored in $XDG_CONFIG_HOME/mpsync/credentials.json (default ~/.config/mpsync); MP_API_KEY,
-when set, wins over the stored key.
+It is stored in $XDG_CONFIG_HOME/mpsync/credentials.json (default ~/.config/mpsync), one key per
+service address: a key for the emulator never replaces the real service's. MP_API_KEY, when
+set, wins over the stored key.
 
 Examples:
   $ mpsync login
-  $ pass show magicpatterns/api-key | mpsync login`,
+  $ pass show magicpatterns/api-key | mpsync login
+  $ echo demo-key | mpsync login --base-url http://127.0.0.1:4010/api`,
     )
-    .action(action(io, exit, (ctx) => runLogin(ctx)));
+    .action(action(io, exit, (ctx, flags: { baseUrl?: string }) => runLogin(ctx, flags.baseUrl)));
 
   program
     .command("logout")
     .description("remove the stored API key")
-    .addHelpText("after", "\nExamples:\n  $ mpsync logout")
+    .option("--base-url <url>", "the service address whose key goes (default: the one in effect, as for login)")
+    .option("--all", "remove the keys of every address")
+    .addHelpText("after", "\nExamples:\n  $ mpsync logout\n  $ mpsync logout --all")
     .action(
-      action(io, exit, async (ctx) => {
+      action(io, exit, async (ctx, flags: { baseUrl?: string; all?: boolean }) => {
         const path = credentialsPath(ctx.io.env);
-        const removed = await removeStoredApiKey(ctx.io.env);
-        ctx.out.result({ ok: true, removed, path }, () => {
-          if (removed) ctx.out.success(`removed the stored key (${path})`);
-          else ctx.out.info(`no stored key (${path})`);
+        const baseUrl = flags.all === true ? undefined : await addressOf(ctx, flags.baseUrl);
+        const removed = await removeStoredApiKey(ctx.io.env, baseUrl);
+        const which = baseUrl === undefined ? "every stored key" : `the stored key for ${baseUrl}`;
+        ctx.out.result({ ok: true, removed, path, baseUrl: baseUrl ?? null }, () => {
+          if (removed) ctx.out.success(`removed ${which} (${path})`);
+          else ctx.out.info(`no stored key ${baseUrl === undefined ? "" : `for ${baseUrl} `}(${path})`);
         });
         if (nonEmpty(ctx.io.env["MP_API_KEY"])) ctx.out.warn("MP_API_KEY is still set in this environment: unset it to log out completely");
       }),
     );
 }
 
-async function runLogin(ctx: CommandContext): Promise<void> {
-  const key = (await readSecret(ctx.io, "API key (input hidden): ")).trim();
-  if (key === "") throw new MpsyncError("USAGE", "no API key given: nothing was saved", { hint: "paste the key from your account settings, or pipe it on stdin" });
+/** The address a key is for: the flag, else the one in effect (.syncrc, MPSYNC_BASE_URL, default). */
+async function addressOf(ctx: CommandContext, flag: string | undefined): Promise<string> {
+  if (flag !== undefined) {
+    if (!URL.canParse(flag)) throw new MpsyncError("USAGE", `--base-url ${JSON.stringify(flag)} is not a URL`, { hint: "e.g. https://api.magicpatterns.com/api" });
+    return addressKey(flag);
+  }
   // A broken .syncrc must not block storing a key: the address then comes from the env or the default.
   await ctx.runtime.configIfAny().catch(() => undefined);
-  const baseUrl = ctx.runtime.baseUrl();
+  return addressKey(ctx.runtime.baseUrl());
+}
+
+async function runLogin(ctx: CommandContext, baseUrlFlag: string | undefined): Promise<void> {
+  const key = (await readSecret(ctx.io, "API key (input hidden): ")).trim();
+  if (key === "") throw new MpsyncError("USAGE", "no API key given: nothing was saved", { hint: "paste the key from your account settings, or pipe it on stdin" });
+  const baseUrl = await addressOf(ctx, baseUrlFlag);
   // A client of its own: the runtime's client is bound to the key already in effect.
   const client = createClient({ baseUrl, apiKey: key });
   const started = ctx.runtime.clock.now();
@@ -66,7 +82,7 @@ async function runLogin(ctx: CommandContext): Promise<void> {
     await client.close();
   }
   const latencyMs = ctx.runtime.clock.now() - started;
-  const path = await storeApiKey(key, ctx.io.env);
+  const path = await storeApiKey(key, ctx.io.env, baseUrl);
   ctx.out.result({ ok: true, path, baseUrl, latencyMs }, () => ctx.out.success(`key accepted by ${baseUrl} and saved to ${path}`));
   if (nonEmpty(ctx.io.env["MP_API_KEY"])) ctx.out.warn("MP_API_KEY is set in this environment and wins over the stored key");
 }

@@ -48,13 +48,24 @@ export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHold
         const reports: DesignStatusReport[] = [];
         for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
         const failed = reports.filter((r) => r.errorCode !== undefined);
-        ctx.out.result({ ok: failed.length === 0, designs: reports }, () => renderStatus(ctx.out, reports));
+        const key = { ...ctx.runtime.keySource(), serviceUrl: ctx.runtime.baseUrl() };
+        ctx.out.result({ ok: failed.length === 0, designs: reports, key }, () => {
+          renderStatus(ctx.out, reports);
+          ctx.out.info(ctx.out.c.dim(`service ${key.serviceUrl}, ${describeKey(key)}`));
+        });
         // A design that could not be read is a failure (3 when the key or access is the cause).
         if (failed.some((r) => ["UNAUTHORIZED", "FORBIDDEN", "NO_API_KEY"].includes(r.errorCode ?? ""))) return EXIT.auth;
         // A design that needs attention (halted) is a failure too: scripts must not read "ok".
         return failed.length > 0 || reports.some((r) => r.halted !== undefined) ? EXIT.failure : EXIT.ok;
       }),
     );
+}
+
+/** Which key status used, never the key: "key from MP_API_KEY", "stored key for <address>". */
+function describeKey(key: { source: "env" | "file" | "none"; baseUrl?: string | undefined }): string {
+  if (key.source === "env") return "key from MP_API_KEY";
+  if (key.source === "none") return "no key (mpsync login)";
+  return key.baseUrl === undefined ? "stored key (saved by an older mpsync, for any address)" : `stored key for ${key.baseUrl}`;
 }
 
 async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {

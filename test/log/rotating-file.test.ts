@@ -1,0 +1,30 @@
+/** `--log-file PATH` writes exactly PATH, rotated beside it as PATH.1, PATH.2 (issue 14). */
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rotatingFileDestination } from "../../src/log/rotating-file.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mpsync-logs-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("rotatingFileDestination", () => {
+  it("writes the given path; past the limit it is moved to .1, .2 and only `keep` old files stay", async () => {
+    const file = join(dir, "nested", "mpsync.log");
+    const dest = rotatingFileDestination(file, { maxBytes: 100, keep: 2 });
+    for (let i = 0; i < 10; i++) dest.write(`${JSON.stringify({ n: i, pad: "x".repeat(40) })}\n`);
+    dest.write('{"last":true}\n');
+    dest.flushSync();
+    expect((await readdir(join(dir, "nested"))).sort()).toEqual(["mpsync.log", "mpsync.log.1", "mpsync.log.2"]);
+    expect(await readFile(file, "utf8")).toContain('"last":true');
+    // Every kept line is whole JSON.
+    for (const name of ["mpsync.log", "mpsync.log.1", "mpsync.log.2"]) {
+      for (const line of (await readFile(join(dir, "nested", name), "utf8")).trim().split("\n")) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    }
+  });
+});
