@@ -47,6 +47,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "snapshot", usage: "[options] <name>", description: "save the active version under a name (clones it into a new named version)", load: async () => (await import("./commands/checkout.js")).registerCheckout },
   { name: "history", usage: "", description: "the design's version history in git", load: async () => (await import("./commands/history.js")).registerHistory },
   { name: "publish", usage: "[dir...]", description: "compile the active version of each mapped design (or the named folders) so the live preview shows it", load: async () => (await import("./commands/publish.js")).registerPublish },
+  { name: "diff", usage: "[options] [path...]", description: "show local changes as a diff against the last synced version (or the remote); changes nothing", load: async () => (await import("./commands/diff.js")).registerDiff },
   { name: "open", usage: "[options]", description: "open the mapped design in the web editor (or its published preview) in the browser", load: async () => (await import("./commands/open.js")).registerOpen },
   { name: "restore", usage: "[options] <path>", description: "list every copy mpsync holds of a file (backups, conflict sides, last synced version) and put one back", load: async () => (await import("./commands/restore.js")).registerRestore },
   { name: "design-systems", usage: "", description: "list the design systems available to your key (for --design-system)", load: async () => (await import("./commands/lookup.js")).registerLookups },

@@ -104,6 +104,14 @@ function editText(text: string, blank: string, mapping: DesignMapping, eol: stri
     const last = designs.items?.at(-1);
     if (last !== undefined) {
       const indent = indentOf(text, last.start);
+      // A comment after the last entry on its line belongs to that entry: the comma goes right
+      // after the entry, the new entry after the comment (not between the two).
+      const lineEnd = endOfLine(text, last.end);
+      if (lineEnd !== undefined && blank.slice(last.end, lineEnd).trim() === "") {
+        const withEntry = splice(text, lineEnd, lineEnd, `${eol}${indent}${entryText(mapping, indent, eol)}`);
+        // A trailing comma (JSONC allows one) already separates them.
+        return /^\s*,/.test(text.slice(last.end, lineEnd)) ? withEntry : splice(withEntry, last.end, last.end, ",");
+      }
       return splice(text, last.end, last.end, `,${eol}${indent}${entryText(mapping, indent, eol)}`);
     }
     return fillEmpty(text, designs, (outer) => `${outer}  ${entryText(mapping, `${outer}  `, eol)}`, eol);
@@ -127,6 +135,13 @@ function fillEmpty(text: string, node: JsonNode, content: (outer: string) => str
 
 function entryText(mapping: DesignMapping, indent: string, eol: string): string {
   return JSON.stringify({ dir: mapping.dir, design: mapping.design }, null, 2).split("\n").join(`${eol}${indent}`);
+}
+
+/** Offset of the line break (its `\r` for CRLF) that ends the line holding `offset`, if any. */
+function endOfLine(text: string, offset: number): number | undefined {
+  const lf = text.indexOf("\n", offset);
+  if (lf < 0) return undefined;
+  return text[lf - 1] === "\r" ? lf - 1 : lf;
 }
 
 /** The leading whitespace of the line holding `offset`. */

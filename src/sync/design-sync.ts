@@ -182,6 +182,12 @@ export class DesignSync {
     return [...changed].sort();
   }
 
+  /** The last synced text of `path` (undefined: no base, or its text is missing or damaged). */
+  async baseText(path: string): Promise<string | undefined> {
+    const hash = this.#ledger.baseOf(path);
+    return hash === undefined ? undefined : this.#o.store.getBase(hash);
+  }
+
   /** Persists the state now (e.g. after the caller changed halted/lastError/poll fields). */
   async save(): Promise<void> {
     await this.#o.store.save(this.state);

@@ -72,6 +72,21 @@ describe("addDesignMapping", () => {
     ]);
   });
 
+  it("a comment after the last entry stays on that entry's line; the final newline stays (issue 14)", async () => {
+    const root = await tempDir();
+    const lines = ["{", '  "designs": [', '    { "dir": "web", "design": "abc" } // the web app', "  ]", "}", ""];
+    await writeFile(join(root, ".syncrc"), lines.join("\n"));
+    await addDesignMapping(undefined, { dir: "docs", design: "def" }, root);
+    const text = await readFile(join(root, ".syncrc"), "utf8");
+    expect(text).toContain('{ "dir": "web", "design": "abc" }, // the web app\n');
+    expect(text.indexOf("// the web app")).toBeLessThan(text.indexOf('"docs"'));
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(await designsIn(join(root, ".syncrc"))).toEqual([
+      { dir: "web", design: "abc" },
+      { dir: "docs", design: "def" },
+    ]);
+  });
+
   it.each([
     { name: "an empty designs array", text: '{\n  "designs": []\n}\n' },
     { name: "no designs key", text: '{\n  "logLevel": "warn"\n}\n' },

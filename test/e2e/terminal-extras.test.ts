@@ -46,6 +46,27 @@ describe("a long pull", () => {
   });
 });
 
+describe("mpsync diff", () => {
+  it("shows local edits as a unified diff against the last synced version, or the remote; changes nothing", async () => {
+    // The long-pull test left every file edited locally (f_i = i + 1) and nothing pushed.
+    const r = await world.run(["diff", "site/src/f03.ts"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("--- a/src/f03.ts\tlast synced");
+    expect(r.stdout).toContain("+++ b/src/f03.ts\tlocal");
+    expect(r.stdout).toContain("-export const f3 = 3;");
+    expect(r.stdout).toContain("+export const f3 = 4;");
+    expect(r.stdout).not.toContain("f04.ts");
+    world.emulator.control.editFile(editorId, "src/f03.ts", "export const f3 = 4;\n");
+    const remote = await world.run(["diff", "--remote", "--json"]);
+    const doc = world.readJson<{ against: string; files: { path: string }[] }>(remote.stdout);
+    expect(doc.against).toBe("remote");
+    // f03 now matches the remote; every other edit still differs.
+    expect(doc.files.map((f) => f.path)).not.toContain("src/f03.ts");
+    expect(doc.files.length).toBe(MANY - 1);
+    expect(world.emulator.control.countRequests((e) => e.method === "PATCH")).toBe(0);
+  });
+});
+
 describe("which key", () => {
   it("status names the service and the key it used (MP_API_KEY, or the one stored for that address), never the key", async () => {
     const address = world.emulator.baseUrl.replace(/\/+$/, "");

@@ -85,7 +85,8 @@ function pick(copies: FileCopy[], from: string | undefined): FileCopy | undefine
 }
 
 /** The mapping holding `path` and the file's name inside it. */
-async function locate(ctx: CommandContext, path: string, dir: string | undefined): Promise<{ mapping: Mapping; rel: string }> {
+/** The mapping and relative path of `path` (from the current folder, or inside the mapping). */
+export async function locate(ctx: CommandContext, path: string, dir: string | undefined): Promise<{ mapping: Mapping; rel: string }> {
   const abs = resolve(ctx.io.cwd, path);
   if (dir === undefined) {
     for (const m of await ctx.runtime.mappings()) {

@@ -1,0 +1,101 @@
+/**
+ * `mpsync diff [PATH...] [--remote]`: what changed locally, as a unified diff against the last
+ * synced version (or, with --remote, against what the service holds now). Changes nothing and
+ * takes no lock, so it works while `watch` runs.
+ */
+import type { Command } from "commander";
+import { createTwoFilesPatch } from "diff";
+import { MpsyncError } from "../../core/errors.js";
+import { readLocalFile } from "../../local/scan-tree.js";
+import { UnsafeLocalPathError } from "../../local/safe-path.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import type { Output } from "../output.js";
+import { locate } from "./restore.js";
+
+interface FileDiff {
+  path: string;
+  /** Unified diff; empty for a binary file (then `binary` is true). */
+  patch: string;
+  binary: boolean;
+}
+
+/** Registers `diff`. */
+export function registerDiff(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("diff")
+    .description("show local changes as a diff against the last synced version (or the remote); changes nothing")
+    .argument("[path...]", "files or folders inside the mapped folder (default: every changed file)")
+    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
+    .option("--remote", "compare with what the service holds now instead of the last synced version")
+    .addHelpText("after", "\nExamples:\n  $ mpsync diff\n  $ mpsync diff src/App.tsx --remote\n  $ mpsync diff --json | jq -r '.files[].path'")
+    .action(action(io, exit, (ctx, paths: string[], flags: { dir?: string; remote?: boolean }) => runDiff(ctx, paths, flags)));
+}
+
+async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: string; remote?: boolean }): Promise<void> {
+  const located = await Promise.all(args.map((a) => locate(ctx, a.replace(/\/+$/, ""), flags.dir)));
+  const mapping = located[0]?.mapping ?? (await ctx.runtime.singleMapping(flags.dir));
+  if (located.some((l) => l.mapping.root !== mapping.root)) throw new MpsyncError("USAGE", "the paths lie in different mapped folders: diff one folder at a time");
+  const sync = await ctx.runtime.openDesign(mapping, () => undefined);
+  const wanted = located.map((l) => l.rel);
+  const inScope = (p: string): boolean => wanted.length === 0 || wanted.some((w) => p === w || p.startsWith(`${w}/`));
+  let remote: Map<string, string> | undefined;
+  let candidates: string[];
+  if (flags.remote === true) {
+    const client = await ctx.runtime.client();
+    const active = await client.getActiveArtifact(sync.editorId);
+    const local = [...new Set([...Object.keys(sync.state.files), ...(await sync.localChanges())])];
+    const names = [...new Set([...active.files, ...local])].filter(inScope).sort();
+    remote = new Map((await client.readFiles(sync.editorId, active.artifactId, active.files.filter(inScope))).map((f) => [f.name, f.content]));
+    candidates = names;
+  } else {
+    candidates = (await sync.localChanges()).filter(inScope);
+  }
+  const files: FileDiff[] = [];
+  for (const path of candidates) {
+    const local = await readText(mapping.root, path);
+    const before = remote === undefined ? await sync.baseText(path) : remote.get(path);
+    if (local === "binary") {
+      files.push({ path, patch: "", binary: true });
+      continue;
+    }
+    if (local === before) continue;
+    const from = remote === undefined ? "last synced" : "remote";
+    files.push({ path, binary: false, patch: createTwoFilesPatch(before === undefined ? "/dev/null" : `a/${path}`, local === undefined ? "/dev/null" : `b/${path}`, before ?? "", local ?? "", from, "local") });
+  }
+  ctx.out.result({ ok: true, dir: mapping.dir, editorId: sync.editorId, against: remote === undefined ? "base" : "remote", files }, () => render(ctx.out, files));
+}
+
+/** The local text; undefined when absent; "binary" when not UTF-8 text. */
+async function readText(root: string, path: string): Promise<string | undefined | "binary"> {
+  try {
+    const f = await readLocalFile(root, path);
+    if (f === undefined) return undefined;
+    return f.text ?? "binary";
+  } catch (err) {
+    if (err instanceof UnsafeLocalPathError) return undefined;
+    throw err;
+  }
+}
+
+function render(out: Output, files: FileDiff[]): void {
+  const c = out.c;
+  if (files.length === 0) {
+    out.info(c.dim("no differences"));
+    return;
+  }
+  for (const f of files) {
+    if (f.binary) {
+      out.info(c.bold(`Binary file ${f.path} differs`));
+      continue;
+    }
+    for (const line of f.patch.replace(/\n$/, "").split("\n")) {
+      if (line.startsWith("===")) continue;
+      if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("Index:")) out.info(c.bold(line));
+      else if (line.startsWith("@@")) out.info(c.cyan(line));
+      else if (line.startsWith("+")) out.info(c.green(line));
+      else if (line.startsWith("-")) out.info(c.red(line));
+      else out.info(line);
+    }
+  }
+}
