@@ -206,10 +206,15 @@ async function reportUnexpected(io: CliIo, err: unknown): Promise<number> {
 
 /** The version in package.json (two folders up from dist/cli/ and from src/cli/). */
 function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
-    return typeof pkg.version === "string" ? pkg.version : "unknown";
-  } catch {
-    return "unknown";
+  // dist/cli/program.js (tsc) or dist/bin.js and dist/chunks/*.js (the bundled CLI): the first
+  // package.json above that is mpsync's.
+  for (const up of ["../package.json", "../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), "utf8")) as { name?: unknown; version?: unknown };
+      if (pkg.name === "mpsync" && typeof pkg.version === "string") return pkg.version;
+    } catch {
+      // Not here: try one level up.
+    }
   }
+  return "unknown";
 }
