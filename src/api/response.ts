@@ -33,11 +33,37 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
 
 const MAX_SERVER_MESSAGE_CHARS = 300;
 
+/**
+ * What each call does, in words, for messages: "could not read the design's status: ..." says
+ * what failed; the endpoint template stays in the error's `endpoint` (JSON output, -v).
+ */
+const ACTIONS: Record<string, string> = {
+  "GET /v3/health": "check the API key",
+  "POST /v3/designs": "create the design",
+  "POST /v3/designs/resolve-url": "resolve the URL",
+  "GET /v3/designs/{editorId}/versions": "read the version history",
+  "GET /v3/designs/{editorId}/status": "read the design's status",
+  "GET /v3/designs/{editorId}/active-artifact": "read the active version",
+  "PATCH /v3/designs/{editorId}/artifacts/{artifactId}/files": "send the changed files",
+  "POST /v3/designs/{editorId}/artifacts": "create a version",
+  "POST /v3/designs/{editorId}/artifacts/{artifactId}/files/read": "read the design's files",
+  "POST /v3/designs/{editorId}/prompts": "send the prompt",
+  "POST /v3/designs/{editorId}/artifacts/{artifactId}/publish": "publish",
+  "GET /v3/design-systems": "list the design systems",
+  "GET /v3/designs/{editorId}/messages": "read the chat history",
+};
+
+/** "could not read the design's status" (or the endpoint itself for an unknown one). */
+function couldNot(endpoint: string): string {
+  const action = ACTIONS[endpoint];
+  return action === undefined ? `${endpoint} failed` : `could not ${action}`;
+}
+
 /** An ApiError for a response that is not what the endpoint promises. */
 export function invalidResponse(ctx: CallContext, why: string, status?: number): ApiError {
   return new ApiError({
     code: "INVALID_RESPONSE",
-    message: `malformed response from ${ctx.endpoint}: ${why}`,
+    message: `${couldNot(ctx.endpoint)}: malformed response: ${why}`,
     ...(status === undefined ? {} : { status }),
     endpoint: ctx.endpoint,
     retryable: false,
@@ -105,7 +131,7 @@ export function errorFromResponse(ctx: CallContext, res: HttpResponse, nowMs: nu
   const why = serverMessage !== undefined && serverMessage !== "" ? serverMessage : (STATUS_CODES[status] ?? "error");
   return new ApiError({
     code,
-    message: `${ctx.endpoint} failed: ${status} ${why}`,
+    message: `${couldNot(ctx.endpoint)}: ${status} ${why}`,
     status,
     endpoint: ctx.endpoint,
     ...(serverMessage === undefined ? {} : { serverMessage }),
@@ -121,7 +147,7 @@ export function errorFromTransport(ctx: CallContext, failure: TransportFailure):
   const code: ErrorCode = failure.kind === "timeout" ? "TIMEOUT" : "NETWORK";
   return new ApiError({
     code,
-    message: `${ctx.endpoint} failed: ${failure.reason}`,
+    message: `${couldNot(ctx.endpoint)}: ${failure.reason}`,
     endpoint: ctx.endpoint,
     retryable: isRetryableFailure({ code }, ctx.idempotent, failure.sent),
     request: ctx.request,

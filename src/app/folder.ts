@@ -4,7 +4,8 @@
  * the pulled version when `git.commitOnPull` asks for it, release". Commands parse flags, call
  * one of these and render; they never take a lock or open a design themselves.
  */
-import { hasCode } from "../core/errors.js";
+import { ApiError } from "../api/errors.js";
+import { hasCode, MpsyncError } from "../core/errors.js";
 import { createPullCommitter, pulledPaths } from "../git/pull-committer.js";
 import type { Mapping, Runtime } from "../runtime.js";
 import { acquireFolderLock, readFolderLock, type FolderLock, type LockInfo } from "../state/lock.js";
@@ -46,12 +47,29 @@ export async function withFolderIfFree<T>(
 }
 
 async function openAndRun<T>(runtime: Runtime, mapping: Mapping, lock: FolderLock | undefined, emit: EventSink, work: (sync: DesignSync) => Promise<T>): Promise<T> {
+  let editorId: string | undefined;
   try {
     // Opened afresh under the lock: the state may have moved while the caller waited.
-    return await work(await runtime.openDesign(mapping, emit, { holdsLock: lock !== undefined }));
+    const sync = await runtime.openDesign(mapping, emit, { holdsLock: lock !== undefined });
+    editorId = sync.editorId;
+    return await work(sync);
+  } catch (err) {
+    throw namingFolder(err, mapping.dir, editorId);
   } finally {
     await lock?.release();
   }
+}
+
+/**
+ * Says which folder and design an error concerns ("web (design abc123): could not read the
+ * design's status: ..."), unless its message names the folder already. The error keeps its
+ * class, code and details (exit codes and --json depend on them).
+ */
+export function namingFolder(err: unknown, dir: string, editorId: string | undefined): unknown {
+  if (!(err instanceof MpsyncError) || err.message.startsWith(`${dir}:`) || err.message.startsWith(`${dir} `)) return err;
+  const design = err instanceof ApiError && editorId !== undefined ? ` (design ${editorId})` : "";
+  err.message = `${dir}${design}: ${err.message}`;
+  return err;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Help } from "commander";
 import type { CliIo, CommandContext } from "./context.js";
+import { MpsyncError } from "../core/errors.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 
 /** Signature of a command action body. */
@@ -71,12 +72,26 @@ export function action<A extends unknown[]>(io: CliIo, exit: ExitHolder, body: A
       const code = await body(ctx, ...(raw.slice(0, -1) as A));
       exit.code = code ?? EXIT.ok;
     } catch (err) {
-      ctx.out.error(err);
+      ctx.out.error(explainRefusedKey(err, ctx));
       exit.code = exitCodeFor(err);
     } finally {
       await ctx.runtime.close();
     }
   };
+}
+
+/** A refused key: says which key was refused (MP_API_KEY, or the one stored for this address). */
+function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
+  if (!(err instanceof MpsyncError) || err.code !== "UNAUTHORIZED") return err;
+  const key = ctx.runtime.keySource();
+  const hint =
+    key.source === "env"
+      ? "the service refused the key in MP_API_KEY: check it, or unset MP_API_KEY to use the key stored by mpsync login"
+      : key.source === "file"
+        ? `the service refused the key stored${key.baseUrl === undefined ? "" : ` for ${key.baseUrl}`}: run mpsync login to store a new one`
+        : "no API key: set MP_API_KEY or run mpsync login";
+  (err as { hint: string | undefined }).hint = hint;
+  return err;
 }
 
 /** What the first, outline-only parse found: the command to load, and whether help was asked. */

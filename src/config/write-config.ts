@@ -9,10 +9,14 @@ import { isDeepStrictEqual } from "node:util";
 import { writeFileAtomically, writeJsonAtomically } from "../local/atomic-write.js";
 import { ConfigInvalidError } from "./config-error.js";
 import { renderValue } from "./format-issues.js";
+import { buildSyncrcJsonSchema } from "./json-schema.js";
 import { type JsonNode, scanJson } from "./json-scan.js";
 import { displayPath, findConfigFile } from "./load-config.js";
 import { normalizeDir, type DesignMapping, type SyncrcInput } from "./schema.js";
 import { blankOutJsonc, parseSyncrcText, validateSyncrc } from "./validate-syncrc.js";
+
+/** The copy of the JSON Schema `init` writes beside a new `.syncrc`. */
+export const SCHEMA_FILE_NAME = ".syncrc.schema.json";
 
 /** What {@link addDesignMapping} did. */
 export interface AddedMapping {
@@ -48,7 +52,10 @@ export async function addDesignMapping(
     throw new ConfigInvalidError([`${label}: cannot read the file (${String(error)})`], { cause: error });
   });
   if (text === undefined) {
-    await writeConfig(file, { designs: [stored] });
+    // The schema goes beside the new file, so "$schema" resolves for every teammate and every
+    // kind of install (a path into node_modules only works for a local one).
+    await writeFileAtomically(join(dirname(file), SCHEMA_FILE_NAME), `${JSON.stringify(buildSyncrcJsonSchema(), null, 2)}\n`);
+    await writeConfig(file, { $schema: `./${SCHEMA_FILE_NAME}`, designs: [stored] });
     return { path: file, created: true, mapping: stored };
   }
 

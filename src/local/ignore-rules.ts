@@ -25,6 +25,10 @@ export const BUILTIN_IGNORE_PATTERNS: readonly string[] = [
   ".mpsync/",
   // The user's own ignore file: never pushed, never pulled (a remote one is refused).
   "/.syncignore",
+  // mpsync's config and the schema init writes beside it, when a folder maps its own parent.
+  "/.syncrc",
+  "/.syncrc.json",
+  "/.syncrc.schema.json",
   ".DS_Store",
   // vim: swap files, the `4913` write-permission probe, `file~` backups.
   "*.swp",

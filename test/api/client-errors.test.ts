@@ -44,7 +44,7 @@ describe("error statuses", () => {
       retryable: false,
       request: { method: "GET", url: `${server?.baseUrl}/v3/designs/${EDITOR_ID}/status` },
     });
-    expect(err.message).toBe(`${STATUS_ENDPOINT} failed: ${status} ${message}`);
+    expect(err.message).toBe(`could not read the design's status: ${status} ${message}`);
     expect(server?.requests).toHaveLength(1);
   });
 
@@ -59,13 +59,13 @@ describe("error statuses", () => {
       res.end("<html><body>Bad gateway</body></html>");
     });
     expect(err).toMatchObject({ code: "SERVER_ERROR", status: 502, retryable: true, serverMessage: undefined });
-    expect(err.message).toBe(`${STATUS_ENDPOINT} failed: 502 Bad Gateway`);
+    expect(err.message).toBe(`could not read the design's status: 502 Bad Gateway`);
     expect(server?.requests).toHaveLength(3);
   });
 
   it("keeps a multi-line server message on one line", async () => {
     const err = await statusError((_req, res) => sendJson(res, 404, { error: "Design\nnot   found" }));
-    expect(err.message).toBe(`${STATUS_ENDPOINT} failed: 404 Design not found`);
+    expect(err.message).toBe(`could not read the design's status: 404 Design not found`);
   });
 });
 
@@ -84,7 +84,7 @@ describe("malformed responses", () => {
       res.end(body);
     });
     expect(err.code).toBe("INVALID_RESPONSE");
-    expect(err.message).toBe(`malformed response from ${STATUS_ENDPOINT}: ${why}`);
+    expect(err.message).toBe(`could not read the design's status: malformed response: ${why}`);
     expect(err.retryable).toBe(false);
     expect(server?.requests).toHaveLength(1);
   });
@@ -98,7 +98,7 @@ describe("malformed responses", () => {
     const client = testClient(server.baseUrl, { maxResponseBytes: 1024 });
     await expect(client.getStatus(EDITOR_ID)).rejects.toMatchObject({
       code: "INVALID_RESPONSE",
-      message: `malformed response from ${STATUS_ENDPOINT}: body larger than the size cap`,
+      message: `could not read the design's status: malformed response: body larger than the size cap`,
     });
     await client.close();
   });
@@ -122,7 +122,7 @@ describe("network failures and timeouts", () => {
     const err = (await client.getStatus(EDITOR_ID).catch((e: unknown) => e)) as ApiError;
     await client.close();
     expect(err).toMatchObject({ code: "NETWORK", status: undefined, retryable: true });
-    expect(err.message).toBe(`${STATUS_ENDPOINT} failed: network error (ECONNREFUSED)`);
+    expect(err.message).toBe(`could not read the design's status: network error (ECONNREFUSED)`);
   });
 
   it("a server that never answers is TIMEOUT", async () => {
@@ -131,7 +131,7 @@ describe("network failures and timeouts", () => {
     const err = (await client.getStatus(EDITOR_ID).catch((e: unknown) => e)) as ApiError;
     await client.close();
     expect(err).toMatchObject({ code: "TIMEOUT", retryable: true });
-    expect(err.message).toBe(`${STATUS_ENDPOINT} failed: no response within 30 ms`);
+    expect(err.message).toBe(`could not read the design's status: no response within 30 ms`);
     expect(server.requests).toHaveLength(2);
   });
 

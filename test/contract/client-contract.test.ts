@@ -112,7 +112,7 @@ describe("documented error statuses", () => {
   it("400: a body the service refuses", async () => {
     const err = await failure(client.resolveUrl("::not a url::"));
     expect(err).toMatchObject({ code: "BAD_REQUEST", status: 400, endpoint: "POST /v3/designs/resolve-url", retryable: false });
-    expect(err.message).toMatch(/^POST \/v3\/designs\/resolve-url failed: 400 url is not a valid URL/);
+    expect(err.message).toMatch(/^could not resolve the URL: 400 url is not a valid URL/);
   });
 
   it("401: a key the service does not know, with the login hint", async () => {

@@ -82,7 +82,7 @@ describe("retries against the emulator", () => {
       t.emulator.control.failNext({ path: `/v3/designs/${t.editorId}/active-artifact` }, { malformed });
       const err = await t.client.getActiveArtifact(t.editorId).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: "INVALID_RESPONSE" });
-      expect((err as Error).message).toMatch(/^malformed response from GET \/v3\/designs\/\{editorId\}\/active-artifact: /);
+      expect((err as Error).message).toMatch(/^could not read the active version: malformed response: /);
     }
     expect(t.emulator.control.countRequests((r) => r.path.endsWith("/active-artifact"))).toBe(4);
   });

@@ -102,6 +102,20 @@ describe("exit codes", () => {
     const r = await world.run(["versions"], { env: { MP_API_KEY: "wrong-key" } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("401");
+    // It says which key was refused, instead of asking to set a variable that is set (issue 14).
+    expect(r.stderr).toContain("the service refused the key in MP_API_KEY");
+    expect(r.stderr).not.toContain("API key missing or invalid");
+  });
+
+  it("an error in a folder's sync names the folder and says what failed in words", async () => {
+    const { editorId } = seedDesign(world);
+    await world.writeSyncrc({ designs: [{ dir: "web", design: editorId }], pollIntervalSec: 0.2 });
+    world.emulator.control.failNext({ method: "GET", path: /\/active-artifact$/ }, { status: 500 }, 20);
+    const r = await world.run(["pull", "web"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`web (design ${editorId}): could not read the active version: 500`);
+    expect(r.stderr).not.toContain("{editorId}");
+    world.emulator.control.clearFaults();
   });
 });
 

@@ -106,6 +106,15 @@ describe("prompt", () => {
     }
   });
 
+  it("without --wait says what pulls the result: no watch runs, so mpsync pull (issue 14)", async () => {
+    // A prompt whose generation fails adds no version (later tests count versions).
+    const r = await world.run(["prompt", "[fail] make the footer darker"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("when it is ready: mpsync pull");
+    expect(r.stdout).not.toContain("watch pulls");
+    world.emulator.control.finishGeneration(editorId);
+  });
+
   it("exits 4 when out of credits", async () => {
     world.emulator.control.setCredits(KEY, 0);
     try {

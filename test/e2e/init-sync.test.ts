@@ -22,7 +22,11 @@ describe("init", () => {
     expect(doc).toMatchObject({ ok: true, dir: "web", editorId, config: { path: join(world.cwd, ".syncrc"), created: true } });
     expect(doc.pull.pulled.sort()).toEqual(["App.tsx", "index.css", "index.tsx", "tailwind.config.js"]);
     const syncrc = await readText(join(world.cwd, ".syncrc"));
-    expect(JSON.parse(syncrc)).toEqual({ designs: [{ dir: "web", design: editorId }] });
+    expect(JSON.parse(syncrc)).toEqual({ $schema: "./.syncrc.schema.json", designs: [{ dir: "web", design: editorId }] });
+    // The schema lies beside it, so "$schema" resolves whatever the install (issue 14).
+    const schema = JSON.parse(await readText(join(world.cwd, ".syncrc.schema.json"))) as { title: string; properties: Record<string, unknown> };
+    expect(schema.title).toBe("mpsync .syncrc");
+    expect(Object.keys(schema.properties)).toContain("designs");
     expect(syncrc).not.toContain(KEY);
     expect(await readText(join(world.cwd, "web", "App.tsx"))).toBe(world.emulator.control.getFiles(editorId)["App.tsx"]);
   });

@@ -67,7 +67,7 @@ function sendBytes(res: ServerResponse, body: Buffer): void {
   res.end(body);
 }
 
-async function rejection(p: Promise<unknown>): Promise<MpsyncError> {
+async function rejection(p: Promise<unknown>): Promise<MpsyncError & { endpoint?: string }> {
   const err = await p.then(
     () => undefined,
     (e: unknown) => e,
@@ -88,7 +88,8 @@ describe("hostile bytes from a raw server", () => {
     });
     const err = await rejection(sync.fullSync());
     expect(err.code).toBe("INVALID_RESPONSE");
-    expect(err.message).toContain(READ_NAME);
+    expect(err.endpoint).toBe(READ_NAME);
+    expect(err.message).toContain("could not read the design's files");
     expect(await snapshotTree(harness.root)).toEqual(before);
   });
 
@@ -136,7 +137,8 @@ describe("hostile bytes from a raw server", () => {
     });
     const err = await rejection(sync.fullSync());
     expect(err.code).toBe("INVALID_RESPONSE");
-    expect(err.message).toContain(READ_NAME);
+    expect(err.endpoint).toBe(READ_NAME);
+    expect(err.message).toContain("could not read the design's files");
     expect(err.message).toContain("size cap");
     expect(await snapshotTree(harness.root)).toEqual(before);
   });

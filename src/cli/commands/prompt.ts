@@ -1,4 +1,5 @@
 /** `mpsync prompt TEXT`: ask for a change; with --wait, poll until idle, pull, show the reply. */
+import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
 import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
 import { MpsyncError } from "../../core/errors.js";
@@ -84,9 +85,16 @@ async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags):
     pulledBy: undefined,
   };
   if (flags.wait !== true) {
-    ctx.out.result(result, () => {
+    // Only a live daemon on this folder pulls by itself; otherwise say what to run.
+    const lock = await readFolderLock(mapping.root);
+    const watcher = lock !== undefined && isLockHolderAlive(lock) ? lock : undefined;
+    ctx.out.result({ ...result, pulledBy: watcher === undefined ? undefined : `${watcher.command} (pid ${watcher.pid})` }, () => {
       ctx.out.success(`prompt sent to ${editorId}: generating`);
-      ctx.out.info(ctx.out.c.dim("  mpsync watch pulls the result when it is ready (or send prompts with --wait)"));
+      const next =
+        watcher !== undefined
+          ? `  the running ${watcher.command} (pid ${watcher.pid}) pulls the result when it is ready`
+          : `  when it is ready: mpsync pull ${mapping.dir} (mpsync status tells when; or send prompts with --wait)`;
+      ctx.out.info(ctx.out.c.dim(next));
     });
     return EXIT.ok;
   }
