@@ -92,6 +92,31 @@ export class Output {
     this.opts.stdout.write(`${stamp} ${this.#c.cyan(e.dir)} ${this.#badge(e.event)} ${e.message}\n`);
   }
 
+  /**
+   * A progress bar for long work ("pulling [#####.....] 1,200/3,000 files, 850/s") on a sized
+   * TTY; nothing elsewhere (no line per file: the summary follows the work). `now` gives the time.
+   */
+  bar(verb: string, now: () => number): { update(done: number, total: number): void; stop(): void } {
+    const columns = (this.opts.stderr as { columns?: number }).columns ?? 0;
+    if (this.opts.stderr.isTTY !== true || columns <= 0 || this.opts.json || this.opts.quiet) return { update: () => undefined, stop: () => undefined };
+    const started = now();
+    let spinner: ReturnType<typeof createSpinner> | undefined;
+    return {
+      update: (done, total) => {
+        const width = 20;
+        const filled = total === 0 ? width : Math.round((width * done) / total);
+        const seconds = Math.max((now() - started) / 1000, 0.001);
+        const text = `${verb} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} files, ${Math.round(done / seconds).toLocaleString("en-US")}/s`;
+        if (spinner === undefined) spinner = createSpinner(text, { stream: this.opts.stderr as NodeJS.WriteStream }).start();
+        else spinner.update({ text });
+      },
+      stop: () => {
+        spinner?.clear();
+        spinner?.stop();
+      },
+    };
+  }
+
   /** A spinner with elapsed time on a TTY; plain progress lines otherwise. */
   progress(text: string): Progress {
     // A pseudo-terminal with no size (script(1), some CI runners) reports 0 columns: nanospinner's

@@ -38,7 +38,7 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   { name: "pull", usage: "[options] [dir...]", description: "bring remote changes into the mapped folders (local edits are reconciled, never discarded)", load: async () => (await import("./commands/sync-commands.js")).registerSyncCommands },
   { name: "push", usage: "[options] [dir...]", description: "send local changes (the remote is checked first: its edits are reconciled, never overwritten)", load: async () => (await import("./commands/sync-commands.js")).registerSyncCommands },
-  { name: "status", usage: "[dir...]", description: "local and remote changes, conflicts, generating or idle, active version, daemon", load: async () => (await import("./commands/sync-commands.js")).registerSyncCommands },
+  { name: "status", usage: "[options] [dir...]", description: "local and remote changes, conflicts, generating or idle, active version, daemon", load: async () => (await import("./commands/sync-commands.js")).registerSyncCommands },
   { name: "watch", usage: "[dir...]", description: "two-way sync of every mapping (or the named folders) until Ctrl-C", load: async () => (await import("./commands/watch.js")).registerWatch },
   { name: "init", usage: "[options] [dir]", description: "map a folder to a design in .syncrc (written or extended), then pull the design into it", load: async () => (await import("./commands/init.js")).registerInit },
   { name: "create", usage: "[options]", description: "create a design (blank, from a template, or generated from a prompt) and print its editorId and URLs", load: async () => (await import("./commands/create.js")).registerCreate },

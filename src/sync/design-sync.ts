@@ -41,6 +41,9 @@ export interface DesignSyncOptions {
   clock: Clock;
 }
 
+/** Told after each file a cycle writes, removes or merges (done of total): a progress bar. */
+export type CycleProgress = (done: number, total: number) => void;
+
 /** What a cycle did (or, with dryRun, would do). */
 export interface CycleReport {
   plan: SyncPlan;
@@ -125,7 +128,7 @@ export class DesignSync {
    * A full cycle over every path. `pullOnly` (`mpsync pull`): nothing is sent; local changes are
    * reported as waiting to be pushed, and a merge is written locally for the next push to send.
    */
-  async fullSync(options: { force?: boolean; dryRun?: boolean; pullOnly?: boolean } = {}): Promise<CycleReport> {
+  async fullSync(options: { force?: boolean; dryRun?: boolean; pullOnly?: boolean; progress?: CycleProgress } = {}): Promise<CycleReport> {
     const exists = await this.#o.local.exists();
     const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
     const remote = await readRemoteSnapshot(this.#o.client, this.editorId);
@@ -143,7 +146,7 @@ export class DesignSync {
       remoteFileCount: remote.listed.length,
     });
     if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
-    return this.#finish(plan, remote, options.dryRun === true, options.pullOnly !== true);
+    return this.#finish(plan, remote, options.dryRun === true, options.pullOnly !== true, options.progress);
   }
 
   /**
@@ -235,7 +238,7 @@ export class DesignSync {
     return out;
   }
 
-  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true): Promise<CycleReport> {
+  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true, progress?: CycleProgress): Promise<CycleReport> {
     const report: CycleReport = {
       plan,
       dryRun,
@@ -257,11 +260,11 @@ export class DesignSync {
     if (dryRun) return report;
     const haltCleared = this.state.halted !== undefined;
     this.state.halted = undefined;
-    report.result = await this.#execute(plan, remote, haltCleared, send);
+    report.result = await this.#execute(plan, remote, haltCleared, send, progress);
     return report;
   }
 
-  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean): Promise<ExecuteResult> {
+  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean, progress?: CycleProgress): Promise<ExecuteResult> {
     const ledger = this.#ledger;
     this.#o.local.beginWrites?.();
     const localTexts = await this.#readLocalTexts(plan);
@@ -283,6 +286,7 @@ export class DesignSync {
         },
         saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
         remoteLabel: () => (label ??= this.#remoteLabel(remote.artifactId)),
+        ...(progress === undefined ? {} : { progress }),
       },
     );
     // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.

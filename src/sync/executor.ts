@@ -26,6 +26,8 @@ export interface ExecuteDeps {
   /** Names of this folder's backup/conflict sub-folder for this run. */
   stamp: string;
   hashOf(text: string): string;
+  /** Told after each action that changes something (not reports), with the total: a progress bar. */
+  progress?(done: number, total: number): void;
 }
 
 /** Inputs beside the plan: the texts read for it. */
@@ -97,13 +99,16 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
   // Each path has one action and its own file, so local work runs in parallel: a pull of
   // thousands of files is bound by file-system latency, not CPU (BENCHMARKS.md).
   // One unwritable path must not block the rest of the cycle, pushes included (issue 12).
-  await mapBounded(input.plan.actions, LOCAL_ACTION_CONCURRENCY, (action) =>
-    applyLocalAction(action, input, deps, result, pushes).catch((err: unknown) => {
+  const total = input.plan.actions.filter((a) => a.kind !== "report").length;
+  let done = 0;
+  await mapBounded(input.plan.actions, LOCAL_ACTION_CONCURRENCY, async (action) => {
+    await applyLocalAction(action, input, deps, result, pushes).catch((err: unknown) => {
       const code = (err as NodeJS.ErrnoException | undefined)?.code;
       if (code === undefined || !PATH_FAILURES.has(code)) throw err;
       result.failed.push({ path: action.path, code, message: err instanceof Error ? err.message : String(err) });
-    }),
-  );
+    });
+    if (action.kind !== "report") deps.progress?.(++done, total);
+  });
   pushes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (pushes.length > 0 && input.send === false) result.notSent.push(...pushes.map((p) => p.path));
   else if (pushes.length > 0) await pushAll(pushes, input, deps, result);

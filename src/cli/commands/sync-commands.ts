@@ -14,6 +14,9 @@ import { collectStatus, renderStatus, type DesignStatusReport } from "./status-r
 import { waitUntilIdle } from "../wait-idle.js";
 import { commitAfterCycle, withFolder } from "../../app/folder.js";
 
+/** A pull of at least this many files shows a progress bar on a terminal. */
+export const PROGRESS_MIN_FILES = 50;
+
 interface OneShotFlags {
   dryRun?: boolean;
   force?: boolean;
@@ -42,9 +45,11 @@ export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHold
     .command("status")
     .description("local and remote changes, conflicts, generating or idle, active version, daemon")
     .argument("[dir...]", "mapped folders (default: all)")
-    .addHelpText("after", "\nExamples:\n  $ mpsync status\n  $ mpsync status --json | jq '.designs[].localChanges'")
+    .option("--watch", "a live view, redrawn until Ctrl-C (the service is asked at most once per pollIntervalSec)")
+    .addHelpText("after", "\nExamples:\n  $ mpsync status\n  $ mpsync status --watch\n  $ mpsync status --json | jq '.designs[].localChanges'")
     .action(
-      action(io, exit, async (ctx, dirs: string[]) => {
+      action(io, exit, async (ctx, dirs: string[], flags: { watch?: boolean }) => {
+        if (flags.watch === true) return watchStatus(ctx, dirs);
         const reports: DesignStatusReport[] = [];
         for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
         const failed = reports.filter((r) => r.errorCode !== undefined);
@@ -59,6 +64,64 @@ export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHold
         return failed.length > 0 || reports.some((r) => r.halted !== undefined) ? EXIT.failure : EXIT.ok;
       }),
     );
+}
+
+/** Screen refreshes of `status --watch` (ages move); the service is asked less often (below). */
+export const STATUS_WATCH_REDRAW_MS = 1000;
+
+/**
+ * `status --watch`: like Mutagen's `sync monitor`, every mapping redrawn in place on a terminal
+ * (one JSON line per collection with --json, one report per collection when piped).
+ * Collections are at most one per pollIntervalSec (at least 2 s): status reads the design's
+ * files, which must stay bounded on the real service. Ends with exit 0 on Ctrl-C.
+ */
+async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number> {
+  const config = await ctx.runtime.config();
+  const collectMs = Math.max(2000, config.config.pollIntervalSec * 1000);
+  const live = ctx.io.stdout.isTTY === true && !ctx.out.opts.json;
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const offInt = ctx.io.onSignal("SIGINT", () => stop());
+  const offTerm = ctx.io.onSignal("SIGTERM", () => stop());
+  try {
+    let reports: DesignStatusReport[] = [];
+    let collectedAt = 0;
+    let ended = false;
+    void stopped.then(() => (ended = true));
+    while (!ended) {
+      const now = ctx.runtime.clock.now();
+      if (now - collectedAt >= collectMs) {
+        reports = [];
+        for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
+        collectedAt = ctx.runtime.clock.now();
+        if (ctx.out.opts.json) {
+          // JSON Lines: one status document per collection.
+          ctx.io.stdout.write(`${JSON.stringify({ ok: reports.every((r) => r.errorCode === undefined), at: new Date(collectedAt).toISOString(), designs: reports })}\n`);
+        } else if (!live) {
+          renderStatus(ctx.out, reports);
+          ctx.out.info("");
+        }
+      }
+      if (live) {
+        // Home, clear below: one redraw in place per tick.
+        ctx.io.stdout.write("\x1b[H\x1b[2J");
+        ctx.out.info(ctx.out.c.bold(`mpsync status --watch  (${new Date(ctx.runtime.clock.now()).toLocaleTimeString()}; Ctrl-C to stop)`));
+        ctx.out.info("");
+        renderStatus(ctx.out, reports);
+        const next = Math.max(0, Math.round((collectedAt + collectMs - ctx.runtime.clock.now()) / 1000));
+        ctx.out.info(ctx.out.c.dim(`asked the service ${Math.round((ctx.runtime.clock.now() - collectedAt) / 1000)} s ago; next in ${next} s`));
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, live ? STATUS_WATCH_REDRAW_MS : collectMs)))]);
+      clearTimeout(timer);
+    }
+  } finally {
+    offInt();
+    offTerm();
+  }
+  return EXIT.ok;
 }
 
 /** Which key status used, never the key: "key from MP_API_KEY", "stored key for <address>". */
@@ -125,7 +188,17 @@ async function runCycle(
 ): Promise<CycleReport | undefined> {
   const dryRun = flags.dryRun === true;
   // `pull` only brings remote changes in: local edits wait for push or watch (README, "How sync works").
-  if (kind === "pull") return sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true });
+  if (kind === "pull") {
+    const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.now());
+    const progress = (done: number, total: number): void => {
+      if (total >= PROGRESS_MIN_FILES) bar.update(done, total);
+    };
+    try {
+      return await sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true, progress });
+    } finally {
+      bar.stop();
+    }
+  }
   // Pushes wait while the design is generating (README, "How sync works"); then pull and reconcile first.
   const generating = await waitUntilIdle(ctx, sync, { wait: !dryRun });
   if (generating) {
