@@ -36,6 +36,8 @@ export interface RuntimeOptions {
   /** Write logs to this file (rotated by size) instead of stderr. */
   logFile?: string | undefined;
   clock?: Clock | undefined;
+  /** Told every mapping list the config gives (the CLI labels folders with it). */
+  onMappings?: ((mappings: readonly Mapping[]) => void) | undefined;
 }
 
 /** One mapping of .syncrc with its absolute folder. */
@@ -168,6 +170,7 @@ export class Runtime {
   async mappings(dirs: readonly string[] = []): Promise<Mapping[]> {
     const loaded = await this.config();
     const all = loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root }));
+    this.options.onMappings?.(all);
     if (dirs.length === 0) return all;
     return dirs.map((wanted) => {
       // `web`, `web/`, `./web/`, an absolute path: whatever tab completion or a script gives.

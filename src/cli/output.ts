@@ -3,6 +3,7 @@
  * document (or JSON Lines for `watch`) with --json, nothing but errors with --quiet.
  * Streams are parameters so end-to-end tests can read them.
  */
+import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 import { createSpinner } from "nanospinner";
 import { MpsyncError } from "../core/errors.js";
@@ -32,10 +33,26 @@ export interface Progress {
 export class Output {
   readonly opts: OutputOptions;
   readonly #c: ReturnType<typeof pc.createColors>;
+  readonly #labels = new Map<string, string>();
 
   constructor(opts: OutputOptions) {
     this.opts = opts;
     this.#c = pc.createColors(opts.color);
+  }
+
+  /** How a mapping's folder is shown to a person: its path from the current folder. */
+  labelFolders(mappings: readonly { dir: string; root: string }[], cwd: string): void {
+    for (const m of mappings) {
+      const rel = relative(cwd, m.root);
+      const label = rel === "" ? "." : rel.split(sep).join("/");
+      // From outside the config's folder the path is the clearer name; else keep what .syncrc says.
+      if (label !== m.dir && !label.startsWith("..") && !isAbsolute(label)) this.#labels.set(m.dir, label);
+    }
+  }
+
+  /** The folder `dir` (as written in .syncrc) as a person should read it. */
+  folder(dir: string): string {
+    return this.#labels.get(dir) ?? dir;
   }
 
   /** Colour helpers (no-ops without colour). */
@@ -89,7 +106,7 @@ export class Output {
     }
     if (this.opts.quiet && e.event !== "error" && e.event !== "halted" && e.event !== "conflict") return;
     const stamp = this.#c.dim(new Date().toLocaleTimeString());
-    this.opts.stdout.write(`${stamp} ${this.#c.cyan(e.dir)} ${this.#badge(e.event)} ${e.message}\n`);
+    this.opts.stdout.write(`${stamp} ${this.#c.cyan(this.folder(e.dir))} ${this.#badge(e.event)} ${e.message}\n`);
   }
 
   /**

@@ -19,7 +19,7 @@ const LIST_HEAD = 10;
 export function renderPlan(out: Output, s: CycleSummary & { dir: string }, dryRun: boolean, elapsedMs?: number): void {
   const c = out.c;
   const verb = (done: string, would: string): string => (dryRun ? would : done);
-  const head = c.bold(s.dir);
+  const head = c.bold(out.folder(s.dir));
   if (s.halted !== undefined) {
     out.info(`${head}: ${c.red("needs attention")}: ${s.halted}`);
     out.info(`  run ${c.cyan("mpsync pull --force")} once you have checked, or fix the cause`);

@@ -102,7 +102,7 @@ export class DesignWorker {
     // Start-up reconcile: finds edits made while the daemon was down (against the base).
     this.#needsFullSync = true;
     await this.#enqueue(() => this.#cycle());
-    this.#o.emit({ event: "ready", dir: this.#o.dir, editorId: this.#o.sync.editorId, message: `watching ${this.#o.dir}` });
+    this.#o.emit({ event: "ready", dir: this.#o.dir, editorId: this.#o.sync.editorId, message: "watching for changes" });
     void this.#pollLoop();
   }
 

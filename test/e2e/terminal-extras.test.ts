@@ -67,6 +67,15 @@ describe("mpsync diff", () => {
   });
 });
 
+describe("folder names", () => {
+  it("a person reads a folder as a path from where they stand; --json keeps dir as written", async () => {
+    const human = await world.run(["--config", "work/.syncrc", "status"], { cwd: world.root });
+    expect(human.stdout).toMatch(/^work\/site {2}/m);
+    const doc = world.readJson<{ designs: { dir: string }[] }>((await world.run(["--config", "work/.syncrc", "status", "--json"], { cwd: world.root })).stdout);
+    expect(doc.designs[0]?.dir).toBe("site");
+  });
+});
+
 describe("which key", () => {
   it("status names the service and the key it used (MP_API_KEY, or the one stored for that address), never the key", async () => {
     const address = world.emulator.baseUrl.replace(/\/+$/, "");

@@ -127,7 +127,7 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
     // A live daemon polls all the time but saves an unchanged status once a minute: its age
     // would mislead. Without one, the age says how old the last known status is.
     const age = r.daemon !== undefined ? c.dim(" (watched)") : r.statusAgeSec === undefined ? "" : c.dim(` (as of ${formatDuration(r.statusAgeSec * 1000)} ago)`);
-    out.info(`${c.bold(r.dir)}  ${r.editorId ?? ""}  ${stateText}${age}  ${r.activeVersion ?? ""}`);
+    out.info(`${c.bold(out.folder(r.dir))}  ${r.editorId ?? ""}  ${stateText}${age}  ${r.activeVersion ?? ""}`);
     if (r.error !== undefined) out.info(`  ${c.red(r.error)}`);
     if (r.note !== undefined) out.info(`  ${c.dim(r.note)}`);
     if (r.halted !== undefined) out.info(`  ${c.red("halted:")} ${r.halted}; run mpsync pull --force once checked`);
