@@ -9,7 +9,7 @@ import { hasCode, MpsyncError } from "../core/errors.js";
 import { createPullCommitter, pulledPaths } from "../git/pull-committer.js";
 import type { Mapping, Runtime } from "../runtime.js";
 import { acquireFolderLock, readFolderLock, type FolderLock, type LockInfo } from "../state/lock.js";
-import type { CycleReport, DesignSync } from "../sync/design-sync.js";
+import type { CycleProgress, CycleReport, DesignSync } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
 
 /** The folder's lock when this process got it, else who holds it. */
@@ -77,8 +77,19 @@ export function namingFolder(err: unknown, dir: string, editorId: string | undef
  * wait for push or watch), unless `send` (`init --force`, whose reconcile the user asked for);
  * then the pulled version is committed when the config asks for it.
  */
-export async function pullFolder(runtime: Runtime, mapping: Mapping, sync: DesignSync, emit: EventSink, options: { send?: boolean; force?: boolean; dryRun?: boolean } = {}): Promise<CycleReport> {
-  const report = await sync.fullSync({ pullOnly: options.send !== true, force: options.force === true, dryRun: options.dryRun === true });
+export async function pullFolder(
+  runtime: Runtime,
+  mapping: Mapping,
+  sync: DesignSync,
+  emit: EventSink,
+  options: { send?: boolean; force?: boolean; dryRun?: boolean; progress?: CycleProgress } = {},
+): Promise<CycleReport> {
+  const report = await sync.fullSync({
+    pullOnly: options.send !== true,
+    force: options.force === true,
+    dryRun: options.dryRun === true,
+    ...(options.progress === undefined ? {} : { progress: options.progress }),
+  });
   await commitAfterCycle(runtime, mapping, sync.editorId, report, emit);
   return report;
 }

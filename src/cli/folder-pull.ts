@@ -6,7 +6,9 @@ import { pullFolder, withFolder, withFolderIfFree } from "../app/folder.js";
 import type { Mapping } from "../runtime.js";
 import type { LockInfo } from "../state/lock.js";
 import { summarizeCycle, type CycleSummary } from "../sync/cycle-summary.js";
+import type { DesignSync } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
+import { PROGRESS_MIN_FILES } from "./render-plan.js";
 import type { CommandContext } from "./context.js";
 import { EXIT } from "./exit-codes.js";
 
@@ -18,15 +20,33 @@ export function warnSink(ctx: CommandContext): EventSink {
 }
 
 /** Pulls the mapping's design under the folder's lock (`send`: init --force's full reconcile). */
-export async function pullMapped(ctx: CommandContext, mapping: Mapping, command: string, options: { send?: boolean } = {}): Promise<CycleSummary> {
+export async function pullMapped(ctx: CommandContext, mapping: Mapping, command: string, options: { send?: boolean } = {}): Promise<TimedSummary> {
   const emit = warnSink(ctx);
-  return withFolder(ctx.runtime, mapping, { command, emit }, async (sync) => summarizeCycle(await pullFolder(ctx.runtime, mapping, sync, emit, options)));
+  return withFolder(ctx.runtime, mapping, { command, emit }, (sync) => timedPull(ctx, mapping, sync, emit, options));
+}
+
+/** A pull's summary with how long it took (the totals line says it). */
+export type TimedSummary = CycleSummary & { elapsedMs: number };
+
+/** pullFolder with a progress bar on a terminal (PROGRESS_MIN_FILES or more) and its duration. */
+async function timedPull(ctx: CommandContext, mapping: Mapping, sync: DesignSync, emit: EventSink, options: { send?: boolean } = {}): Promise<TimedSummary> {
+  const started = ctx.runtime.clock.now();
+  const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.now());
+  try {
+    const progress = (done: number, total: number): void => {
+      if (total >= PROGRESS_MIN_FILES) bar.update(done, total);
+    };
+    const summary = summarizeCycle(await pullFolder(ctx.runtime, mapping, sync, emit, { ...options, progress }));
+    return { ...summary, elapsedMs: ctx.runtime.clock.now() - started };
+  } finally {
+    bar.stop();
+  }
 }
 
 /** pullMapped, unless another process (a daemon) holds the folder: that process pulls. */
-export async function pullMappedIfFree(ctx: CommandContext, mapping: Mapping, command: string): Promise<{ pull: CycleSummary | undefined; pulledBy: string | undefined }> {
+export async function pullMappedIfFree(ctx: CommandContext, mapping: Mapping, command: string): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {
   const emit = warnSink(ctx);
-  const done = await withFolderIfFree(ctx.runtime, mapping, { command, emit }, async (sync) => summarizeCycle(await pullFolder(ctx.runtime, mapping, sync, emit)));
+  const done = await withFolderIfFree(ctx.runtime, mapping, { command, emit }, (sync) => timedPull(ctx, mapping, sync, emit));
   return done.value === undefined ? { pull: undefined, pulledBy: holderLabel(done.holder) } : { pull: done.value, pulledBy: undefined };
 }
 

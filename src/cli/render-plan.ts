@@ -10,6 +10,9 @@ const REASONS: Record<string, string> = {
   "waiting-to-push": "changed locally: waiting to be pushed (mpsync push, or watch, sends it)",
 };
 
+/** A pull of at least this many files shows a progress bar on a terminal. */
+export const PROGRESS_MIN_FILES = 50;
+
 /** Per-file lines shown before a long list is summarised (`-v` shows all; `--json` has all). */
 export const LIST_LIMIT = 20;
 /** Lines shown of a list over LIST_LIMIT. */

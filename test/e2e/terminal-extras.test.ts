@@ -92,7 +92,8 @@ describe("mpsync open", () => {
   it("--print prints the editor address; a BROWSER is started with it", async () => {
     const printed = await world.run(["open", "--print"]);
     expect(printed.code).toBe(0);
-    expect(printed.stdout.trim()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/c/${editorId}$`));
+    // The address the service gave when the design was made (the emulator names the real editor).
+    expect(printed.stdout.trim()).toBe(world.emulator.control.getDesign(editorId).editorUrl);
     const seen = join(world.cwd, "browser-saw.txt");
     const browser = join(world.cwd, "fake-browser.sh");
     await writeFile(browser, `#!/bin/sh\necho "$1" > "${seen}"\n`);

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
 import { MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
-import type { CycleSummary } from "../../sync/cycle-summary.js";
+import type { TimedSummary } from "../folder-pull.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
@@ -66,8 +66,8 @@ async function runCheckout(ctx: CommandContext, version: string, flags: Checkout
   const doc = { ok: pull?.halted === undefined, dir: mapping.dir, editorId, from: { versionLabel: source?.versionLabel, artifactId: sourceArtifactId }, artifactId: artifact.artifactId, versionLabel: label, pull, pulledBy };
   ctx.out.result(doc, () => {
     ctx.out.success(`${fromLabel} is active again as ${label ?? artifact.artifactId}`);
-    if (pull !== undefined) renderPlan(ctx.out, { ...pull, dir: mapping.dir }, false);
-    else ctx.out.info(`${pulledBy ?? "another mpsync process"} holds ${mapping.dir}: it will pull the checked-out version`);
+    if (pull !== undefined) renderPlan(ctx.out, { ...pull, dir: mapping.dir }, false, pull.elapsedMs);
+    else ctx.out.info(`${pulledBy ?? "another mpsync process"} holds ${ctx.out.folder(mapping.dir)}: it will pull the checked-out version`);
   });
   return pullExitCode(pull);
 }
@@ -83,7 +83,7 @@ async function runSnapshot(ctx: CommandContext, name: string, flags: { dir?: str
   ctx.out.result(doc, () => ctx.out.success(`saved ${label ?? artifact.artifactId} "${name}"`));
 }
 
-async function pullIfFree(ctx: CommandContext, mapping: Mapping): Promise<{ pull: CycleSummary | undefined; pulledBy: string | undefined }> {
+async function pullIfFree(ctx: CommandContext, mapping: Mapping): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {
   return pullMappedIfFree(ctx, mapping, "mpsync checkout");
 }
 

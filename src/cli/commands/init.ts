@@ -7,7 +7,7 @@ import type { Design } from "../../api/schemas.js";
 import { displayPath, type LoadedConfig } from "../../config/load-config.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../config/write-config.js";
 import { isBareEditorId, normalizeDesignUrl } from "../../sync/resolve-design.js";
-import type { CycleSummary } from "../../sync/cycle-summary.js";
+import type { TimedSummary } from "../folder-pull.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { addCreateOptions, buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
@@ -164,7 +164,7 @@ async function writeMapping(ctx: CommandContext, target: ConfigTarget, dir: stri
 
 function report(
   ctx: CommandContext,
-  r: { dir: string; editorId: string; written: Written; created: Design | undefined; summary: CycleSummary },
+  r: { dir: string; editorId: string; written: Written; created: Design | undefined; summary: TimedSummary },
 ): void {
   const doc = {
     ok: r.summary.halted === undefined,
@@ -175,7 +175,7 @@ function report(
     pull: r.summary,
   };
   ctx.out.result(doc, () => {
-    renderPlan(ctx.out, { ...r.summary, dir: r.dir }, false);
+    renderPlan(ctx.out, { ...r.summary, dir: r.dir }, false, r.summary.elapsedMs);
     ctx.out.info(ctx.out.c.dim(`next: mpsync watch   (two-way sync until Ctrl-C)`));
   });
 }

@@ -11,11 +11,14 @@ import { openMapped } from "./versions.js";
 /** What `publish` records in `.mpsync/links.json` for `open --preview`. */
 export const linksSchema = z.object({ previewUrl: z.string().optional() });
 
-/** The web editor's address of a design: the service's app host, or the emulator itself. */
+/** The web editor of the real service (the emulator names its designs' editors there too). */
+const DEFAULT_APP_URL = "https://www.magicpatterns.com";
+
+/** The web editor's address of a design: `api.<host>` serves `www.<host>`; else the real editor. */
 export function editorUrlOf(baseUrl: string, editorId: string): string {
   const url = new URL(baseUrl);
   // api.magicpatterns.com -> www.magicpatterns.com (SERVICE-FACTS: "Addresses and auth").
-  const app = url.hostname.startsWith("api.") ? `${url.protocol}//www.${url.hostname.slice(4)}` : url.origin;
+  const app = url.hostname.startsWith("api.") ? `${url.protocol}//www.${url.hostname.slice(4)}` : DEFAULT_APP_URL;
   return `${app}/c/${editorId}`;
 }
 

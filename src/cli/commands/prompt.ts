@@ -5,7 +5,7 @@ import type { V3Client } from "../../api/client-types.js";
 import { MpsyncError } from "../../core/errors.js";
 import { messageText, type PromptRequest } from "../../api/schemas.js";
 import type { Mapping } from "../../runtime.js";
-import type { CycleSummary } from "../../sync/cycle-summary.js";
+import type { TimedSummary } from "../folder-pull.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { collect, spendGeneration } from "../design-request.js";
@@ -31,7 +31,7 @@ export interface PromptResult {
   newVersion: boolean | undefined;
   activeArtifactId: string | undefined;
   reply: string | undefined;
-  pull: CycleSummary | undefined;
+  pull: TimedSummary | undefined;
   pulledBy: string | undefined;
 }
 
@@ -125,8 +125,8 @@ function renderWaited(ctx: CommandContext, r: PromptResult): void {
     ctx.out.warn("generation ended without a new version: nothing to pull");
     return;
   }
-  if (r.pull !== undefined) renderPlan(ctx.out, { ...r.pull, dir: r.dir }, false);
-  else ctx.out.info(`${r.pulledBy ?? "another mpsync process"} holds ${r.dir}: it will pull the new version`);
+  if (r.pull !== undefined) renderPlan(ctx.out, { ...r.pull, dir: r.dir }, false, r.pull.elapsedMs);
+  else ctx.out.info(`${r.pulledBy ?? "another mpsync process"} holds ${ctx.out.folder(r.dir)}: it will pull the new version`);
 }
 
 /** The active artifact's id, or null when the design has none yet. */

@@ -9,13 +9,10 @@ import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { findIgnoredSecrets } from "../../local/secret-scan.js";
-import { renderPlan } from "../render-plan.js";
+import { PROGRESS_MIN_FILES, renderPlan } from "../render-plan.js";
 import { collectStatus, renderStatus, type DesignStatusReport } from "./status-report.js";
 import { waitUntilIdle } from "../wait-idle.js";
 import { commitAfterCycle, withFolder } from "../../app/folder.js";
-
-/** A pull of at least this many files shows a progress bar on a terminal. */
-export const PROGRESS_MIN_FILES = 50;
 
 interface OneShotFlags {
   dryRun?: boolean;
