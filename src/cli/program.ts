@@ -81,7 +81,7 @@ export function action<A extends unknown[]>(io: CliIo, exit: ExitHolder, body: A
 }
 
 /** A refused key: says which key was refused (MP_API_KEY, or the one stored for this address). */
-function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
+export function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
   if (!(err instanceof MpsyncError) || err.code !== "UNAUTHORIZED") return err;
   const key = ctx.runtime.keySource();
   const hint =

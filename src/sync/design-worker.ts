@@ -102,6 +102,8 @@ export class DesignWorker {
     // Start-up reconcile: finds edits made while the daemon was down (against the base).
     this.#needsFullSync = true;
     await this.#enqueue(() => this.#cycle());
+    // A start-up cycle that stopped this design (a refused key, no access) is not "ready".
+    if (this.#stopped) return;
     this.#o.emit({ event: "ready", dir: this.#o.dir, editorId: this.#o.sync.editorId, message: "watching for changes" });
     void this.#pollLoop();
   }

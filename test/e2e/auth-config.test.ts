@@ -107,6 +107,15 @@ describe("exit codes", () => {
     expect(r.stderr).not.toContain("API key missing or invalid");
   });
 
+  it("watch with a refused key says which key, never 'ready', and exits 3", async () => {
+    const { editorId } = seedDesign(world);
+    await world.writeSyncrc({ designs: [{ dir: "web", design: editorId }], pollIntervalSec: 0.2 });
+    const r = await world.run(["watch"], { env: { MP_API_KEY: "wrong-key" } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).not.toContain("ready");
+    expect(r.stderr).toContain("the service refused the key in MP_API_KEY");
+  });
+
   it("an error in a folder's sync names the folder and says what failed in words", async () => {
     const { editorId } = seedDesign(world);
     await world.writeSyncrc({ designs: [{ dir: "web", design: editorId }], pollIntervalSec: 0.2 });

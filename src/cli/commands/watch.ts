@@ -1,7 +1,7 @@
 /** `mpsync watch`: the daemon, until SIGINT/SIGTERM (flush, then exit 0); SIGHUP reloads .syncrc. */
 import type { Command } from "commander";
 import { WatchDaemon } from "../../daemon/watch-daemon.js";
-import { action, type ExitHolder } from "../program.js";
+import { action, explainRefusedKey, type ExitHolder } from "../program.js";
 import type { CliIo } from "../context.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 
@@ -67,7 +67,7 @@ Examples:
           return EXIT.ok;
         } catch (err) {
           await (stopping ?? daemon.stop().catch(() => undefined));
-          ctx.out.error(err);
+          ctx.out.error(explainRefusedKey(err, ctx));
           return exitCodeFor(err);
         } finally {
           for (const u of unsubscribe) u();
