@@ -138,16 +138,25 @@ async function removeTemp(tmp: string): Promise<void> {
   });
 }
 
-/** Makes the rename itself durable; best effort (Windows cannot fsync a folder). */
-async function syncFolder(dir: string): Promise<void> {
+/**
+ * fsync of a file or a folder (a folder's fsync makes the renames in it durable); best effort:
+ * a vanished file, or Windows, which cannot fsync a folder. Failure only weakens durability
+ * after a power loss, never atomicity.
+ */
+export async function fsyncPath(path: string): Promise<void> {
   try {
-    const handle = await open(dir, "r");
+    const handle = await open(path, "r");
     try {
       await handle.sync();
     } finally {
       await handle.close();
     }
   } catch {
-    // A failed folder fsync only weakens durability after a power loss, never atomicity.
+    // Durability only (see above).
   }
+}
+
+/** Makes the rename itself durable. */
+async function syncFolder(dir: string): Promise<void> {
+  await fsyncPath(dir);
 }

@@ -10,8 +10,8 @@
  * parallel) and one per folder. So state.json never names a base its file could lose.
  */
 import { execFile } from "node:child_process";
-import { open } from "node:fs/promises";
 import { dirname } from "node:path";
+import { fsyncPath } from "./atomic-write.js";
 import { mapBounded } from "./bounded.js";
 
 /** Files written at once by the fsync fallback. */
@@ -52,18 +52,4 @@ function syncFileSystem(path: string): Promise<boolean> {
   return new Promise((resolve) => {
     execFile("sync", ["--file-system", path], { timeout: 60_000 }, (err) => resolve(err === null));
   });
-}
-
-/** fsync of a file or folder; best effort (a vanished file, or Windows and folders). */
-async function fsyncPath(path: string): Promise<void> {
-  try {
-    const handle = await open(path, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Durability only: a failure here never affects what was written.
-  }
 }
