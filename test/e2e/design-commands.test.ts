@@ -155,6 +155,12 @@ describe("versions, checkout, snapshot", () => {
     const r = await world.run(["checkout", "v99"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("v99 not found");
+    // Not a vN: taken as an artifactId; the service does not know it, and the message says the
+    // version is what is missing (issue 14), not the design.
+    const bogus = await world.run(["checkout", "bogus"]);
+    expect(bogus.code).toBe(1);
+    expect(bogus.stderr).toContain('no version "bogus" in design');
+    expect(bogus.stderr).not.toContain("check the design id");
   });
 
   it("snapshot names a clone of the active version", async () => {

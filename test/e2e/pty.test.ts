@@ -4,6 +4,8 @@
  * progress bar and a one-line summary, no per-file flood and no raw JSON log line.
  */
 import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it, afterAll, beforeAll } from "vitest";
 import { BIN, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
@@ -55,6 +57,14 @@ describe("on a terminal", () => {
     const lines = screen.split(/\r?\n/);
     expect(lines.filter((l) => l.includes("src/d")).length).toBeLessThanOrEqual(10);
     expect(lines.some((l) => l.trimStart().startsWith('{"level"'))).toBe(false);
+  });
+
+  it("a large push shows what it sends while the PATCH travels, then the totals", async () => {
+    for (let i = 0; i < FILES; i++) await writeFile(join(world.cwd, "site", "src", `d${i % 12}`, `f${i}.ts`), `export const f${i} = ${i + 1};\n`);
+    const { code, screen } = await inTerminal(["push"]);
+    expect(code).toBe(0);
+    expect(screen).toContain("pushing 600 changed files");
+    expect(screen).toMatch(/pushed 600 files in [\d.]+ s/);
   });
 
   it("status --watch redraws every mapping in place until Ctrl-C, then exits 0", async () => {

@@ -1,7 +1,7 @@
 /** `mpsync checkout VERSION` and `mpsync snapshot NAME`: new active artifacts cloned from old ones. */
 import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
-import { MpsyncError } from "../../core/errors.js";
+import { hasCode, MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
 import type { TimedSummary } from "../folder-pull.js";
 import { action, type ExitHolder } from "../program.js";
@@ -60,7 +60,15 @@ async function runCheckout(ctx: CommandContext, version: string, flags: Checkout
   const fromLabel = source?.versionLabel ?? version;
   // A checkout during a generation would be overtaken by the generation's result.
   await refuseWhileGenerating(ctx, mapping, "mpsync checkout", "nothing was checked out");
-  const artifact = await client.createArtifact(editorId, { sourceArtifactId, name: flags.name ?? `checkout of ${fromLabel}` });
+  const artifact = await client.createArtifact(editorId, { sourceArtifactId, name: flags.name ?? `checkout of ${fromLabel}` }).catch(async (err: unknown) => {
+    // An artifactId the service does not know: the version is what is missing, not the design.
+    if (source !== undefined || !hasCode(err, "NOT_FOUND")) throw err;
+    const newest = (await client.listVersions(editorId, 0)).versions[0]?.versionLabel;
+    throw new MpsyncError("NOT_FOUND", `no version "${version}" in design ${editorId}`, {
+      hint: `name a version as vN${newest === undefined ? "" : ` (they go up to ${newest})`}, or an artifactId: see mpsync versions`,
+      cause: err,
+    });
+  });
   const label = await labelOf(client, editorId, artifact.artifactId);
   const { pull, pulledBy } = await pullIfFree(ctx, mapping);
   const doc = { ok: pull?.halted === undefined, dir: mapping.dir, editorId, from: { versionLabel: source?.versionLabel, artifactId: sourceArtifactId }, artifactId: artifact.artifactId, versionLabel: label, pull, pulledBy };

@@ -208,5 +208,12 @@ async function runCycle(
       hint: `run mpsync pull ${sync.dir} first (local files are kept and listed as waiting to be pushed), then mpsync push`,
     });
   }
-  return sync.pushPaths(await sync.localChanges(), { dryRun });
+  const changed = await sync.localChanges();
+  // A large push is one PATCH: a spinner with the count while it travels (a terminal only moves it).
+  const spinner = !dryRun && changed.length >= PROGRESS_MIN_FILES ? ctx.out.progress(`pushing ${changed.length.toLocaleString("en-US")} changed files`) : undefined;
+  try {
+    return await sync.pushPaths(changed, { dryRun });
+  } finally {
+    spinner?.stop();
+  }
 }
