@@ -56,6 +56,9 @@ describe("mpsync diff", () => {
     expect(r.stdout).toContain("-export const f3 = 3;");
     expect(r.stdout).toContain("+export const f3 = 4;");
     expect(r.stdout).not.toContain("f04.ts");
+    // A mapped folder names all of it.
+    const whole = world.readJson<{ files: { path: string }[] }>((await world.run(["diff", "site", "--json"])).stdout);
+    expect(whole.files.length).toBe(MANY);
     world.emulator.control.editFile(editorId, "src/f03.ts", "export const f3 = 4;\n");
     const remote = await world.run(["diff", "--remote", "--json"]);
     const doc = world.readJson<{ against: string; files: { path: string }[] }>(remote.stdout);

@@ -8,6 +8,7 @@ import { createTwoFilesPatch } from "diff";
 import { MpsyncError } from "../../core/errors.js";
 import { readLocalFile } from "../../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../../local/safe-path.js";
+import type { Mapping } from "../../runtime.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import type { Output } from "../output.js";
@@ -33,11 +34,12 @@ export function registerDiff(program: Command, io: CliIo, exit: ExitHolder): voi
 }
 
 async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: string; remote?: boolean }): Promise<void> {
-  const located = await Promise.all(args.map((a) => locate(ctx, a.replace(/\/+$/, ""), flags.dir)));
+  // An argument is a mapped folder (`mpsync diff web`) or a path inside one.
+  const located = await Promise.all(args.map((a) => wholeFolder(ctx, a).then((m) => m ?? locate(ctx, a.replace(/\/+$/, ""), flags.dir))));
   const mapping = located[0]?.mapping ?? (await ctx.runtime.singleMapping(flags.dir));
   if (located.some((l) => l.mapping.root !== mapping.root)) throw new MpsyncError("USAGE", "the paths lie in different mapped folders: diff one folder at a time");
   const sync = await ctx.runtime.openDesign(mapping, () => undefined);
-  const wanted = located.map((l) => l.rel);
+  const wanted = located.flatMap((l) => (l.rel === "" ? [] : [l.rel]));
   const inScope = (p: string): boolean => wanted.length === 0 || wanted.some((w) => p === w || p.startsWith(`${w}/`));
   let remote: Map<string, string> | undefined;
   let candidates: string[];
@@ -64,6 +66,16 @@ async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: strin
     files.push({ path, binary: false, patch: createTwoFilesPatch(before === undefined ? "/dev/null" : `a/${path}`, local === undefined ? "/dev/null" : `b/${path}`, before ?? "", local ?? "", from, "local") });
   }
   ctx.out.result({ ok: true, dir: mapping.dir, editorId: sync.editorId, against: remote === undefined ? "base" : "remote", files }, () => render(ctx.out, files));
+}
+
+/** The mapping `arg` names as a whole (a mapped folder), with an empty path; else undefined. */
+async function wholeFolder(ctx: CommandContext, arg: string): Promise<{ mapping: Mapping; rel: string } | undefined> {
+  try {
+    const [mapping] = await ctx.runtime.mappings([arg]);
+    return mapping === undefined ? undefined : { mapping, rel: "" };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The local text; undefined when absent; "binary" when not UTF-8 text. */
