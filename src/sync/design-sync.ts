@@ -20,9 +20,10 @@ import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
+import { expandPaths, pullIntents, pushIntents, readLocalTexts, remoteLabel } from "./cycle-io.js";
+import { judgeLocalName } from "./local-refusals.js";
 import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
-import { localNameRefusal } from "../local/path-jail.js";
 
 /** Everything one design's sync needs, wired by the composition root. */
 export interface DesignSyncOptions {
@@ -123,7 +124,6 @@ export class DesignSync {
     this.#ledger = new BaseLedger(state, () => this.save());
   }
 
-  /** Full cycle: every local, remote and base path. */
   /**
    * A full cycle over every path. `pullOnly` (`mpsync pull`): nothing is sent; local changes are
    * reported as waiting to be pushed, and a merge is written locally for the next push to send.
@@ -155,7 +155,7 @@ export class DesignSync {
    */
   async pushPaths(paths: Iterable<string>, options: { dryRun?: boolean } = {}): Promise<CycleReport | undefined> {
     const locals = new Map<string, LocalFile | undefined>();
-    for (const p of this.#expandPaths(paths)) {
+    for (const p of expandPaths(paths, this.#ledger.paths(), (p) => this.#o.local.ignores(p))) {
       const read = await this.#o.local.read(p);
       if (read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
     }
@@ -198,19 +198,6 @@ export class DesignSync {
 
   async #folderGone(): Promise<boolean> {
     return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
-  }
-
-  #expandPaths(paths: Iterable<string>): Set<string> {
-    const out = new Set<string>();
-    const known = this.#ledger.paths();
-    for (const raw of paths) {
-      const p = raw.replace(/\/+$/, "");
-      if (p === "" || this.#o.local.ignores(p)) continue;
-      out.add(p);
-      // A removed or renamed folder: every synced file below it is concerned.
-      for (const k of known) if (k.startsWith(`${p}/`)) out.add(k);
-    }
-    return out;
   }
 
   #triples(
@@ -267,9 +254,9 @@ export class DesignSync {
   async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean, progress?: CycleProgress): Promise<ExecuteResult> {
     const ledger = this.#ledger;
     this.#o.local.beginWrites?.();
-    const localTexts = await this.#readLocalTexts(plan);
+    const localTexts = await readLocalTexts(this.#o.local, plan);
     const displaced = await findDisplaced(plan, ledger, this.state.artifactId, remote, this.#o.store);
-    await ledger.intendPulls(await this.#pullIntents(plan, remote));
+    await ledger.intendPulls(await pullIntents(this.#o.store, plan, remote));
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
     let label: Promise<string> | undefined;
@@ -281,11 +268,11 @@ export class DesignSync {
         stamp,
         hashOf: hashContent,
         writeRemote: async (files) => {
-          await ledger.intendPush(await this.#pushIntents(files, remote));
+          await ledger.intendPush(await pushIntents(this.#o.store, files, remote));
           await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
         },
         saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
-        remoteLabel: () => (label ??= this.#remoteLabel(remote.artifactId)),
+        remoteLabel: () => (label ??= remoteLabel(this.#o.client, this.editorId, remote.artifactId)),
         ...(progress === undefined ? {} : { progress }),
       },
     );
@@ -311,75 +298,12 @@ export class DesignSync {
     return result;
   }
 
-  /** The journal entries of a PATCH: what it sends, and what the service held when this cycle read it. */
-  async #pushIntents(files: readonly { fileName: string; code: string }[], remote: RemoteSnapshot): Promise<{ path: string; hash: string; previous: string | null }[]> {
-    const sent = [];
-    for (const f of files) {
-      const before = remote.texts.get(f.fileName);
-      sent.push({ path: f.fileName, hash: await this.#o.store.putBase(f.code), previous: before === undefined ? null : hashContent(before) });
-    }
-    return sent;
-  }
-
-  /** The remote contents the plan is about to write (path -> stored base hash), stored in one go. */
-  async #pullIntents(plan: SyncPlan, remote: RemoteSnapshot): Promise<Map<string, string>> {
-    const paths: string[] = [];
-    const texts: string[] = [];
-    for (const a of plan.actions) {
-      const text = a.kind === "pull" ? remote.texts.get(a.path) : undefined;
-      if (text === undefined) continue;
-      paths.push(a.path);
-      texts.push(text);
-    }
-    const store = this.#o.store;
-    const hashes = store.putBases === undefined ? await Promise.all(texts.map((t) => store.putBase(t))) : await store.putBases(texts);
-    return new Map(paths.map((p, i) => [p, hashes[i]!]));
-  }
-
-  /** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */
-  async #readLocalTexts(plan: SyncPlan): Promise<Map<string, string>> {
-    const texts = new Map<string, string>();
-    for (const a of plan.actions) {
-      const expect = a.kind === "push" ? a.expectLocal : a.kind === "conflict" ? a.localHash : a.kind === "record-base" ? a.hash : undefined;
-      if (expect === undefined) continue;
-      const read = await this.#o.local.read(a.path);
-      if (read?.text !== undefined && read.hash === expect) texts.set(a.path, read.text);
-    }
-    return texts;
-  }
-
-  async #remoteLabel(artifactId: string): Promise<string> {
-    try {
-      const page = await this.#o.client.listVersions(this.editorId, 0);
-      const v = page.versions.find((x) => x.artifactId === artifactId);
-      return v === undefined ? "remote" : `remote ${v.versionLabel}`;
-    } catch {
-      return "remote";
-    }
-  }
-
-  /**
-   * A new local name the service's name rules would refuse is never pushed (issue 11): it is
-   * reported once with what to do, and kept in state for `status`. Returns true to skip it.
-   */
+  /** A new local name the service's name rules would refuse is never pushed (local-refusals.ts). */
   #refuseLocalName(path: string, isNewLocal: boolean, remote: RemoteSnapshot): boolean {
-    const known = this.state.refusedLocal ?? {};
-    const refusal = isNewLocal ? localNameRefusal(path, remote.listed) : undefined;
-    if (refusal === undefined) {
-      if (known[path] !== undefined) {
-        const { [path]: _gone, ...rest } = known;
-        this.state.refusedLocal = Object.keys(rest).length === 0 ? undefined : rest;
-        this.#refusedLocalChanged = true;
-      }
-      return false;
-    }
-    const reason = `${refusal.reason}: not pushed; ${refusal.fix}`;
-    if (known[path] !== reason) {
-      this.state.refusedLocal = { ...known, [path]: reason };
-      this.#refusedLocalChanged = true;
-      this.#notice(`local file ${JSON.stringify(path)} ${reason}`);
-    }
-    return true;
+    const verdict = judgeLocalName(this.state, path, isNewLocal, remote.listed);
+    if (verdict.changed) this.#refusedLocalChanged = true;
+    if (verdict.notice !== undefined) this.#notice(verdict.notice);
+    return verdict.skip;
   }
 
   #reportRefused(remote: RemoteSnapshot): void {

@@ -1,0 +1,76 @@
+/**
+ * The reads and stores around one executed cycle, kept out of DesignSync: the texts the plan
+ * pushes or merges, the journal entries of its pulls and of its PATCH (BaseLedger intents), and
+ * the label of the remote side in conflict markers.
+ */
+import type { V3Client } from "../api/client-types.js";
+import { hashContent } from "../core/hash.js";
+import type { SyncPlan } from "./model.js";
+import type { DesignStore, LocalTree } from "./ports.js";
+import type { RemoteSnapshot } from "./remote-snapshot.js";
+
+/** The journal entries of a PATCH: what it sends, and what the service held when this cycle read it. */
+export async function pushIntents(
+  store: DesignStore,
+  files: readonly { fileName: string; code: string }[],
+  remote: RemoteSnapshot,
+): Promise<{ path: string; hash: string; previous: string | null }[]> {
+  const sent = [];
+  for (const f of files) {
+    const before = remote.texts.get(f.fileName);
+    sent.push({ path: f.fileName, hash: await store.putBase(f.code), previous: before === undefined ? null : hashContent(before) });
+  }
+  return sent;
+}
+
+/** The remote contents the plan is about to write (path -> stored base hash), stored in one go. */
+export async function pullIntents(store: DesignStore, plan: SyncPlan, remote: RemoteSnapshot): Promise<Map<string, string>> {
+  const paths: string[] = [];
+  const texts: string[] = [];
+  for (const a of plan.actions) {
+    const text = a.kind === "pull" ? remote.texts.get(a.path) : undefined;
+    if (text === undefined) continue;
+    paths.push(a.path);
+    texts.push(text);
+  }
+  const hashes = store.putBases === undefined ? await Promise.all(texts.map((t) => store.putBase(t))) : await store.putBases(texts);
+  return new Map(paths.map((p, i) => [p, hashes[i]!]));
+}
+
+/** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */
+export async function readLocalTexts(local: LocalTree, plan: SyncPlan): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (const a of plan.actions) {
+    const expect = a.kind === "push" ? a.expectLocal : a.kind === "conflict" ? a.localHash : a.kind === "record-base" ? a.hash : undefined;
+    if (expect === undefined) continue;
+    const read = await local.read(a.path);
+    if (read?.text !== undefined && read.hash === expect) texts.set(a.path, read.text);
+  }
+  return texts;
+}
+
+/** "remote v7" for conflict markers; "remote" when the history cannot say. */
+export async function remoteLabel(client: V3Client, editorId: string, artifactId: string): Promise<string> {
+  try {
+    const page = await client.listVersions(editorId, 0);
+    const v = page.versions.find((x) => x.artifactId === artifactId);
+    return v === undefined ? "remote" : `remote ${v.versionLabel}`;
+  } catch {
+    return "remote";
+  }
+}
+
+/**
+ * The paths a push pass looks at: each changed path (ignored ones dropped), and for a removed or
+ * renamed folder every synced file below it.
+ */
+export function expandPaths(paths: Iterable<string>, known: readonly string[], ignores: (path: string) => boolean): Set<string> {
+  const out = new Set<string>();
+  for (const raw of paths) {
+    const p = raw.replace(/\/+$/, "");
+    if (p === "" || ignores(p)) continue;
+    out.add(p);
+    for (const k of known) if (k.startsWith(`${p}/`)) out.add(k);
+  }
+  return out;
+}
