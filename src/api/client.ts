@@ -65,6 +65,8 @@ export interface ClientOptions {
   budget?: GenerationBudget;
   /** Responses larger than this are INVALID_RESPONSE. @default 64 MiB */
   maxResponseBytes?: number;
+  /** Names per files/read request (measured: BENCHMARKS.md). @default READ_FILES_BATCH_SIZE */
+  readBatchSize?: number;
 }
 
 /** A V3Client that owns a connection pool. */
@@ -131,7 +133,7 @@ export function createClient(options: ClientOptions): ClosableV3Client {
     maxBodyBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
     budget: options.budget,
   });
-  return new HttpV3Client(executor, ownedAgent);
+  return new HttpV3Client(executor, ownedAgent, options.readBatchSize ?? READ_FILES_BATCH_SIZE);
 }
 
 /** A request that fails the request schema: a caller bug or bad user input, never sent. */
@@ -164,8 +166,10 @@ function pathOf(endpoint: Endpoint<unknown>, params: Record<string, string>): st
 class HttpV3Client implements ClosableV3Client {
   readonly #executor: RequestExecutor;
   readonly #ownedAgent: Agent | undefined;
+  readonly #readBatchSize: number;
 
-  constructor(executor: RequestExecutor, ownedAgent: Agent | undefined) {
+  constructor(executor: RequestExecutor, ownedAgent: Agent | undefined, readBatchSize: number) {
+    this.#readBatchSize = readBatchSize;
     this.#executor = executor;
     this.#ownedAgent = ownedAgent;
   }
@@ -271,7 +275,7 @@ class HttpV3Client implements ClosableV3Client {
     const batchAbort = new AbortController();
     const signal = options.signal === undefined ? batchAbort.signal : AbortSignal.any([options.signal, batchAbort.signal]);
     const batches: string[][] = [];
-    for (let i = 0; i < names.length; i += READ_FILES_BATCH_SIZE) batches.push(names.slice(i, i + READ_FILES_BATCH_SIZE));
+    for (let i = 0; i < names.length; i += this.#readBatchSize) batches.push(names.slice(i, i + this.#readBatchSize));
     // Every batch listens on the shared signal; without this Node warns past 10 batches.
     setMaxListeners(batches.length + 10, signal);
     try {

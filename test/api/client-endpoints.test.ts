@@ -115,6 +115,11 @@ describe("client endpoints", () => {
     expect(await other.readFiles(EDITOR_ID, ARTIFACT_ID, [])).toEqual([]);
     await other.close();
     expect(server.requests).toHaveLength(3);
+    // The batch size is an option (scripts/bench/read-batch.mjs measures it).
+    const small = testClient(server.baseUrl, { readBatchSize: 2 });
+    expect((await small.readFiles(EDITOR_ID, ARTIFACT_ID, ["a", "b", "c", "d", "e"])).map((f) => f.name)).toEqual(["a", "b", "c", "d", "e"]);
+    await small.close();
+    expect(server.requests).toHaveLength(6);
   });
 
   it("pages versions with skip until hasMore is false", async () => {
