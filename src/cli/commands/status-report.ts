@@ -25,7 +25,8 @@ export interface DesignStatusReport {
   unresolvedConflicts: string[];
   deletedLocally: string[];
   halted: string | undefined;
-  lastError: { code: string; message: string; at: number } | undefined;
+  /** `ageSec`: how long ago, when status printed (a stale error must look stale). */
+  lastError: { code: string; message: string; at: number; ageSec: number } | undefined;
   /** The process holding the folder's lock, only while it is alive (and is the one that took it). */
   daemon: { pid: number; uptimeSec: number; command: string } | undefined;
   /** A lock left by a process that is gone (killed): harmless, taken over by the next run. */
@@ -84,7 +85,7 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
       unresolvedConflicts: plan.unresolvedConflicts,
       deletedLocally: plan.reports.filter((r) => r.reason === "deleted-locally").map((r) => r.path),
       halted: plan.halted ?? st.halted?.reason,
-      lastError: st.lastError,
+      lastError: st.lastError === undefined ? undefined : { ...st.lastError, ageSec: Math.max(0, Math.round((now - st.lastError.at) / 1000)) },
       notSynced: [
         ...Object.entries(st.refusedLocal ?? {}).map(([path, reason]) => ({ path, reason })),
         ...plan.reports.flatMap((r) => (NOT_SYNCED[r.reason] === undefined ? [] : [{ path: r.path, reason: NOT_SYNCED[r.reason] }])),
@@ -148,7 +149,7 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
       out.info(`  ${c.yellow(`not synced (${r.notSynced.length})`)}:`);
       for (const n of r.notSynced) out.info(`    ${n.path}: ${n.reason}`);
     }
-    if (r.lastError !== undefined) out.info(`  ${c.dim(`last error: ${r.lastError.message}`)}`);
+    if (r.lastError !== undefined) out.info(`  ${c.dim(`last error (${formatDuration(r.lastError.ageSec * 1000)} ago): ${r.lastError.message}`)}`);
     if (isInSync(r)) out.info(`  ${c.dim("in sync")}`);
   }
 }
