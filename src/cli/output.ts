@@ -111,15 +111,16 @@ export class Output {
 
   /**
    * A progress bar for long work ("pulling [#####.....] 1,200/3,000 files, 850/s") on a sized
-   * TTY; nothing elsewhere (no line per file: the summary follows the work). `now` gives the time.
+   * TTY, for work of at least `minTotal` items; nothing elsewhere (no line per file: the summary
+   * follows the work). `now` gives the time.
    */
-  bar(verb: string, now: () => number): { update(done: number, total: number): void; stop(): void } {
-    const columns = (this.opts.stderr as { columns?: number }).columns ?? 0;
-    if (this.opts.stderr.isTTY !== true || columns <= 0 || this.opts.json || this.opts.quiet) return { update: () => undefined, stop: () => undefined };
+  bar(verb: string, now: () => number, minTotal: number): { update(done: number, total: number): void; stop(): void } {
+    if (!this.#live()) return { update: () => undefined, stop: () => undefined };
     const started = now();
     let spinner: ReturnType<typeof createSpinner> | undefined;
     return {
       update: (done, total) => {
+        if (total < minTotal) return;
         const width = 20;
         const filled = total === 0 ? width : Math.round((width * done) / total);
         const seconds = Math.max((now() - started) / 1000, 0.001);
@@ -136,11 +137,7 @@ export class Output {
 
   /** A spinner with elapsed time on a TTY; plain progress lines otherwise. */
   progress(text: string): Progress {
-    // A pseudo-terminal with no size (script(1), some CI runners) reports 0 columns: nanospinner's
-    // clear() then loops forever, so only a sized terminal gets the spinner.
-    const columns = (this.opts.stderr as { columns?: number }).columns ?? 0;
-    const tty = this.opts.stderr.isTTY === true && columns > 0 && !this.opts.json && !this.opts.quiet;
-    if (!tty) {
+    if (!this.#live()) {
       if (!this.opts.quiet && !this.opts.json) this.opts.stderr.write(`${text}\n`);
       return {
         live: false,
@@ -162,6 +159,14 @@ export class Output {
         if (line !== undefined) this.info(line);
       },
     };
+  }
+
+  /** True when stderr can show live, redrawn lines (spinner, bar). */
+  #live(): boolean {
+    // A pseudo-terminal with no size (script(1), some CI runners) reports 0 columns: nanospinner's
+    // clear() then loops forever, so only a sized terminal gets live output.
+    const columns = (this.opts.stderr as { columns?: number }).columns ?? 0;
+    return this.opts.stderr.isTTY === true && columns > 0 && !this.opts.json && !this.opts.quiet;
   }
 
   #badge(name: SyncEvent["event"]): string {

@@ -119,7 +119,8 @@ export class BaseTextStore {
         }
         await this.#writePack(live, index);
       }
-      for (const [h, where] of [...index]) if (where.pack === id && !p.live.includes(h)) index.delete(h);
+      // Live texts now point at the new pack; whatever still points here is dead (or damaged).
+      for (const [h, where] of [...index]) if (where.pack === id) index.delete(h);
       await unlink(join(this.#dir, `${PACK_PREFIX}${id}.idx`)).catch(ignoreMissing);
       await unlink(join(this.#dir, `${PACK_PREFIX}${id}`)).catch(ignoreMissing);
     }

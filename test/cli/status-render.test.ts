@@ -1,31 +1,13 @@
 /** What `mpsync status` prints for one design: long lists cut, a stale error shown with its age. */
 import { describe, expect, it } from "vitest";
 import { Output } from "../../src/cli/output.js";
-import { renderStatus, STATUS_LIST_LIMIT, type DesignStatusReport } from "../../src/cli/commands/status-report.js";
+import { emptyStatusReport, renderStatus, STATUS_LIST_LIMIT, type DesignStatusReport } from "../../src/cli/commands/status-report.js";
 
 function printed(report: Partial<DesignStatusReport>): string {
   let text = "";
   const sink = { write: (s: string) => ((text += s), true) } as unknown as NodeJS.WritableStream;
   const out = new Output({ json: false, quiet: false, verbose: false, color: false, stdout: sink, stderr: sink });
-  const base: DesignStatusReport = {
-    dir: "web",
-    editorId: "abc",
-    state: "idle",
-    generating: false,
-    statusAgeSec: 5,
-    activeArtifactId: "a1",
-    activeVersion: "v3",
-    localChanges: [],
-    remoteChanges: [],
-    conflicts: [],
-    unresolvedConflicts: [],
-    deletedLocally: [],
-    halted: undefined,
-    lastError: undefined,
-    daemon: undefined,
-    staleLock: undefined,
-    notSynced: [],
-  };
+  const base: DesignStatusReport = { ...emptyStatusReport("web"), editorId: "abc", state: "idle", generating: false, statusAgeSec: 5, activeArtifactId: "a1", activeVersion: "v3" };
   renderStatus(out, [{ ...base, ...report }]);
   return text;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MpsyncError } from "../../src/core/errors.js";
 import { readStoredApiKey, removeStoredApiKey, resolveApiKey, storeApiKey } from "../../src/config/credentials.js";
 import { configHome, credentialsPath, stateHome } from "../../src/config/paths.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const tempDir = useTempDirs();
 const posixOnly = process.platform === "win32" ? it.skip : it;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigInvalidError } from "../../src/config/config-error.js";
 import { findConfigFile, loadConfig, type LoadConfigOptions } from "../../src/config/load-config.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const tempDir = useTempDirs();
 const mapping = { dir: "web", design: "abcdefghijklmnopqrstuv" };

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigInvalidError } from "../../src/config/config-error.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../src/config/write-config.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const tempDir = useTempDirs();
 

@@ -1,18 +1,16 @@
 /** A cycle's writes: folders asked once, files made durable together (issue 13). */
-import { mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { replaceIfUnchanged } from "../../src/local/local-fs.js";
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
 import { flushWrites, newWriteSession, SYNCFS_MIN_FILES } from "../../src/local/write-session.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
+const tempDir = useTempDirs();
 let root: string;
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "mpsync-session-"));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+  root = await tempDir();
 });
 
 describe("write sessions", () => {
@@ -44,14 +42,10 @@ describe("write sessions", () => {
   });
 
   it("never writes through a symlinked folder, even one first seen in the session", async () => {
-    const outside = await mkdtemp(join(tmpdir(), "mpsync-outside-"));
-    try {
-      await symlink(outside, join(root, "linked"));
-      const session = newWriteSession();
-      await expect(replaceIfUnchanged(root, "linked/x.ts", undefined, "x\n", { session })).rejects.toBeInstanceOf(UnsafeLocalPathError);
-      await expect(readFile(join(outside, "x.ts"), "utf8")).rejects.toThrow();
-    } finally {
-      await rm(outside, { recursive: true, force: true });
-    }
+    const outside = await tempDir();
+    await symlink(outside, join(root, "linked"));
+    const session = newWriteSession();
+    await expect(replaceIfUnchanged(root, "linked/x.ts", undefined, "x\n", { session })).rejects.toBeInstanceOf(UnsafeLocalPathError);
+    await expect(readFile(join(outside, "x.ts"), "utf8")).rejects.toThrow();
   });
 });

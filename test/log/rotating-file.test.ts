@@ -1,20 +1,15 @@
 /** `--log-file PATH` writes exactly PATH, rotated beside it as PATH.1, PATH.2 (issue 14). */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rotatingFileDestination } from "../../src/log/rotating-file.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mpsync-logs-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs();
 
 describe("rotatingFileDestination", () => {
   it("writes the given path; past the limit it is moved to .1, .2 and only `keep` old files stay", async () => {
+    const dir = await tempDir();
     const file = join(dir, "nested", "mpsync.log");
     const dest = rotatingFileDestination(file, { maxBytes: 100, keep: 2 });
     for (let i = 0; i < 10; i++) dest.write(`${JSON.stringify({ n: i, pad: "x".repeat(40) })}\n`);

@@ -1,20 +1,18 @@
 /** Base texts as loose files and packs (issue 13): one pull writes one pack, read back by hash. */
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { hashContent } from "../../src/core/hash.js";
 import { BaseTextStore } from "../../src/state/base-store.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 let dir: string;
 const open = (): BaseTextStore => new BaseTextStore(dir, () => Promise.resolve());
 const texts = (n: number, tag = "v"): string[] => Array.from({ length: n }, (_, i) => `export const x${i} = "${tag}";\n`);
 
+const tempDir = useTempDirs();
 beforeEach(async () => {
-  dir = join(await mkdtemp(join(tmpdir(), "mpsync-bases-")), "base");
-});
-afterEach(async () => {
-  await rm(join(dir, ".."), { recursive: true, force: true });
+  dir = join(await tempDir(), "base");
 });
 
 describe("BaseTextStore", () => {

@@ -45,15 +45,10 @@ const NOT_SYNCED: Partial<Record<ReportReason, string>> = {
   "unresolved-markers": "holds conflict markers: resolve them and save, then it is pushed",
 };
 
-/** Collects one design's status. Never writes the folder (the daemon may own it). */
-export async function collectStatus(ctx: CommandContext, mapping: Mapping): Promise<DesignStatusReport> {
-  const now = ctx.runtime.clock.now();
-  const lock = await readFolderLock(mapping.root);
-  const alive = lock !== undefined && isLockHolderAlive(lock);
-  const daemon = lock === undefined || !alive ? undefined : { pid: lock.pid, command: lock.command, uptimeSec: Math.round((now - lock.startedAt) / 1000) };
-  const staleLock = lock === undefined || alive ? undefined : { pid: lock.pid, command: lock.command };
-  const report: DesignStatusReport = {
-    dir: mapping.dir,
+/** A report that knows nothing yet (state unknown, empty lists): collectStatus fills it in. */
+export function emptyStatusReport(dir: string): DesignStatusReport {
+  return {
+    dir,
     editorId: undefined,
     state: "unknown",
     generating: undefined,
@@ -67,10 +62,20 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
     deletedLocally: [],
     halted: undefined,
     lastError: undefined,
-    daemon,
-    staleLock,
+    daemon: undefined,
+    staleLock: undefined,
     notSynced: [],
   };
+}
+
+/** Collects one design's status. Never writes the folder (the daemon may own it). */
+export async function collectStatus(ctx: CommandContext, mapping: Mapping): Promise<DesignStatusReport> {
+  const now = ctx.runtime.clock.now();
+  const lock = await readFolderLock(mapping.root);
+  const alive = lock !== undefined && isLockHolderAlive(lock);
+  const daemon = lock === undefined || !alive ? undefined : { pid: lock.pid, command: lock.command, uptimeSec: Math.round((now - lock.startedAt) / 1000) };
+  const staleLock = lock === undefined || alive ? undefined : { pid: lock.pid, command: lock.command };
+  const report: DesignStatusReport = { ...emptyStatusReport(mapping.dir), daemon, staleLock };
   try {
     const sync = await ctx.runtime.openDesign(mapping, () => undefined);
     report.editorId = sync.editorId;

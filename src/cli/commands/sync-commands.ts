@@ -186,12 +186,9 @@ async function runCycle(
   const dryRun = flags.dryRun === true;
   // `pull` only brings remote changes in: local edits wait for push or watch (README, "How sync works").
   if (kind === "pull") {
-    const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.now());
-    const progress = (done: number, total: number): void => {
-      if (total >= PROGRESS_MIN_FILES) bar.update(done, total);
-    };
+    const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.now(), PROGRESS_MIN_FILES);
     try {
-      return await sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true, progress });
+      return await sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true, progress: bar.update });
     } finally {
       bar.stop();
     }

@@ -11,7 +11,7 @@ export function useTempDirs(): () => Promise<string> {
   });
   return async () => {
     // realpath: macOS tmpdir is a symlink, and loadConfig returns resolved paths.
-    const dir = await realpath(await mkdtemp(join(tmpdir(), "mpsync-config-")));
+    const dir = await realpath(await mkdtemp(join(tmpdir(), "mpsync-test-")));
     made.push(dir);
     return dir;
   };
