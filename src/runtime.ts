@@ -24,6 +24,7 @@ import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler
 import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-queue.js";
 import { DesignSync } from "./sync/design-sync.js";
 import type { EventSink } from "./sync/events.js";
+import type { DesignWorker } from "./sync/design-worker.js";
 import { openFsFolder } from "./sync/fs-adapters.js";
 
 /** Process-level inputs; only bin.ts reads them from `process`. */
@@ -38,6 +39,16 @@ export interface RuntimeOptions {
   clock?: Clock | undefined;
   /** Told every mapping list the config gives (the CLI labels folders with it). */
   onMappings?: ((mappings: readonly Mapping[]) => void) | undefined;
+}
+
+/** What the daemon hands a design's worker (the rest comes from .syncrc). */
+export interface DesignWorkerWiring {
+  emit: EventSink;
+  /** False once this process no longer holds the folder's lock. */
+  lockHeld: () => Promise<boolean>;
+  /** The whole daemon must stop (a refused key). */
+  onFatal: (err: unknown) => void;
+  retry?: { baseMs: number; maxMs: number } | undefined;
 }
 
 /** One mapping of .syncrc with its absolute folder. */
@@ -223,6 +234,43 @@ export class Runtime {
     const sync = await this.createDesignSync(mapping, emit);
     await sync.open(options);
     return sync;
+  }
+
+  /**
+   * One design's daemon loop (`mpsync watch`): its engine, chokidar source, git pause and
+   * commit-on-pull, all from .syncrc. The watcher and git modules load only here.
+   */
+  async createDesignWorker(mapping: Mapping, wiring: DesignWorkerWiring): Promise<DesignWorker> {
+    const [{ DesignWorker }, { createChangeSource }, gitLock, { createPullCommitter }] = await Promise.all([
+      import("./sync/design-worker.js"),
+      import("./watch/chokidar-source.js"),
+      import("./local/git-lock.js"),
+      import("./git/pull-committer.js"),
+    ]);
+    const { config } = await this.config();
+    const sync = await this.createDesignSync(mapping, wiring.emit);
+    const scheduler = await this.pollScheduler();
+    const client = await this.client();
+    const logger = this.logger().child({ dir: mapping.dir });
+    const gitDir = config.git.pauseDuringGitOps ? gitLock.findGitDir(mapping.root) : undefined;
+    return new DesignWorker({
+      dir: mapping.dir,
+      sync,
+      client,
+      emit: wiring.emit,
+      logger,
+      clock: this.clock,
+      publishOnPush: config.publishOnPush,
+      lockHeld: wiring.lockHeld,
+      remoteCheckMs: config.remoteCheckSec * 1000,
+      onPulled: createPullCommitter({ enabled: config.git.commitOnPull, root: mapping.root, dir: mapping.dir, client, logger, emit: wiring.emit }),
+      retry: wiring.retry,
+      watch: (onBatch, onError) => createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError }),
+      schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
+      gitBusy: () => gitDir !== undefined && gitLock.isGitBusy(gitDir),
+      waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
+      onFatal: wiring.onFatal,
+    });
   }
 
   /** Drops the cached config so the next config() re-reads .syncrc (SIGHUP). */

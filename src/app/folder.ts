@@ -46,6 +46,14 @@ export async function withFolderIfFree<T>(
   return { value: await openAndRun(runtime, mapping, hold.lock, options.emit, work) };
 }
 
+/**
+ * The design opened read-only, without the lock, for commands that only look (status, diff,
+ * versions, history, publish): a running daemon may own the folder, so callers never save.
+ */
+export async function openReadOnly(runtime: Runtime, mapping: Mapping): Promise<DesignSync> {
+  return runtime.openDesign(mapping, () => undefined);
+}
+
 async function openAndRun<T>(runtime: Runtime, mapping: Mapping, lock: FolderLock | undefined, emit: EventSink, work: (sync: DesignSync) => Promise<T>): Promise<T> {
   let editorId: string | undefined;
   try {

@@ -2,6 +2,7 @@
 import type { DesignStatus } from "../api/schemas.js";
 import type { DesignSync } from "../sync/design-sync.js";
 import type { CommandContext } from "./context.js";
+import { formatDuration } from "../core/duration.js";
 
 /**
  * The design's generating state: polls now when the interval allows, else uses the last
@@ -67,9 +68,3 @@ export async function pollUntilIdle(
 
 /** How often a live wait redraws its elapsed time and countdown. */
 export const PROGRESS_TICK_MS = 1000;
-
-/** `1m05s` / `12s`. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
-}

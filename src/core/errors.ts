@@ -48,3 +48,8 @@ export class MpsyncError extends Error {
 export function hasCode(err: unknown, ...codes: ErrorCode[]): err is MpsyncError {
   return err instanceof MpsyncError && codes.includes(err.code);
 }
+
+/** The stable code of any thrown value (`INTERNAL` for one without a code). */
+export function errorCode(err: unknown): string {
+  return err instanceof Error && "code" in err ? String((err as { code: unknown }).code) : "INTERNAL";
+}

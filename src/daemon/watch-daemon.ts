@@ -4,15 +4,13 @@
  * and drops mappings without a restart; `stop` (SIGINT/SIGTERM) flushes pending pushes first.
  */
 import { classifyFailure } from "../sync/failure.js";
+import { errorCode } from "../core/errors.js";
 import { stat } from "node:fs/promises";
 import type { Mapping, Runtime } from "../runtime.js";
 import type { EventSink } from "../sync/events.js";
-import { DesignWorker } from "../sync/design-worker.js";
+import type { DesignWorker } from "../sync/design-worker.js";
 import { acquireFolderLock, type FolderLock } from "../state/lock.js";
-import { createChangeSource } from "../watch/chokidar-source.js";
-import { findGitDir, isGitBusy, waitForGitIdle } from "../local/git-lock.js";
 import { describeError } from "../sync/describe-error.js";
-import { createPullCommitter } from "../git/pull-committer.js";
 
 interface Running {
   mapping: Mapping;
@@ -87,43 +85,16 @@ export class WatchDaemon {
       // A vanished mapped folder (lock included) is the folder-missing breaker's case: it halts
       // and waits; only a lock gone from a folder that is still there stops the worker.
       const lockHeld = async (): Promise<boolean> => (await stat(mapping.root).then(() => true, () => false)) ? held.stillHeld() : true;
-      const worker = await this.#createWorker(mapping, lockHeld);
+      const worker = await runtime.createDesignWorker(mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), retry: this.#o.retry });
       this.#running.set(mapping.root, { mapping, worker, lock });
       await worker.start();
     } catch (err) {
       this.#running.delete(mapping.root);
       await lock?.release();
-      emit({ event: "error", dir: mapping.dir, code: codeOf(err), message: `${describeError(err)}; ${mapping.dir} is not synced` });
+      emit({ event: "error", dir: mapping.dir, code: errorCode(err), message: `${describeError(err)}; ${mapping.dir} is not synced` });
       if (classifyFailure(err) === "fatal") this.#fatal(err);
       runtime.logger().debug({ err }, "start failed");
     }
-  }
-
-  async #createWorker(mapping: Mapping, lockHeld: () => Promise<boolean>): Promise<DesignWorker> {
-    const { runtime, emit } = this.#o;
-    const { config } = await runtime.config();
-    const sync = await runtime.createDesignSync(mapping, emit);
-    const scheduler = await runtime.pollScheduler();
-    const gitDir = config.git.pauseDuringGitOps ? findGitDir(mapping.root) : undefined;
-    return new DesignWorker({
-      dir: mapping.dir,
-      sync,
-      client: await runtime.client(),
-      emit,
-      logger: runtime.logger().child({ dir: mapping.dir }),
-      clock: runtime.clock,
-      publishOnPush: config.publishOnPush,
-      lockHeld,
-      remoteCheckMs: config.remoteCheckSec * 1000,
-      onPulled: createPullCommitter({ enabled: config.git.commitOnPull, root: mapping.root, dir: mapping.dir, client: await runtime.client(), logger: runtime.logger().child({ dir: mapping.dir }), emit }),
-      retry: this.#o.retry,
-      watch: (onBatch, onError) =>
-        createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError }),
-      schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
-      gitBusy: () => gitDir !== undefined && isGitBusy(gitDir),
-      waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : waitForGitIdle(gitDir, { signal })),
-      onFatal: (err) => this.#fatal(err),
-    });
   }
 
   async #stopOne(r: Running): Promise<void> {
@@ -134,8 +105,4 @@ export class WatchDaemon {
       await r.lock.release();
     }
   }
-}
-
-function codeOf(err: unknown): string {
-  return err instanceof Error && "code" in err ? String((err as { code: unknown }).code) : "INTERNAL";
 }

@@ -13,6 +13,7 @@ import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import type { Output } from "../output.js";
 import { locate } from "./restore.js";
+import { openReadOnly } from "../../app/folder.js";
 
 interface FileDiff {
   path: string;
@@ -38,7 +39,7 @@ async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: strin
   const located = await Promise.all(args.map((a) => wholeFolder(ctx, a).then((m) => m ?? locate(ctx, a.replace(/\/+$/, ""), flags.dir))));
   const mapping = located[0]?.mapping ?? (await ctx.runtime.singleMapping(flags.dir));
   if (located.some((l) => l.mapping.root !== mapping.root)) throw new MpsyncError("USAGE", "the paths lie in different mapped folders: diff one folder at a time");
-  const sync = await ctx.runtime.openDesign(mapping, () => undefined);
+  const sync = await openReadOnly(ctx.runtime, mapping);
   const wanted = located.flatMap((l) => (l.rel === "" ? [] : [l.rel]));
   const inScope = (p: string): boolean => wanted.length === 0 || wanted.some((w) => p === w || p.startsWith(`${w}/`));
   let remote: Map<string, string> | undefined;

@@ -4,6 +4,7 @@ import { DEFAULT_HISTORY_BRANCH, exportHistory, type HistoryExportResult } from 
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
+import { openReadOnly } from "../../app/folder.js";
 
 interface ExportFlags {
   dir?: string;
@@ -27,7 +28,7 @@ export function registerHistory(program: Command, io: CliIo, exit: ExitHolder): 
 
 async function runExport(ctx: CommandContext, flags: ExportFlags): Promise<number> {
   const mapping = await ctx.runtime.singleMapping(flags.dir);
-  const sync = await ctx.runtime.openDesign(mapping, () => undefined);
+  const sync = await openReadOnly(ctx.runtime, mapping);
   const { out } = ctx;
   const result = await exportHistory({
     client: await ctx.runtime.client(),

@@ -6,6 +6,7 @@ import { describeError } from "../../sync/describe-error.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
+import { openReadOnly } from "../../app/folder.js";
 
 /** One design's publish outcome (the `--json` shape). */
 export interface PublishOutcome {
@@ -56,7 +57,7 @@ Examples:
 async function publishOne(ctx: CommandContext, mapping: { dir: string; design: string; root: string }): Promise<{ result: PublishOutcome; err?: unknown }> {
   const result: PublishOutcome = { dir: mapping.dir, editorId: undefined, artifactId: undefined, previewUrl: undefined, compiledFiles: undefined, error: undefined };
   try {
-    const sync = await ctx.runtime.openDesign(mapping, () => undefined);
+    const sync = await openReadOnly(ctx.runtime, mapping);
     result.editorId = sync.editorId;
     const client = await ctx.runtime.client();
     result.artifactId = (await client.getActiveArtifact(sync.editorId)).artifactId;

@@ -5,9 +5,10 @@ import { summarizeCycle } from "../../sync/cycle-summary.js";
 import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
 import type { CommandContext } from "../context.js";
 import type { Output } from "../output.js";
-import { formatDuration } from "../wait-idle.js";
+import { formatDuration } from "../../core/duration.js";
 import { describeError } from "../../sync/describe-error.js";
 import { MpsyncError } from "../../core/errors.js";
+import { openReadOnly } from "../../app/folder.js";
 
 /** One design's status (also the `--json` shape). */
 export interface DesignStatusReport {
@@ -77,7 +78,7 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
   const staleLock = lock === undefined || alive ? undefined : { pid: lock.pid, command: lock.command };
   const report: DesignStatusReport = { ...emptyStatusReport(mapping.dir), daemon, staleLock };
   try {
-    const sync = await ctx.runtime.openDesign(mapping, () => undefined);
+    const sync = await openReadOnly(ctx.runtime, mapping);
     report.editorId = sync.editorId;
     const cycle = await sync.fullSync({ dryRun: true });
     const plan = summarizeCycle(cycle);

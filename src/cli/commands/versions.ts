@@ -8,6 +8,7 @@ import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import type { Output } from "../output.js";
 import { formatAge, toEpochMs } from "../relative-time.js";
+import { openReadOnly } from "../../app/folder.js";
 
 interface VersionsFlags {
   dir?: string;
@@ -17,7 +18,7 @@ interface VersionsFlags {
 /** The mapping a single-design command acts on, with its editorId (a URL resolved once, cached). */
 export async function openMapped(ctx: CommandContext, dir: string | undefined): Promise<{ mapping: Mapping; editorId: string }> {
   const mapping = await ctx.runtime.singleMapping(dir);
-  const sync = await ctx.runtime.openDesign(mapping, () => undefined);
+  const sync = await openReadOnly(ctx.runtime, mapping);
   return { mapping, editorId: sync.editorId };
 }
 

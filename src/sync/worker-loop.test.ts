@@ -1,0 +1,143 @@
+/**
+ * The daemon loop's transition table: one row per rule of worker-loop.ts. Each row gives the
+ * state before (only what differs from a fresh worker), the event, and what must follow.
+ */
+import { describe, expect, it } from "vitest";
+import type { DesignStatus } from "../api/schemas.js";
+import { initialLoopState, step, STATUS_SAVE_INTERVAL_MS, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
+
+const cfg: LoopConfig = { dir: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
+const NOW = 1_000_000;
+
+function state(over: Partial<LoopState> = {}): LoopState {
+  // A worker that synced a moment ago and knows the remote names.
+  return { ...initialLoopState(), lastRemoteRead: NOW - 1000, lastStatusSave: NOW - 1000, remoteNames: ["App.tsx"], ...over };
+}
+
+type StatusEvent = Extract<LoopEvent, { type: "status" }>;
+
+function status(over: Partial<DesignStatus> = {}): StatusEvent {
+  return {
+    type: "status",
+    status: { isGenerating: false, activeArtifactId: "a1", availableFiles: ["App.tsx"], ...over } as DesignStatus,
+    persisted: { isGenerating: false, activeArtifactId: "a1" },
+    artifactId: "a1",
+    halted: false,
+    now: NOW,
+  };
+}
+
+const kinds = (effects: Effect[]): string[] => effects.map((e) => e.do);
+const emitted = (effects: Effect[]): string[] => effects.flatMap((e) => (e.do === "emit" ? [`${e.event.event}: ${e.event.message}`] : []));
+
+describe("worker loop: local changes and cycles", () => {
+  it.each<[string, Partial<LoopState>, LoopEvent, string[], Partial<LoopState>]>([
+    ["start runs a full sync (edits made while down)", {}, { type: "start", generating: false }, ["enqueue-cycle"], { needsFullSync: true, generating: false }],
+    ["start remembers a running generation", {}, { type: "start", generating: true }, ["enqueue-cycle"], { generating: true }],
+    ["a local batch joins pending and queues a cycle", { pending: new Set(["a"]) }, { type: "local", paths: ["b"] }, ["enqueue-cycle"], { pending: new Set(["a", "b"]) }],
+    ["the stop sweep joins pending without a cycle", {}, { type: "swept", paths: ["c"] }, [], { pending: new Set(["c"]) }],
+    ["a cycle while generating does nothing", { generating: true, pending: new Set(["a"]) }, { type: "cycle", gitBusy: false, halted: false }, [], { pending: new Set(["a"]) }],
+    ["a cycle after stop does nothing", { stopped: true, pending: new Set(["a"]) }, { type: "cycle", gitBusy: false, halted: false }, [], { pending: new Set(["a"]) }],
+    ["git busy: one waiter, pending kept", { pending: new Set(["a"]) }, { type: "cycle", gitBusy: true, halted: false }, ["wait-git"], { waitingForGit: true, pending: new Set(["a"]) }],
+    ["already waiting for git: no second waiter", { waitingForGit: true }, { type: "cycle", gitBusy: false, halted: false }, [], { waitingForGit: true }],
+    ["a due full sync covers every pending path", { needsFullSync: true, pending: new Set(["a"]) }, { type: "cycle", gitBusy: false, halted: false }, ["full-sync"], { pending: new Set() }],
+    ["a halted design is retried as a full sync", {}, { type: "cycle", gitBusy: false, halted: true }, ["full-sync"], {}],
+    ["pending paths are pushed as one batch", { pending: new Set(["a", "b"]) }, { type: "cycle", gitBusy: false, halted: false }, ["push"], { pending: new Set() }],
+    ["nothing pending, nothing due: no work", {}, { type: "cycle", gitBusy: false, halted: false }, [], {}],
+    ["a failed push puts its paths back", { pending: new Set(["c"]) }, { type: "unsent", paths: new Set(["a"]) }, [], { pending: new Set(["a", "c"]) }],
+    ["the retry timer queues a cycle", { retryArmed: true }, { type: "retry-due" }, ["enqueue-cycle"], { retryArmed: false }],
+    ["git done: log once and send the batch", { waitingForGit: true }, { type: "git-free", waitedMs: 10, operation: "rebase" }, ["log", "enqueue-cycle"], { waitingForGit: false }],
+    ["git wait aborted (stop): changes stay on disk", { waitingForGit: true }, { type: "git-wait-ended" }, [], { waitingForGit: false }],
+    ["stop halts", {}, { type: "stop" }, ["halt"], { stopped: true }],
+    ["stop twice halts once", { stopped: true }, { type: "stop" }, [], { stopped: true }],
+  ])("%s", (_name, before, event, effects, after) => {
+    const out = step(state(before), event, cfg);
+    expect(kinds(out.effects)).toEqual(effects);
+    expect(out.state).toMatchObject(after);
+  });
+
+  it("the push effect carries exactly the pending paths", () => {
+    const out = step(state({ pending: new Set(["a", "b"]) }), { type: "cycle", gitBusy: false, halted: false }, cfg);
+    expect(out.effects[0]).toEqual({ do: "push", paths: new Set(["a", "b"]) });
+  });
+
+  it("does not change the state it was given", () => {
+    const before = state({ pending: new Set(["a"]) });
+    step(before, { type: "local", paths: ["b"] }, cfg);
+    step(before, { type: "cycle", gitBusy: false, halted: false }, cfg);
+    expect(before.pending).toEqual(new Set(["a"]));
+  });
+});
+
+describe("worker loop: status answers", () => {
+  it.each<[string, Partial<LoopState>, LoopEvent, string[], string[], Partial<LoopState>]>([
+    ["a generation starts: said once, saved, no cycle", {}, status({ isGenerating: true }), ["set-status", "emit", "save"], ["generating: design is generating: pushes wait until it is idle"], { generating: true }],
+    ["still generating, status unchanged: not saved again", { generating: true }, { ...status({ isGenerating: true }), persisted: { isGenerating: true, activeArtifactId: "a1" } }, ["set-status"], [], { generating: true }],
+    ["generation finished with a new version: full sync", { generating: true }, { ...status({ activeArtifactId: "a2" }), persisted: { isGenerating: true, activeArtifactId: "a1" } }, ["set-status", "emit", "save", "cycle"], ["idle: generation finished"], { generating: false, needsFullSync: true }],
+    ["generation ended without a version: still a full sync", { generating: true }, { ...status(), persisted: { isGenerating: true, activeArtifactId: "a1" } }, ["set-status", "emit", "save", "cycle"], ["idle: generation ended without a new version"], { needsFullSync: true }],
+    ["idle and unchanged: a push pass only, nothing saved", {}, status(), ["set-status", "cycle"], [], { needsFullSync: false }],
+    ["a new file name (same id): full sync", {}, status({ availableFiles: ["App.tsx", "b.ts"] }), ["set-status", "cycle"], [], { needsFullSync: true }],
+    ["a new artifact id: full sync, saved", {}, { ...status({ activeArtifactId: "a2" }), persisted: { isGenerating: false, activeArtifactId: "a1" } }, ["set-status", "save", "cycle"], [], { needsFullSync: true }],
+    ["the content check is due: full sync", { lastRemoteRead: NOW - 60_000 }, status(), ["set-status", "cycle"], [], { needsFullSync: true }],
+    ["a halted design: full sync", {}, { ...status(), halted: true }, ["set-status", "cycle"], [], { needsFullSync: true }],
+    ["an unchanged status a minute later is saved", { lastStatusSave: NOW - STATUS_SAVE_INTERVAL_MS }, status(), ["set-status", "save", "cycle"], [], { lastStatusSave: NOW }],
+    ["no version yet: said once, no cycle", {}, { ...status({ activeArtifactId: null, availableFiles: [] }), persisted: { isGenerating: false, activeArtifactId: null } }, ["set-status", "emit"], ["notice: nothing to pull yet: it has no version yet; sync starts with its first version"], { noArtifactNoted: true }],
+    ["no version yet, already said: silent", { noArtifactNoted: true }, { ...status({ activeArtifactId: null, availableFiles: [] }), persisted: { isGenerating: false, activeArtifactId: null } }, ["set-status"], [], { noArtifactNoted: true }],
+    ["a first generation without a result", { generating: true }, status({ activeArtifactId: null, availableFiles: [] }), ["set-status", "emit", "save"], ["notice: nothing to pull yet: its first generation ended without a result; sync starts with its first version"], { generating: false }],
+    ["a version arrives: the note may be said again later", { noArtifactNoted: true }, status(), ["set-status", "cycle"], [], { noArtifactNoted: false }],
+    ["after stop: ignored", { stopped: true }, status({ activeArtifactId: "a2" }), [], [], { needsFullSync: false }],
+  ])("%s", (_name, before, event, effects, said, after) => {
+    const out = step(state(before), event, cfg);
+    expect(kinds(out.effects)).toEqual(effects);
+    expect(emitted(out.effects)).toEqual(said);
+    expect(out.state).toMatchObject(after);
+  });
+});
+
+describe("worker loop: a cycle's end", () => {
+  const report = (pulledOrRemoved: number, pushed: number) => ({ remoteNames: ["App.tsx", "new.ts"], pulledOrRemoved, pushed });
+  it.each<[string, Partial<LoopState>, LoopConfig, LoopEvent, string[], string[], Partial<LoopState>]>([
+    ["a full sync resets the check clock", { needsFullSync: true, failures: 3 }, cfg, { type: "cycle-done", full: true, report: report(0, 0), hadPersistedError: false, now: NOW }, [], [], { needsFullSync: false, lastRemoteRead: NOW, failures: 0, remoteNames: ["App.tsx", "new.ts"] }],
+    ["a push pass keeps the check clock", { needsFullSync: false }, cfg, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, [], [], { lastRemoteRead: NOW - 1000 }],
+    ["back online after an outage", { lastErrorCode: "NETWORK" }, cfg, { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW }, ["emit", "clear-error"], ["notice: back online: sync resumed"], { lastErrorCode: undefined }],
+    ["resumed after another failure", { lastErrorCode: "RATE_LIMITED" }, cfg, { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW }, ["emit", "clear-error"], ["notice: sync resumed"], {}],
+    ["an error a killed run left is cleared silently", {}, cfg, { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW }, ["clear-error"], [], {}],
+    ["files pulled: commit-on-pull runs", {}, cfg, { type: "cycle-done", full: true, report: report(2, 0), hadPersistedError: false, now: NOW }, ["after-pull"], [], {}],
+    ["pushed with publishOnPush: publish", {}, { ...cfg, publishOnPush: true }, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, ["publish"], [], {}],
+    ["pushed without publishOnPush: no publish", {}, cfg, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, [], [], {}],
+  ])("%s", (_name, before, config, event, effects, said, after) => {
+    const out = step(state(before), event, config);
+    expect(kinds(out.effects)).toEqual(effects);
+    expect(emitted(out.effects)).toEqual(said);
+    expect(out.state).toMatchObject(after);
+  });
+});
+
+describe("worker loop: failures", () => {
+  const failed = (failure: "fatal" | "stop-design" | "wait" | "retry", code: string, jitter = 0.5): LoopEvent => ({ type: "failed", failure, code, message: "service unreachable", jitter });
+
+  it.each<[string, Partial<LoopState>, LoopEvent, string[], string[], Partial<LoopState>]>([
+    ["an outage: said once with the next try, retried, recorded", {}, failed("retry", "NETWORK"), ["arm-retry", "emit", "record-error"], ["error: offline: service unreachable; retrying (next try in 0.8 s)"], { failures: 1, retryArmed: true, lastErrorCode: "NETWORK" }],
+    ["the same failure again: not said again", { failures: 1, lastErrorCode: "NETWORK" }, failed("retry", "NETWORK"), ["arm-retry", "record-error"], [], { failures: 2 }],
+    ["a retry already armed: no second timer", { retryArmed: true, failures: 1 }, failed("retry", "RATE_LIMITED"), ["emit", "record-error"], ["error: service unreachable; retrying"], { failures: 1 }],
+    ["no version yet is not a failure", {}, failed("wait", "NO_ARTIFACT"), ["emit"], ["notice: nothing to pull yet: it has no version yet; sync starts with its first version"], { needsFullSync: true, failures: 0 }],
+    ["a refused key stops the daemon", {}, failed("fatal", "UNAUTHORIZED"), ["halt", "fatal"], [], { stopped: true }],
+    ["no access stops this design only", {}, failed("stop-design", "FORBIDDEN"), ["emit", "halt", "close-source"], ["error: service unreachable; sync of web stopped"], { stopped: true }],
+  ])("%s", (_name, before, event, effects, said, after) => {
+    const out = step(state(before), event, cfg);
+    expect(kinds(out.effects)).toEqual(effects);
+    expect(emitted(out.effects)).toEqual(said);
+    expect(out.state).toMatchObject(after);
+  });
+
+  it("backs off exponentially, with jitter in the upper half, up to maxMs", () => {
+    const delays = [0, 1, 2, 3, 10].map((failures) => {
+      const out = step(state({ failures }), failed("retry", "NETWORK", 0), cfg);
+      const arm = out.effects.find((e) => e.do === "arm-retry");
+      return arm?.do === "arm-retry" ? arm.delayMs : undefined;
+    });
+    expect(delays).toEqual([500, 1000, 2000, 4000, 30_000]);
+    const top = step(state({ failures: 10 }), failed("retry", "NETWORK", 0.999), cfg).effects.find((e) => e.do === "arm-retry");
+    expect(top?.do === "arm-retry" && top.delayMs).toBeLessThan(60_000);
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * The daemon's loop for one design as a pure state machine (issue 15): `step(state, event)`
+ * returns the next state and the effects to run, in order. `DesignWorker` (design-worker.ts)
+ * is the thin I/O around it: it feeds events (a local batch, a status answer, a cycle's end or
+ * failure, a retry timer, git going quiet, stop) and runs the effects (cycles, saves, events,
+ * timers). Every rule of the loop lives here and is table-tested in worker-loop.test.ts.
+ */
+import type { DesignStatus } from "../api/schemas.js";
+import { formatSeconds } from "../core/duration.js";
+import type { FailureClass } from "./failure.js";
+import type { SyncEventName } from "./events.js";
+
+/** An unchanged status is persisted at most this often. */
+export const STATUS_SAVE_INTERVAL_MS = 60_000;
+/** Default remoteCheckSec, in ms. */
+export const DEFAULT_REMOTE_CHECK_MS = 60_000;
+/** Default backoff of failed cycles. */
+export const DEFAULT_RETRY = { baseMs: 1000, maxMs: 60_000 } as const;
+
+/** Failures that mean the service cannot be reached: said as "offline", then "back online". */
+const OFFLINE_CODES = new Set<string | undefined>(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
+
+/** The loop's settings (from .syncrc). */
+export interface LoopConfig {
+  /** The folder as written in .syncrc (messages name it). */
+  dir: string;
+  publishOnPush: boolean;
+  /** How often an idle design's remote contents are read (in-place edits move no id). */
+  remoteCheckMs: number;
+  retry: { baseMs: number; maxMs: number };
+}
+
+/** Everything the loop remembers between events. */
+export interface LoopState {
+  stopped: boolean;
+  /** The last status said a generation runs: cycles wait. */
+  generating: boolean;
+  /** The next cycle reads every remote file (start-up, a new version, a due content check). */
+  needsFullSync: boolean;
+  /** Local paths waiting to be pushed. */
+  pending: ReadonlySet<string>;
+  /** A git operation holds the repository; one waiter resumes the loop when it ends. */
+  waitingForGit: boolean;
+  /** Failed cycles in a row (the backoff's exponent). */
+  failures: number;
+  retryArmed: boolean;
+  /** Code of the failure last said (an outage is said once, then "back online"). */
+  lastErrorCode: string | undefined;
+  /** "nothing to pull yet" said once per stretch without a version. */
+  noArtifactNoted: boolean;
+  /** When the last full sync ran (clock ms). */
+  lastRemoteRead: number;
+  /** When a status was last persisted (clock ms). */
+  lastStatusSave: number;
+  /** File names of the remote version last synced. */
+  remoteNames: readonly string[];
+}
+
+/** An event, without the `dir` and `editorId` the worker adds. */
+export interface LoopEmit {
+  event: SyncEventName;
+  message: string;
+  code?: string;
+}
+
+/** What the worker must do, in order. */
+export type Effect =
+  | { do: "emit"; event: LoopEmit }
+  | { do: "set-status"; status: { isGenerating: boolean; activeArtifactId: string | null; at: number } }
+  /** Persist state (awaited). */
+  | { do: "save" }
+  /** Decide and run a cycle now, inside the current task. */
+  | { do: "cycle" }
+  /** Queue a cycle behind the running ones. */
+  | { do: "enqueue-cycle" }
+  | { do: "full-sync" }
+  | { do: "push"; paths: ReadonlySet<string> }
+  /** Wait (off the chain) until git is done, then send `git-free` or `git-wait-ended`. */
+  | { do: "wait-git" }
+  | { do: "arm-retry"; delayMs: number }
+  | { do: "record-error"; code: string; message: string }
+  | { do: "clear-error" }
+  | { do: "after-pull" }
+  | { do: "publish" }
+  | { do: "halt" }
+  | { do: "close-source" }
+  | { do: "fatal" }
+  | { do: "log"; level: "info" | "debug"; message: string; fields: Record<string, unknown> };
+
+/** What can happen to the loop. */
+export type LoopEvent =
+  /** The worker opened the design and its watcher is ready. */
+  | { type: "start"; generating: boolean }
+  /** The watcher reported changed paths. */
+  | { type: "local"; paths: Iterable<string> }
+  /** The stop sweep found paths that differ from their base (no cycle queued: stop runs one). */
+  | { type: "swept"; paths: Iterable<string> }
+  /** A status answer. `artifactId` is the one synced; `halted` when the design is halted. */
+  | { type: "status"; status: DesignStatus; persisted: { isGenerating: boolean; activeArtifactId: string | null } | undefined; artifactId: string | undefined; halted: boolean; now: number }
+  /** A cycle is due: what it does depends on git and on what is pending. */
+  | { type: "cycle"; gitBusy: boolean; halted: boolean }
+  /** A cycle ran. `report` is undefined when it had nothing to do. */
+  | { type: "cycle-done"; full: boolean; report: { remoteNames: readonly string[]; pulledOrRemoved: number; pushed: number } | undefined; hadPersistedError: boolean; now: number }
+  /** A push cycle failed: its paths go back to pending (the failure follows as `failed`). */
+  | { type: "unsent"; paths: ReadonlySet<string> }
+  /** A cycle, a status poll or a save failed. `jitter` in [0, 1) spreads retries. */
+  | { type: "failed"; failure: FailureClass; code: string; message: string; jitter: number }
+  | { type: "retry-due" }
+  | { type: "git-free"; waitedMs: number; operation: string | undefined }
+  | { type: "git-wait-ended" }
+  | { type: "stop" };
+
+export interface Step {
+  state: LoopState;
+  effects: Effect[];
+}
+
+/** The state of a worker before `start`. */
+export function initialLoopState(): LoopState {
+  return {
+    stopped: false,
+    generating: false,
+    needsFullSync: false,
+    pending: new Set(),
+    waitingForGit: false,
+    failures: 0,
+    retryArmed: false,
+    lastErrorCode: undefined,
+    noArtifactNoted: false,
+    lastRemoteRead: 0,
+    lastStatusSave: 0,
+    remoteNames: [],
+  };
+}
+
+/** The loop's one transition function. Pure: same state and event, same answer. */
+export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
+  switch (e.type) {
+    case "start":
+      // Start-up reconcile: finds edits made while the daemon was down (against the base).
+      return { state: { ...s, generating: e.generating, needsFullSync: true }, effects: [{ do: "enqueue-cycle" }] };
+    case "local":
+      return { state: { ...s, pending: union(s.pending, e.paths) }, effects: [{ do: "enqueue-cycle" }] };
+    case "swept":
+      return { state: { ...s, pending: union(s.pending, e.paths) }, effects: [] };
+    case "status":
+      return onStatus(s, e, cfg);
+    case "cycle":
+      return onCycle(s, e);
+    case "cycle-done":
+      return onCycleDone(s, e, cfg);
+    case "unsent":
+      return { state: { ...s, pending: union(s.pending, e.paths) }, effects: [] };
+    case "failed":
+      return onFailed(s, e, cfg);
+    case "retry-due":
+      return { state: { ...s, retryArmed: false }, effects: [{ do: "enqueue-cycle" }] };
+    case "git-free": {
+      const operation = e.operation ?? "a git operation";
+      return {
+        state: { ...s, waitingForGit: false },
+        effects: [
+          { do: "log", level: "info", message: `held pushes during ${operation}; sending its changes as one batch`, fields: { operation, waitedMs: e.waitedMs, pending: s.pending.size } },
+          { do: "enqueue-cycle" },
+        ],
+      };
+    }
+    case "git-wait-ended":
+      // Stopped while waiting: the changes stay on disk for the next start.
+      return { state: { ...s, waitingForGit: false }, effects: [] };
+    case "stop":
+      return { state: { ...s, stopped: true }, effects: s.stopped ? [] : [{ do: "halt" }] };
+  }
+}
+
+function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: LoopConfig): Step {
+  if (s.stopped) return { state: s, effects: [] };
+  const { status, now } = e;
+  const effects: Effect[] = [];
+  // An idle daemon must cost nothing between polls: the status is saved when it changes, and
+  // otherwise at most once a minute (`status` shows its age).
+  const last = e.persisted;
+  const changed = last === undefined || last.isGenerating !== status.isGenerating || last.activeArtifactId !== status.activeArtifactId;
+  const persist = changed || now - s.lastStatusSave >= STATUS_SAVE_INTERVAL_MS;
+  let next: LoopState = persist ? { ...s, lastStatusSave: now } : s;
+  effects.push({ do: "set-status", status: { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: now } });
+  const save = (): Effect[] => (persist ? [{ do: "save" }] : []);
+  if (status.isGenerating) {
+    if (!s.generating) effects.push({ do: "emit", event: { event: "generating", message: "design is generating: pushes wait until it is idle" } });
+    return { state: { ...next, generating: true }, effects: [...effects, ...save()] };
+  }
+  const wasGenerating = s.generating;
+  next = { ...next, generating: false };
+  if (status.activeArtifactId === null) {
+    // No first artifact yet (a prompted design whose first generation has not produced one):
+    // nothing to pull, nowhere to push. The first status with an id starts sync.
+    const noted = noteNoArtifact(next, wasGenerating ? "its first generation ended without a result" : "it has no version yet");
+    return { state: noted.state, effects: [...effects, ...noted.effects, ...save()] };
+  }
+  next = { ...next, noArtifactNoted: false };
+  const moved = status.activeArtifactId !== e.artifactId || !sameNames(status.availableFiles, s.remoteNames);
+  if (wasGenerating) {
+    effects.push({ do: "emit", event: { event: "idle", message: moved ? "generation finished" : "generation ended without a new version" } });
+  }
+  // In-place remote edits (the web editor's code view, another client's PATCH) move neither
+  // the artifact id nor the file names: only the contents tell, read every remoteCheckMs.
+  const checkDue = now - s.lastRemoteRead >= cfg.remoteCheckMs;
+  if (moved || wasGenerating || e.halted || checkDue) next = { ...next, needsFullSync: true };
+  return { state: next, effects: [...effects, ...save(), { do: "cycle" }] };
+}
+
+function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {
+  if (s.stopped || s.generating) return { state: s, effects: [] };
+  if (s.waitingForGit || e.gitBusy) {
+    // Neither push (half a checkout) nor write files into a tree git is rewriting. The wait
+    // happens off the chain, so status polls go on meanwhile; once waiting, only the waiter
+    // resumes, so the operation's changes go out as one batch, logged once.
+    if (s.waitingForGit) return { state: s, effects: [] };
+    return { state: { ...s, waitingForGit: true }, effects: [{ do: "wait-git" }] };
+  }
+  // A full sync covers every path.
+  if (s.needsFullSync || e.halted) return { state: { ...s, pending: new Set() }, effects: [{ do: "full-sync" }] };
+  if (s.pending.size === 0) return { state: s, effects: [] };
+  return { state: { ...s, pending: new Set() }, effects: [{ do: "push", paths: s.pending }] };
+}
+
+function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>, cfg: LoopConfig): Step {
+  let next: LoopState = { ...s, failures: 0 };
+  if (e.full) next = { ...next, needsFullSync: false, lastRemoteRead: e.now };
+  const effects: Effect[] = [];
+  // A persisted error (this run's, or one a killed run left) is cleared once a cycle works:
+  // `mpsync status` must not show an error after sync resumed.
+  if (s.lastErrorCode !== undefined || e.hadPersistedError) {
+    if (s.lastErrorCode !== undefined) {
+      const back = OFFLINE_CODES.has(s.lastErrorCode) ? "back online: " : "";
+      effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message: `${back}sync resumed` } });
+    }
+    next = { ...next, lastErrorCode: undefined };
+    effects.push({ do: "clear-error" });
+  }
+  if (e.report === undefined) return { state: next, effects };
+  next = { ...next, remoteNames: e.report.remoteNames };
+  if (e.report.pulledOrRemoved > 0) effects.push({ do: "after-pull" });
+  if (e.report.pushed > 0 && cfg.publishOnPush) effects.push({ do: "publish" });
+  return { state: next, effects };
+}
+
+function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: LoopConfig): Step {
+  switch (e.failure) {
+    case "wait": {
+      // Not a failure: the status poll starts sync once the design has a first artifact.
+      return noteNoArtifact({ ...s, needsFullSync: true }, "it has no version yet");
+    }
+    case "fatal":
+      return { state: { ...s, stopped: true }, effects: [{ do: "halt" }, { do: "fatal" }] };
+    case "stop-design":
+      return {
+        state: { ...s, stopped: true },
+        effects: [{ do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } }, { do: "halt" }, { do: "close-source" }],
+      };
+    case "retry": {
+      let next = s;
+      const effects: Effect[] = [];
+      let delay: number | undefined;
+      if (!s.stopped && !s.retryArmed) {
+        const ceiling = Math.min(cfg.retry.maxMs, cfg.retry.baseMs * 2 ** Math.min(s.failures, 20));
+        delay = ceiling / 2 + e.jitter * (ceiling / 2);
+        next = { ...next, failures: s.failures + 1, retryArmed: true };
+        effects.push({ do: "arm-retry", delayMs: delay });
+      }
+      // One line per kind of failure, not one per retry: an outage prints once, then "back online".
+      if (e.code !== s.lastErrorCode) {
+        const nextTry = delay === undefined ? "" : ` (next try in ${formatSeconds(delay)})`;
+        const offline = OFFLINE_CODES.has(e.code) ? "offline: " : "";
+        effects.push({ do: "emit", event: { event: "error", code: e.code, message: `${offline}${e.message}; retrying${nextTry}` } });
+      }
+      // `mpsync status` (another process) reads this from .mpsync.
+      effects.push({ do: "record-error", code: e.code, message: e.message });
+      return { state: { ...next, lastErrorCode: e.code }, effects };
+    }
+  }
+}
+
+function noteNoArtifact(s: LoopState, why: string): Step {
+  if (s.noArtifactNoted) return { state: s, effects: [] };
+  return {
+    state: { ...s, noArtifactNoted: true },
+    effects: [{ do: "emit", event: { event: "notice", code: "NO_ARTIFACT", message: `nothing to pull yet: ${why}; sync starts with its first version` } }],
+  };
+}
+
+function union(a: ReadonlySet<string>, b: Iterable<string>): ReadonlySet<string> {
+  const out = new Set(a);
+  for (const p of b) out.add(p);
+  return out;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(b);
+  return a.every((n) => set.has(n));
+}
