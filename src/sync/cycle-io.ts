@@ -1,11 +1,12 @@
 /**
- * The reads and stores around one executed cycle, kept out of DesignSync: the texts the plan
- * pushes or merges, the journal entries of its pulls and of its PATCH (BaseLedger intents), and
+ * The reads and stores around one cycle, kept out of DesignSync: the triples reconcile judges,
+ * the texts the plan pushes or merges, the journal entries of its pulls and of its PATCH (BaseLedger intents), and
  * the label of the remote side in conflict markers.
  */
 import type { V3Client } from "../api/client-types.js";
 import { hashContent } from "../core/hash.js";
-import type { SyncPlan } from "./model.js";
+import type { BaseLedger } from "./base-ledger.js";
+import type { FileTriple, LocalFile, SyncPlan } from "./model.js";
 import type { DesignStore, LocalTree } from "./ports.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
 
@@ -71,6 +72,37 @@ export function expandPaths(paths: Iterable<string>, known: readonly string[], i
     if (p === "" || ignores(p)) continue;
     out.add(p);
     for (const k of known) if (k.startsWith(`${p}/`)) out.add(k);
+  }
+  return out;
+}
+
+/** What buildTriples asks of the cycle. */
+export interface TriplesContext {
+  ledger: BaseLedger;
+  /** Ignored by .syncrc or built in. */
+  ignores(path: string): boolean;
+  /** True when `path`, a local name, must not be pushed (local-refusals.ts); may note it. */
+  refuseLocalName(path: string, isNewLocal: boolean, remote: RemoteSnapshot): boolean;
+}
+
+/** The (base, local, remote) triple of every path of the cycle, bases from the ledger. */
+export function buildTriples(paths: Set<string>, localOf: (p: string) => LocalFile | undefined, remote: RemoteSnapshot, ctx: TriplesContext): FileTriple[] {
+  const out: FileTriple[] = [];
+  ctx.ledger.begin();
+  // A refused remote name (hostile, or a case twin of a synced file) was not read: it must
+  // not look "absent remotely", which would remove or blindly overwrite the local file.
+  const refused = new Set(remote.refused.map((r) => r.name));
+  for (const path of [...paths].sort()) {
+    if (ctx.ignores(path) || refused.has(path)) continue;
+    const text = remote.texts.get(path);
+    // Listed but not returned by files/read (deleted meanwhile, or a service hiccup): its
+    // remote side is unknown this cycle, which is not the same as "removed".
+    if (text === undefined && remote.names.has(path)) continue;
+    const local = localOf(path);
+    const remoteHash = text === undefined ? undefined : hashContent(text);
+    const base = ctx.ledger.resolve(path, local?.hash, remoteHash);
+    if (ctx.refuseLocalName(path, local !== undefined && text === undefined && base === undefined, remote)) continue;
+    out.push({ path, base, local, remote: remoteHash === undefined ? undefined : { hash: remoteHash } });
   }
   return out;
 }

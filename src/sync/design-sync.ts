@@ -10,7 +10,7 @@ import type { Clock } from "../core/clock.js";
 import type { EventSink } from "./events.js";
 import { executePlan, type ExecuteResult } from "./executor.js";
 import { hashContent } from "../core/hash.js";
-import type { ConflictPolicy, FileTriple, LocalFile, SyncPlan } from "./model.js";
+import type { ConflictPolicy, LocalFile, SyncPlan } from "./model.js";
 import { describeHalt } from "./model.js";
 import type { LocalTree } from "./ports.js";
 import { reconcile } from "./reconcile.js";
@@ -20,7 +20,7 @@ import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
-import { expandPaths, pullIntents, pushIntents, readLocalTexts, remoteLabel } from "./cycle-io.js";
+import { buildTriples, expandPaths, pullIntents, pushIntents, readLocalTexts, remoteLabel, type TriplesContext } from "./cycle-io.js";
 import { judgeLocalName } from "./local-refusals.js";
 import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
@@ -133,7 +133,7 @@ export class DesignSync {
     const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
     const remote = await readRemoteSnapshot(this.#o.client, this.editorId);
     const paths = new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names]);
-    const files = this.#triples(paths, (p) => scan.get(p), remote);
+    const files = buildTriples(paths, (p) => scan.get(p), remote, this.#triplesCtx());
     const plan = reconcile({
       files,
       policy: this.#o.policy,
@@ -171,7 +171,7 @@ export class DesignSync {
       this.#notice(`active artifact changed to ${remote.artifactId}: pulling before pushing`);
       return this.fullSync(options);
     }
-    const files = this.#triples(new Set(locals.keys()), (p) => locals.get(p), remote);
+    const files = buildTriples(new Set(locals.keys()), (p) => locals.get(p), remote, this.#triplesCtx());
     const plan = reconcile({ files, policy: this.#o.policy, force: false, folderExists: true, fullRemote: false });
     return this.#finish(plan, remote, options.dryRun === true);
   }
@@ -198,31 +198,6 @@ export class DesignSync {
 
   async #folderGone(): Promise<boolean> {
     return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
-  }
-
-  #triples(
-    paths: Set<string>,
-    localOf: (p: string) => LocalFile | undefined,
-    remote: RemoteSnapshot,
-  ): FileTriple[] {
-    const out: FileTriple[] = [];
-    this.#ledger.begin();
-    // A refused remote name (hostile, or a case twin of a synced file) was not read: it must
-    // not look "absent remotely", which would remove or blindly overwrite the local file.
-    const refused = new Set(remote.refused.map((r) => r.name));
-    for (const path of [...paths].sort()) {
-      if (this.#o.local.ignores(path) || refused.has(path)) continue;
-      const text = remote.texts.get(path);
-      // Listed but not returned by files/read (deleted meanwhile, or a service hiccup): its
-      // remote side is unknown this cycle, which is not the same as "removed".
-      if (text === undefined && remote.names.has(path)) continue;
-      const local = localOf(path);
-      const remoteHash = text === undefined ? undefined : hashContent(text);
-      const base = this.#ledger.resolve(path, local?.hash, remoteHash);
-      if (this.#refuseLocalName(path, local !== undefined && text === undefined && base === undefined, remote)) continue;
-      out.push({ path, base, local, remote: remoteHash === undefined ? undefined : { hash: remoteHash } });
-    }
-    return out;
   }
 
   async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true, progress?: CycleProgress): Promise<CycleReport> {
@@ -296,6 +271,10 @@ export class DesignSync {
     emitDisplaced(this.#o.emit, origin, result.pulled.filter((p) => displaced.has(p)), stamp);
     if (result.pushError !== undefined) throw result.pushError;
     return result;
+  }
+
+  #triplesCtx(): TriplesContext {
+    return { ledger: this.#ledger, ignores: (p) => this.#o.local.ignores(p), refuseLocalName: (p, isNewLocal, remote) => this.#refuseLocalName(p, isNewLocal, remote) };
   }
 
   /** A new local name the service's name rules would refuse is never pushed (local-refusals.ts). */

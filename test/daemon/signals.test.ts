@@ -2,7 +2,7 @@
 import { readFile, writeFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, STARTER_FILES, TEST_KEY, until, type Harness } from "../integration/harness.js";
+import { startHarness, STARTER_FILES, TEST_KEY, until, type Harness } from "../support/harness.js";
 import { spawnWatch, type DaemonProcess } from "./daemon-process.js";
 
 let h: Harness;

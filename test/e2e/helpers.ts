@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 
 /** The API key every e2e test uses; it must never be printed. */
@@ -113,4 +113,22 @@ export function readText(path: string): Promise<string> {
 export function seedDesign(world: E2eWorld, files?: Record<string, string>): { editorId: string; artifactId: string } {
   const created = world.emulator.control.createDesign(KEY, files === undefined ? { name: "Seed" } : { name: "Seed", files });
   return { editorId: created.editorId, artifactId: created.artifactId };
+}
+
+/**
+ * For a whole test file: a world with one design (blank scaffold or `files`) mapped to `site/`
+ * and pulled once; `use` receives them before the first test; closed after the last.
+ */
+export function usePulledSite(use: (world: E2eWorld, editorId: string) => void, files?: Record<string, string>): void {
+  let world: E2eWorld | undefined;
+  beforeAll(async () => {
+    world = await startWorld();
+    const { editorId } = seedDesign(world, files);
+    await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
+    expect((await world.run(["pull"])).code).toBe(0);
+    use(world, editorId);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
 }

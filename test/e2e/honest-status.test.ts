@@ -7,8 +7,8 @@ import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { usePulledSite, type E2eWorld } from "./helpers.js";
 
 let world: E2eWorld;
 let editorId: string;
@@ -18,15 +18,13 @@ interface Status {
   designs: { notSynced: { path: string; reason: string }[]; daemon?: { pid: number }; staleLock?: { pid: number }; halted?: string }[];
 }
 
-beforeAll(async () => {
-  world = await startWorld();
-  editorId = seedDesign(world, { "App.tsx": "export function App() { return null; }\n", "lib": "export const lib = 1;\n" }).editorId;
-  await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
-  expect((await world.run(["pull"])).code).toBe(0);
-});
-afterAll(async () => {
-  await world.close();
-});
+usePulledSite(
+  (w, id) => {
+    world = w;
+    editorId = id;
+  },
+  { "App.tsx": "export function App() { return null; }\n", "lib": "export const lib = 1;\n" },
+);
 
 describe("local names the service would refuse", () => {
   it("a case-only rename, a file turned folder and an NFD name are not pushed, reported once, and listed by status", async () => {

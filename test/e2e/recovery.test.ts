@@ -5,21 +5,16 @@
  */
 import { readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { readText, usePulledSite, type E2eWorld } from "./helpers.js";
 
 let world: E2eWorld;
 let editorId: string;
 const site = (...p: string[]): string => join(world.cwd, "site", ...p);
 
-beforeAll(async () => {
-  world = await startWorld();
-  editorId = seedDesign(world).editorId;
-  await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
-  expect((await world.run(["pull"])).code).toBe(0);
-});
-afterAll(async () => {
-  await world.close();
+usePulledSite((w, id) => {
+  world = w;
+  editorId = id;
 });
 
 describe("restore", () => {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { commitPulledVersion } from "../../src/git/commit-on-pull.js";
-import { startHarness, type Harness } from "../integration/harness.js";
+import { startHarness, type Harness } from "../support/harness.js";
 import { git, initRepo, runMpsync, stagedPaths, subjects } from "./git-fixtures.js";
 
 let h: Harness;

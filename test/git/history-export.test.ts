@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "../integration/harness.js";
+import { startHarness, type Harness } from "../support/harness.js";
 import { git, initRepo, runMpsync, stagedPaths, subjects, treeFingerprint } from "./git-fixtures.js";
 
 interface ExportDoc {

@@ -14,7 +14,7 @@ import type { Mapping } from "../../src/runtime.js";
 import { summarizeCycle } from "../../src/sync/cycle-summary.js";
 import { DesignSync } from "../../src/sync/design-sync.js";
 import { openFsFolder } from "../../src/sync/fs-adapters.js";
-import { lines, startHarness, STARTER_FILES, type Harness } from "../integration/harness.js";
+import { lines, startHarness, STARTER_FILES, type Harness } from "../support/harness.js";
 
 let h: Harness | undefined;
 afterEach(async () => {

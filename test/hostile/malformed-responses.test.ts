@@ -10,8 +10,8 @@ import { MpsyncError, type ErrorCode } from "../../src/core/errors.js";
 import type { InjectedFault } from "../../src/emulator/index.js";
 import type { DesignSync } from "../../src/sync/design-sync.js";
 import { summarizeCycle } from "../../src/sync/cycle-summary.js";
-import { startHarness, STARTER_FILES, type Harness } from "../integration/harness.js";
-import { openWithClient } from "./engine-with-client.js";
+import { startHarness, STARTER_FILES, type Harness } from "../support/harness.js";
+import { openWithClient } from "../support/engine-with-client.js";
 import { snapshotTree } from "./tree.js";
 
 let h: Harness | undefined;

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MpsyncError } from "../../src/core/errors.js";
 import { summarizeCycle } from "../../src/sync/cycle-summary.js";
 import { startTestServer, type SeenRequest, type TestServer } from "../api/http-test-server.js";
-import { startHarness, STARTER_FILES, TEST_KEY, type Harness } from "../integration/harness.js";
-import { openWithClient } from "./engine-with-client.js";
+import { startHarness, STARTER_FILES, TEST_KEY, type Harness } from "../support/harness.js";
+import { openWithClient } from "../support/engine-with-client.js";
 import { listTree, snapshotTree } from "./tree.js";
 
 const READ_NAME = "POST /v3/designs/{editorId}/artifacts/{artifactId}/files/read";

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { summarizeCycle, type CycleSummary } from "../../src/sync/cycle-summary.js";
-import { startHarness, type Harness } from "../integration/harness.js";
+import { startHarness, type Harness } from "../support/harness.js";
 import { listTree } from "./tree.js";
 
 let h: Harness | undefined;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DesignSync } from "../../src/sync/design-sync.js";
 import { summarizeCycle } from "../../src/sync/cycle-summary.js";
-import { lines, startHarness, STARTER_FILES, type Harness } from "./harness.js";
+import { lines, startHarness, STARTER_FILES, type Harness } from "../support/harness.js";
 
 let h: Harness;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { Runtime } from "../../src/runtime.js";
-import { startHarness, STARTER_FILES, until, type Harness, startDaemon } from "./harness.js";
+import { startHarness, STARTER_FILES, until, type Harness, startDaemon } from "../support/harness.js";
 
 const exec = promisify(execFile);
 let h: Harness;

@@ -7,7 +7,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WatchDaemon } from "../../src/daemon/watch-daemon.js";
-import { lines, startDaemon, startHarness, until, type Harness } from "./harness.js";
+import { lines, startDaemon, startHarness, until, type Harness } from "../support/harness.js";
 
 const CHECK = { pollIntervalSec: 0.05, remoteCheckSec: 0.2 };
 const SHARED = lines("shared", 8);

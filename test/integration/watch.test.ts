@@ -3,7 +3,7 @@ import { readdir, readFile, rm, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
-import { lines, startHarness, STARTER_FILES, until, type Harness, startDaemon } from "./harness.js";
+import { lines, startHarness, STARTER_FILES, until, type Harness, startDaemon } from "../support/harness.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findGitDir, isGitBusy, waitForGitIdle } from "../../src/local/git-lock.js";
-import { makeTempDir } from "./fs-helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let repo: string;
 let cleanup: () => Promise<void>;

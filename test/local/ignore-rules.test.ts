@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createIgnoreMatcher, loadIgnoreMatcher } from "../../src/local/ignore-rules.js";
-import { makeTempDir } from "./fs-helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 describe("createIgnoreMatcher: built-in rules", () => {
   const m = createIgnoreMatcher({ patterns: [] });

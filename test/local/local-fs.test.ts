@@ -11,7 +11,7 @@ import {
 } from "../../src/local/local-fs.js";
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
 import { hashContent } from "../../src/core/hash.js";
-import { makeTempDir } from "./fs-helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let root: string;
 let outside: string;

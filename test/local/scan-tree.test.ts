@@ -7,7 +7,7 @@ import { ScanCache } from "../../src/local/scan-cache.js";
 import { readLocalFile, scanTree, type SkipReason } from "../../src/local/scan-tree.js";
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
 import { hashContent } from "../../src/core/hash.js";
-import { makeTempDir } from "./fs-helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 const matcher = createIgnoreMatcher({ patterns: ["dist/"] });
 /** A clock far enough ahead that every file just written counts as settled (not racy). */

@@ -5,7 +5,7 @@ import { hostname, uptime } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acquireFolderLock, folderLockPath, isLockHolderAlive, readFolderLock } from "../../src/state/lock.js";
-import { makeTempDir } from "../local/fs-helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let root: string;
 let cleanup: () => Promise<void>;

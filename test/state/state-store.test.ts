@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateStore } from "../../src/state/state-store.js";
 import type { DesignStore } from "../../src/sync/ports.js";
 import { hashContent } from "../../src/core/hash.js";
-import { makeTempDir } from "../local/fs-helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let root: string;
 let cleanup: () => Promise<void>;

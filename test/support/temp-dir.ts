@@ -1,3 +1,4 @@
+/** Real temp folders for tests (realpath'd: macOS tmpdir is a symlink, and loadConfig returns resolved paths). */
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,4 +16,10 @@ export function useTempDirs(): () => Promise<string> {
     made.push(dir);
     return dir;
   };
+}
+
+/** One fresh temp folder and its cleanup (for suites that manage the lifetime themselves). */
+export async function makeTempDir(prefix: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), `mpsync-${prefix}-`)));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIgnoreMatcher } from "../../src/local/ignore-rules.js";
 import { writeLocalFile } from "../../src/local/local-fs.js";
 import { createChangeSource, type ChangeSource } from "../../src/watch/chokidar-source.js";
-import { makeTempDir, staysFalse, waitUntil } from "../local/fs-helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
+import { staysFalse, until } from "../support/wait.js";
 
 const DEBOUNCE_MS = 150;
 /** Longer than chokidar's atomic window (100 ms) plus a debounce: time for a stray 2nd batch. */
@@ -46,7 +47,7 @@ async function start(options: { debounceMs?: number; maxWaitMs?: number; pattern
 
 /** Waits for the first batch, then checks that no second one follows. */
 async function onlyBatch(): Promise<Set<string>> {
-  await waitUntil(() => batches.length > 0);
+  await until(() => batches.length > 0);
   expect(await staysFalse(() => batches.length > 1, QUIET_CHECK_MS)).toBe(true);
   expect(errors).toEqual([]);
   return batches[0] ?? new Set();
@@ -73,7 +74,7 @@ describe("createChangeSource", () => {
     await put("App.tsx", "v1");
     await start();
     await put("App.tsx", "v2");
-    await waitUntil(() => batches.length > 0, 5_000, 2);
+    await until(() => batches.length > 0, 5_000, "a batch", 2);
     expect(batches[0]).toEqual(new Set(["App.tsx"]));
   });
 
@@ -149,7 +150,7 @@ describe("createChangeSource", () => {
     await put("components/B.tsx", "b");
     await start();
     await rm(join(root, "components"), { recursive: true });
-    await waitUntil(() => batches.length > 0);
+    await until(() => batches.length > 0);
     const all = new Set(batches.flatMap((b) => [...b]));
     expect(all).toEqual(new Set(["components", "components/A.tsx", "components/B.tsx"]));
   });
@@ -165,7 +166,7 @@ describe("createChangeSource", () => {
   it("flush() delivers pending changes without waiting for the debounce", async () => {
     await start({ debounceMs: 10_000, maxWaitMs: 20_000 });
     await put("App.tsx", "v1");
-    await waitUntil(() => {
+    await until(() => {
       source?.flush();
       return batches.length > 0;
     });

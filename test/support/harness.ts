@@ -143,15 +143,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
 }
-
-/** Polls `check` until it returns true (for effects with no event, e.g. a file on disk). */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = "condition"): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { until } from "./wait.js";
 
 /** Starts the real watch daemon on the harness (fast retry backoff) and waits for `ready`. */
 export async function startDaemon(harness: Harness): Promise<WatchDaemon> {

@@ -8,7 +8,7 @@ import { createSilentLogger } from "../../src/log/logger.js";
 import { createSystemClock } from "../../src/core/clock.js";
 import { DesignSync } from "../../src/sync/design-sync.js";
 import { openFsFolder } from "../../src/sync/fs-adapters.js";
-import { TEST_KEY, type Harness } from "../integration/harness.js";
+import { TEST_KEY, type Harness } from "./harness.js";
 
 /** Client options of a fast-failing test client: one attempt, sub-second timeouts. */
 export const FAST_FAIL: Partial<ClientOptions> = {
