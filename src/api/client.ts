@@ -164,16 +164,21 @@ class HttpV3Client implements ClosableV3Client {
   async getActiveArtifact(editorId: string, options: CallOptions = {}): Promise<Artifact> {
     const endpoint = ENDPOINTS.getActiveArtifact;
     let res;
-    try {
-      res = await this.#executor.execute({ endpoint, path: pathOf(endpoint, { editorId }), signal: options.signal });
-    } catch (err) {
-      // What active-artifact answers before a first artifact is unknown (SERVICE-FACTS.md): a
-      // 404 there is "nothing yet" when status confirms the design exists with no artifact.
-      // One extra status call, only on this path.
-      if (!(err instanceof ApiError) || err.code !== "NOT_FOUND") throw err;
-      const status = await this.getStatus(editorId, options).catch(() => undefined);
-      if (status?.activeArtifactId === null) throw noArtifactYet(editorId, status.isGenerating);
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = await this.#executor.execute({ endpoint, path: pathOf(endpoint, { editorId }), signal: options.signal });
+        break;
+      } catch (err) {
+        // What active-artifact answers before a first artifact is unknown (SERVICE-FACTS.md): a
+        // 404 there is "nothing yet" when status confirms the design exists with no artifact.
+        // One extra status call, only on this path.
+        if (!(err instanceof ApiError) || err.code !== "NOT_FOUND") throw err;
+        const status = await this.getStatus(editorId, options).catch(() => undefined);
+        if (status?.activeArtifactId === null) throw noArtifactYet(editorId, status.isGenerating);
+        // The first version landed between the two calls: read it once more.
+        if (attempt === 1 && status !== undefined) continue;
+        throw err;
+      }
     }
     if (res === null || typeof res.artifactId !== "string") throw noArtifactYet(editorId, undefined);
     return res as Artifact;

@@ -3,6 +3,7 @@ import type { DesignStatus } from "../api/schemas.js";
 import type { DesignSync } from "../sync/design-sync.js";
 import type { CommandContext } from "./context.js";
 import { formatDuration } from "../core/duration.js";
+import { currentStatus } from "../app/design-status.js";
 
 /**
  * The design's generating state: polls now when the interval allows, else uses the last
@@ -10,7 +11,7 @@ import { formatDuration } from "../core/duration.js";
  * elapsed time and the next poll. Resolves to true while still generating (only without wait).
  */
 export async function waitUntilIdle(ctx: CommandContext, sync: DesignSync, options: { wait: boolean }): Promise<boolean> {
-  const status = await currentStatus(ctx, sync);
+  const status = await currentStatus(ctx.runtime, sync, { save: true });
   if (!status.isGenerating) return false;
   if (!options.wait) return true;
   await pollUntilIdle(ctx, sync.editorId, (s) => {
@@ -18,17 +19,6 @@ export async function waitUntilIdle(ctx: CommandContext, sync: DesignSync, optio
   });
   await sync.save();
   return false;
-}
-
-async function currentStatus(ctx: CommandContext, sync: DesignSync): Promise<{ isGenerating: boolean }> {
-  const scheduler = await ctx.runtime.pollScheduler();
-  const cached = sync.state.lastStatus;
-  if (cached !== undefined && (await scheduler.delayUntilNextPoll(sync.editorId)) > 0) return cached;
-  const client = await ctx.runtime.client();
-  const status = await scheduler.poll(sync.editorId, () => client.getStatus(sync.editorId));
-  sync.state.lastStatus = { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: ctx.runtime.clock.now() };
-  await sync.save();
-  return status;
 }
 
 /** Polls `editorId` (spaced by the scheduler) until it is idle; returns the idle status. */

@@ -70,6 +70,36 @@ describe("client endpoints", () => {
     expect(JSON.parse(patch?.body ?? "")).toEqual({ files: [{ fileName: "new.ts", code: "x" }] });
   });
 
+  it("active-artifact: a 404 while status says no version is NO_ARTIFACT; a version that landed between the two calls is read again", async () => {
+    let landed = false;
+    server = await startTestServer((req, res) => {
+      if (req.url.endsWith("/active-artifact")) {
+        if (!landed) {
+          landed = true; // the first version lands right after this 404
+          return sendJson(res, 404, { error: "No active artifact" });
+        }
+        return sendJson(res, 200, { artifactId: ARTIFACT_ID, files: ["App.tsx"] });
+      }
+      if (req.url.endsWith("/status")) return sendJson(res, 200, { ...STATUS_BODY, activeArtifactId: landed ? ARTIFACT_ID : null });
+      return sendJson(res, 404, { error: "no route" });
+    });
+    const client = testClient(server.baseUrl);
+    expect(await client.getActiveArtifact(EDITOR_ID)).toEqual({ artifactId: ARTIFACT_ID, files: ["App.tsx"] });
+    expect(server.requests.map((r) => r.url.split("/").pop())).toEqual(["active-artifact", "status", "active-artifact"]);
+    await client.close();
+  });
+
+  it("active-artifact: a 404 on a design whose status shows a version twice in a row is NOT_FOUND (no loop)", async () => {
+    server = await startTestServer((req, res) => {
+      if (req.url.endsWith("/status")) return sendJson(res, 200, STATUS_BODY);
+      return sendJson(res, 404, { error: "Design not found" });
+    });
+    const client = testClient(server.baseUrl);
+    await expect(client.getActiveArtifact(EDITOR_ID)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(server.requests.map((r) => r.url.split("/").pop())).toEqual(["active-artifact", "status", "active-artifact", "status"]);
+    await client.close();
+  });
+
   it("encodes path parameters", async () => {
     server = await startTestServer((_req, res) => sendJson(res, 200, STATUS_BODY));
     const client = testClient(server.baseUrl);
