@@ -4,8 +4,10 @@
  * on 127.0.0.1 and measures, each with its spread over repeated runs:
  *   1. save-to-server latency of a WatchDaemon (debounceMs 150),
  *   2. a burst of 500 writes to 50 files in 1 s (PATCH count, contents on the server),
- *   3. a pull of 2,000 files of 4 KB against a minimal reference client, and the CLI's peak RSS,
- *   4. the start-up reconcile of 10,000 unchanged files, and an idle `mpsync watch`,
+ *   3. a pull of 2,000 files of 4 KB against a minimal reference client, and the CLI's peak RSS;
+ *      the same ratio at 10,000 and 30,000 files,
+ *   4. the start-up reconcile of 10,000 unchanged files against a minimal checker, and an idle
+ *      `mpsync watch` (10,000 and 2,000 files: RSS, inotify watches),
  *   5. requests per operation against the minimum the API allows,
  *   6. the idle cost of the remote content check (remoteCheckSec) at 20, 200 and 2,000 files.
  * Prints a table and rewrites the generated section of BENCHMARKS.md.
@@ -20,8 +22,8 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { startBenchEmulator } from "./bench/fixture.mjs";
 import { benchDaemon, DEBOUNCE_MS } from "./bench/daemon.mjs";
-import { benchPull } from "./bench/pull.mjs";
-import { benchStartupIdle } from "./bench/startup-idle.mjs";
+import { benchPull, benchPullScale } from "./bench/pull.mjs";
+import { benchIdleSmall, benchStartupIdle } from "./bench/startup-idle.mjs";
 import { benchCliStartup } from "./bench/cli-startup.mjs";
 import { benchRemoteCheck, REMOTE_CHECK_HEADER, remoteCheckRows } from "./bench/remote-check.mjs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -33,8 +35,8 @@ import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTabl
  * are fast.
  */
 const PLANS = {
-  full: { saves: 200, bursts: 3, pullFiles: 2000, pullRuns: 3, cliRuns: 2, startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, cliStartupRuns: 10 },
-  quick: { saves: 50, bursts: 2, pullFiles: 500, pullRuns: 2, cliRuns: 1, startupFiles: 2000, reconcileRuns: 2, idleSec: 30, cliStartupRuns: 4 },
+  full: { saves: 200, bursts: 3, pullFiles: 2000, pullRuns: 3, cliRuns: 2, scaleSizes: [10_000, 30_000], startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, idleSmallFiles: 2000, idleSmallSec: 30, cliStartupRuns: 10 },
+  quick: { saves: 50, bursts: 2, pullFiles: 500, pullRuns: 2, cliRuns: 1, scaleSizes: [], startupFiles: 2000, reconcileRuns: 2, idleSec: 30, idleSmallFiles: undefined, idleSmallSec: 0, cliStartupRuns: 4 },
 };
 const FILE_BYTES = 4096;
 const POLL_SEC = 5;
@@ -75,9 +77,15 @@ const results = { mode, only, date: new Date().toISOString(), machine: describeM
 const emu = await startBenchEmulator();
 try {
   if (wants("save")) results.daemon = await benchDaemon(emu, { saves: plan.saves, bursts: plan.bursts, log });
-  if (wants("pull")) results.pull = await benchPull(emu, { runs: plan.pullRuns, cliRuns: plan.cliRuns, files: plan.pullFiles, bytes: FILE_BYTES, log });
+  if (wants("pull")) {
+    results.pull = await benchPull(emu, { runs: plan.pullRuns, cliRuns: plan.cliRuns, files: plan.pullFiles, bytes: FILE_BYTES, log });
+    results.pullScale = await benchPullScale(emu, { sizes: plan.scaleSizes, bytes: FILE_BYTES, log });
+  }
   if (wants("startup")) {
     results.startup = await benchStartupIdle(emu, { files: plan.startupFiles, bytes: FILE_BYTES, runs: plan.reconcileRuns, idleSec: plan.idleSec, pollSec: POLL_SEC, log });
+    if (plan.idleSmallFiles !== undefined) {
+      results.idleSmall = await benchIdleSmall(emu, { files: plan.idleSmallFiles, bytes: FILE_BYTES, idleSec: plan.idleSmallSec, pollSec: POLL_SEC, log });
+    }
   }
   if (wants("cli")) results.cli = await benchCliStartup(emu, { runs: plan.cliStartupRuns, log });
   if (wants("remote")) results.remoteCheck = await benchRemoteCheck(emu, { bytes: FILE_BYTES, log });

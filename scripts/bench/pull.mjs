@@ -162,3 +162,34 @@ export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, l
     cliRequests: countByRoute(cli[0].requests),
   };
 }
+
+/**
+ * The pull at scale (issue 13: "the ratio must stop growing with N"): mpsync's engine against
+ * the reference at each size, two interleaved pairs (reference first, then engine first).
+ */
+export async function benchPullScale(emu, { sizes, bytes, log }) {
+  const out = [];
+  for (const fileCount of sizes) {
+    const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(fileCount, bytes, "src", 50) });
+    log(`pull at scale: ${fileCount} files of ${bytes} B, 2 interleaved pairs`);
+    const engine = [];
+    const reference = [];
+    for (const pair of [["ref", "engine"], ["engine", "ref"]]) {
+      for (const who of pair) {
+        if (who === "ref") {
+          const r = await refPull(emu, editorId);
+          if (r.files !== fileCount) throw new Error(`reference pulled ${r.files} of ${fileCount} files`);
+          reference.push(r.ms);
+        } else {
+          const r = await enginePull(emu, editorId);
+          if (r.pulled !== fileCount) throw new Error(`mpsync pulled ${r.pulled} of ${fileCount} files`);
+          engine.push(r.ms);
+        }
+        log(`  ${who}: ${Math.round((who === "ref" ? reference : engine).at(-1))} ms`);
+      }
+    }
+    // Pair i: engine[i] and reference[i] ran back to back.
+    out.push({ fileCount, engineMs: summarize(engine), referenceMs: summarize(reference), ratio: summarize(engine.map((ms, i) => ms / reference[i])) });
+  }
+  return out;
+}

@@ -51,6 +51,9 @@ export function buildRows(r) {
     rows.push(["3 pull", "mpsync / reference", `${num(p.ratio.median, 2)}x`, `min ${num(p.ratio.min, 2)}x / max ${num(p.ratio.max, 2)}x`, p.ratio.n, "<= 1.5x", verdict(p.ratio.median <= 1.5)]);
     rows.push(["3 pull", "`mpsync pull` child, wall", ms(p.cliMs.median), `min ${ms(p.cliMs.min)} / max ${ms(p.cliMs.max)}`, p.cliMs.n, "", ""]);
     rows.push(["3 pull", "`mpsync pull` child, peak RSS", mib(p.cliPeakRssBytes.median), `min ${mib(p.cliPeakRssBytes.min)} / max ${mib(p.cliPeakRssBytes.max)}`, p.cliPeakRssBytes.n, "<= 120 MB", verdict(p.cliPeakRssBytes.max <= 120e6)]);
+    for (const sc of r.pullScale ?? []) {
+      rows.push(["3 pull", `mpsync / reference, ${sc.fileCount} files`, `${num(sc.ratio.median, 2)}x`, `mpsync ${ms(sc.engineMs.median)}, reference ${ms(sc.referenceMs.median)}; min ${num(sc.ratio.min, 2)}x / max ${num(sc.ratio.max, 2)}x`, sc.ratio.n, "<= 2x", verdict(sc.ratio.median <= 2)]);
+    }
     if (p.syscalls !== undefined) {
       const s = p.syscalls;
       rows.push(["3 pull", "system calls per file, `mpsync pull` (strace -f -c)", num(s.mpsync.all, 1), `reference ${num(s.reference.all, 1)}; without futex: mpsync ${num(s.mpsync.withoutFutex, 1)}, reference ${num(s.reference.withoutFutex, 1)}`, 1, "<= 20 (without futex)", verdict(s.mpsync.withoutFutex <= 20)]);
@@ -61,11 +64,19 @@ export function buildRows(r) {
     const i = s.idle;
     rows.push(["4 start-up", `first pull of ${s.files} files (seed)`, ms(s.firstPullMs), "one run", 1, "", ""]);
     rows.push(["4 start-up", `reconcile ${s.files} unchanged files`, ms(s.reconcileMs.median), `min ${ms(s.reconcileMs.min)} / max ${ms(s.reconcileMs.max)}; first ${ms(s.firstReconcileMs)}`, s.reconcileMs.n, "<= 2 s", verdict(s.reconcileMs.max <= 2000)]);
+    if (s.checkerRatio !== undefined) {
+      rows.push(["4 start-up", "  / minimal checker (reads + compare)", `${num(s.checkerRatio.median, 2)}x`, `checker ${ms(s.checkerMs.median)}; min ${num(s.checkerRatio.min, 2)}x / max ${num(s.checkerRatio.max, 2)}x`, s.checkerRatio.n, "<= 1.2x", verdict(s.checkerRatio.median <= 1.2)]);
+    }
     rows.push(["4 start-up", "  phases: load / scan / remote read", `${ms(s.phases.loadMs)} / ${ms(s.phases.scanMs)} / ${ms(s.phases.remoteMs)}`, "one run", 1, "", ""]);
     rows.push(["4 idle", `\`mpsync watch\` start to ready, ${s.files} files`, ms(i.readyMs), "one run", 1, "<= 2 s", verdict(i.readyMs <= 2000)]);
+    rows.push(["4 idle", "inotify watches", num(i.inotifyWatches), `${s.files} files`, 1, "", ""]);
     rows.push(["4 idle", `CPU over ${i.idleSec} s idle`, `${num(i.cpuPercent, 2)} % of a core`, `${Math.round(i.cpuMs)} ms CPU`, 1, "", ""]);
     rows.push(["4 idle", "RSS while idle", mib(i.rssBytes.median), `min ${mib(i.rssBytes.min)} / max ${mib(i.rssBytes.max)}; peak ${mib(i.peakRssBeforeStopBytes)}; heap used ${mib(i.heapAtEnd.usedBytes)} of ${mib(i.heapAtEnd.totalBytes)}`, i.rssBytes.n, s.files >= 10_000 ? "<= 150 MB" : "<= 100 MB", verdict(i.rssBytes.max <= (s.files >= 10_000 ? 150e6 : 100e6))]);
     rows.push(["4 idle", `status polls (interval ${i.pollSec} s)`, `${i.statusPolls} in ${i.idleSec} s`, `gaps min ${ms(i.pollGapsMs.min)} / max ${ms(i.pollGapsMs.max)}; other requests ${i.otherRequests}`, i.pollGapsMs.n, `1 per interval (${i.expectedPolls})`, verdict(Math.abs(i.statusPolls - i.expectedPolls) <= 1 && i.otherRequests === 0 && i.pollGapsMs.min >= i.pollSec * 1000 * 0.98)]);
+  }
+  if (r.idleSmall !== undefined) {
+    const i = r.idleSmall.idle;
+    rows.push(["4 idle", `RSS while idle, ${r.idleSmall.files} files`, mib(i.rssBytes.median), `min ${mib(i.rssBytes.min)} / max ${mib(i.rssBytes.max)}; ${num(i.inotifyWatches)} inotify watches; ready in ${ms(i.readyMs)}`, i.rssBytes.n, "<= 100 MB", verdict(i.rssBytes.max <= 100e6)]);
   }
   if (r.cli !== undefined) {
     const c = r.cli;

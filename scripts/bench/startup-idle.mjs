@@ -4,6 +4,9 @@
  * breakdown; (b) the built `mpsync watch` idling in a child process: CPU, RSS and the status
  * polls it makes (figure 5's idle count).
  */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Agent, request } from "undici";
 import { readRemoteSnapshot } from "../../dist/sync/remote-snapshot.js";
 import { openFsFolder } from "../../dist/sync/fs-adapters.js";
 import { BENCH_KEY, countByRoute, makeFiles, makeHome, openOnlyDesign, ROUTES, routeOf, sleep, spawnCli, withRequests } from "./fixture.mjs";
@@ -22,6 +25,51 @@ async function reconcileOnce(emu, home) {
     return { ms, requests };
   } finally {
     await runtime.close();
+  }
+}
+
+/**
+ * The minimal checker a re-pull is measured against (issue 13): GET active-artifact, every
+ * file read in batches of 100 with 4 in flight, each compared with the local file. No state.
+ */
+async function referenceCheck(baseUrl, editorId, root) {
+  const dispatcher = new Agent({ connections: 4 });
+  const headers = { "x-mp-api-key": BENCH_KEY, "content-type": "application/json" };
+  try {
+    const started = performance.now();
+    const active = await (await request(`${baseUrl}/v3/designs/${editorId}/active-artifact`, { headers, dispatcher })).body.json();
+    const batches = [];
+    for (let i = 0; i < active.files.length; i += 100) batches.push(active.files.slice(i, i + 100));
+    let next = 0;
+    let differ = 0;
+    const worker = async () => {
+      while (next < batches.length) {
+        const fileNames = batches[next++];
+        const res = await request(`${baseUrl}/v3/designs/${editorId}/artifacts/${active.artifactId}/files/read`, { method: "POST", headers, body: JSON.stringify({ fileNames }), dispatcher });
+        for (const f of (await res.body.json()).files) {
+          const local = await readFile(join(root, f.name), "utf8").catch(() => undefined);
+          if (local !== f.content) differ++;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    return { ms: performance.now() - started, differ, files: active.files.length };
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+/** Inotify watches held by process `pid` (Linux; undefined elsewhere). */
+export async function inotifyWatches(pid) {
+  try {
+    let watches = 0;
+    for (const fd of await readdir(`/proc/${pid}/fdinfo`)) {
+      const info = await readFile(`/proc/${pid}/fdinfo/${fd}`, "utf8").catch(() => "");
+      watches += (info.match(/^inotify /gm) ?? []).length;
+    }
+    return watches;
+  } catch {
+    return undefined;
   }
 }
 
@@ -68,9 +116,11 @@ async function idleWatch(emu, home, { idleSec, pollSec, log }) {
     const wallMs = last.at - first.at;
     const status = requests.filter((e) => routeOf(e) === ROUTES.status);
     const gaps = status.slice(1).map((e, i) => e.at - status[i].at);
-    log(`  idle ${idleSec} s: ${status.length} status polls, CPU ${((100 * cpuMs) / wallMs).toFixed(2)} %, RSS ${(last.rss / 2 ** 20).toFixed(1)} MiB`);
+    const watches = await inotifyWatches(cli.child.pid);
+    log(`  idle ${idleSec} s: ${status.length} status polls, ${watches} inotify watches, CPU ${((100 * cpuMs) / wallMs).toFixed(2)} %, RSS ${(last.rss / 2 ** 20).toFixed(1)} MiB`);
     return {
       readyMs,
+      inotifyWatches: watches,
       idleSec,
       pollSec,
       cpuMs,
@@ -107,18 +157,44 @@ export async function benchStartupIdle(emu, { files, bytes, runs, idleSec, pollS
     await seedRuntime.close();
     log(`  first pull: ${Math.round(firstPullMs)} ms`);
     const times = [];
+    const checker = [];
     let requests;
     for (let i = 0; i < runs; i++) {
-      const r = await reconcileOnce(emu, home);
-      times.push(r.ms);
-      requests ??= r.requests;
-      log(`  reconcile ${i + 1}: ${Math.round(r.ms)} ms`);
+      // Interleaved with the minimal checker, alternating who goes first.
+      const order = i % 2 === 0 ? ["mpsync", "checker"] : ["checker", "mpsync"];
+      for (const who of order) {
+        if (who === "mpsync") {
+          const r = await reconcileOnce(emu, home);
+          times.push(r.ms);
+          requests ??= r.requests;
+        } else {
+          const c = await referenceCheck(emu.baseUrl, editorId, home.root);
+          if (c.differ !== 0 || c.files !== files) throw new Error(`checker: ${c.differ} of ${c.files} files differ`);
+          checker.push(c.ms);
+        }
+      }
+      log(`  reconcile ${i + 1}: ${Math.round(times.at(-1))} ms; minimal checker ${Math.round(checker.at(-1))} ms`);
     }
     const phases = await reconcilePhases(home, home.root, editorId);
     log(`  phases: state load ${Math.round(phases.loadMs)} ms, local scan ${Math.round(phases.scanMs)} ms, remote read ${Math.round(phases.remoteMs)} ms`);
     log(`idle watch: ${files} files, pollIntervalSec ${pollSec}, ${idleSec} s`);
     const idle = await idleWatch(emu, home, { idleSec, pollSec, log });
-    return { files, bytes, firstPullMs, reconcileMs: summarize(times), firstReconcileMs: times[0], phases, requests: countByRoute(requests), idle };
+    return { files, bytes, firstPullMs, reconcileMs: summarize(times), firstReconcileMs: times[0], checkerMs: summarize(checker), checkerRatio: summarize(times.map((ms, i) => ms / checker[i])), phases, requests: countByRoute(requests), idle };
+  } finally {
+    await home.remove();
+  }
+}
+
+/** An idle `mpsync watch` on a smaller folder (issue 13's 2,000-file RSS target). */
+export async function benchIdleSmall(emu, { files, bytes, idleSec, pollSec, log }) {
+  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(files, bytes) });
+  const home = await makeHome(emu.baseUrl, editorId, { pollIntervalSec: pollSec, remoteCheckSec: 3600 });
+  try {
+    const seed = await home.runtime();
+    await (await openOnlyDesign(seed)).fullSync();
+    await seed.close();
+    log(`idle watch: ${files} files, pollIntervalSec ${pollSec}, ${idleSec} s`);
+    return { files, idle: await idleWatch(emu, home, { idleSec, pollSec, log }) };
   } finally {
     await home.remove();
   }

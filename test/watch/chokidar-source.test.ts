@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -54,6 +55,20 @@ async function onlyBatch(): Promise<Set<string>> {
 }
 
 const put = (rel: string, text: string): Promise<void> => writeFile(join(root, rel), text);
+
+/** inotify watches this process holds (Linux), or undefined where /proc does not tell. */
+function inotifyWatches(): number | undefined {
+  if (!existsSync("/proc/self/fdinfo")) return undefined;
+  let n = 0;
+  for (const fd of readdirSync("/proc/self/fdinfo")) {
+    try {
+      n += (readFileSync(`/proc/self/fdinfo/${fd}`, "utf8").match(/^inotify /gm) ?? []).length;
+    } catch {
+      // an fd closed meanwhile
+    }
+  }
+  return n;
+}
 
 describe("createChangeSource", () => {
   it("turns a save burst of 100 writes to 20 files into one batch of 20 paths", async () => {
@@ -171,6 +186,36 @@ describe("createChangeSource", () => {
       return batches.length > 0;
     });
     expect(batches[0]).toEqual(new Set(["App.tsx"]));
+  });
+
+  it("reports every file of a folder tree created at once (mkdir -p, then writes before its watch began)", async () => {
+    await start();
+    await mkdir(join(root, "feature", "ui"), { recursive: true });
+    await put("feature/index.ts", "i");
+    await put("feature/ui/Button.tsx", "b");
+    await put("feature/ui/Card.tsx", "c");
+    await until(() => new Set(batches.flatMap((b) => [...b])).size >= 3, 10_000, "the new files");
+    const all = new Set(batches.flatMap((b) => [...b]));
+    expect(all).toEqual(new Set(["feature/index.ts", "feature/ui/Button.tsx", "feature/ui/Card.tsx"]));
+    // And a later save inside the new folder comes through its own folder watch.
+    batches.length = 0;
+    await put("feature/ui/Card.tsx", "c2");
+    expect(await onlyBatch()).toEqual(new Set(["feature/ui/Card.tsx"]));
+  });
+
+  it("watches folders, not files: one inotify watch per folder", async () => {
+    for (let d = 0; d < 3; d++) {
+      await mkdir(join(root, `d${d}`));
+      for (let f = 0; f < 40; f++) await put(`d${d}/f${f}.ts`, "x");
+    }
+    const before = inotifyWatches();
+    await start();
+    const watches = inotifyWatches();
+    // Linux reports watches in /proc; elsewhere the count is not observable and only the
+    // batches below are checked.
+    if (before !== undefined && watches !== undefined) expect(watches - before).toBeLessThanOrEqual(4);
+    await put("d1/f7.ts", "changed");
+    expect(await onlyBatch()).toEqual(new Set(["d1/f7.ts"]));
   });
 
   it("reports nothing after close()", async () => {
