@@ -108,12 +108,16 @@ export function findCaseTwins(names: readonly string[]): string[][] {
   // Folded key of every prefix (folders and the full name) -> exact spellings -> owners.
   const byKey = new Map<string, Map<string, number[]>>();
   unique.forEach((name, index) => {
-    const segments = name.split("/");
-    for (let n = 1; n <= segments.length; n += 1) {
-      const exact = segments.slice(0, n).join("/");
-      const spellings = byKey.get(foldName(exact)) ?? new Map<string, number[]>();
-      spellings.set(exact, [...(spellings.get(exact) ?? []), index]);
-      byKey.set(foldName(exact), spellings);
+    // Every prefix ends at a "/" or at the end of the name (no per-prefix split and join).
+    for (let end = name.indexOf("/"); ; end = name.indexOf("/", end + 1)) {
+      const exact = end === -1 ? name : name.slice(0, end);
+      const key = foldName(exact);
+      let spellings = byKey.get(key);
+      if (spellings === undefined) byKey.set(key, (spellings = new Map()));
+      const owners = spellings.get(exact);
+      if (owners === undefined) spellings.set(exact, [index]);
+      else owners.push(index);
+      if (end === -1) break;
     }
   });
   for (const spellings of byKey.values()) {
