@@ -137,15 +137,16 @@ function superviseUntilStopped(child, emulator) {
     child.on("close", (code) => {
       void finish(stopping ? 0 : (code ?? 1));
     });
-    const stop = () => {
+    const stop = (signal) => {
       if (stopping) {
         // A second Ctrl-C: do not wait for the flush.
         child.kill("SIGKILL");
         return;
       }
       stopping = true;
-      // A terminal's Ctrl-C reaches the child too; SIGTERM covers `kill <pid>` of this script.
-      if (child.exitCode === null) child.kill("SIGTERM");
+      // A terminal's Ctrl-C reaches the child too (same process group): passing it on would be a
+      // second signal. SIGTERM covers `kill <pid>` of this script.
+      if (signal !== "SIGINT" && child.exitCode === null) child.kill("SIGTERM");
       setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS).unref();
     };
     process.on("SIGINT", stop);

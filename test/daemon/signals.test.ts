@@ -45,7 +45,8 @@ describe("watch process", () => {
 
   it("a second signal exits at once, even with a long flush bound", async () => {
     h = await startHarness({ syncrc: { debounceMs: 50 } });
-    d = spawnWatch(h.home, { ...h.env, MPSYNC_STOP_FLUSH_MS: "600000" });
+    // No repeat window: the SIGINT below may follow the SIGTERM within milliseconds.
+    d = spawnWatch(h.home, { ...h.env, MPSYNC_STOP_FLUSH_MS: "600000", MPSYNC_SIGNAL_REPEAT_MS: "0" });
     await d.waitFor((e) => e.event === "ready");
     h.emu.control.failNext({ method: "PATCH" }, { hang: true }, 10);
     await h.writeLocal("index.css", "/* never answered */\n");
@@ -56,6 +57,19 @@ describe("watch process", () => {
     const { code } = await d.exited;
     expect(code).toBe(0);
     expect(d.stderr.join("\n")).toContain("second signal: exiting now");
+  });
+
+  it("one Ctrl-C delivered twice (the terminal's, and `npm run` passing it on) still flushes the pending save", async () => {
+    h = await startHarness({ syncrc: { debounceMs: 3000 } });
+    d = spawnWatch(h.home, h.env);
+    await d.waitFor((e) => e.event === "ready");
+    await h.writeLocal("index.css", "/* saved just before Ctrl-C */\n");
+    d.child.kill("SIGINT");
+    d.child.kill("SIGINT");
+    const { code } = await d.exited;
+    expect(code).toBe(0);
+    expect(d.stderr.join("\n")).not.toContain("second signal");
+    expect(h.remoteFiles()["index.css"]).toBe("/* saved just before Ctrl-C */\n");
   });
 
   it("on SIGHUP re-reads .syncrc and starts syncing a newly mapped folder", async () => {

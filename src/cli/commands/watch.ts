@@ -15,7 +15,9 @@ export function registerWatch(program: Command, io: CliIo, exit: ExitHolder): vo
       "after",
       `
 SIGINT/SIGTERM flush pending pushes for at most 10 s, then pending requests are abandoned; a
-second signal exits at once. Edits not sent stay on disk and go out at the next start.
+second signal exits at once (one that follows the first within 0.5 s, as when \`npm run\`
+passes on the terminal's Ctrl-C, counts as the same request). Edits not sent stay on disk
+and go out at the next start.
 SIGHUP re-reads .syncrc (adds or drops folders).
 With --json, stdout is a JSON Lines stream of events (ready, pushed, pulled, conflict,
 generating, idle, published, halted, rate_limited, error); logs go to stderr.
@@ -32,12 +34,18 @@ Examples:
         let forceExit: () => void = () => undefined;
         const forced = new Promise<void>((resolve) => (forceExit = resolve));
         const unsent = "edits not sent stay on disk and go out at the next start";
+        const repeatMs = signalRepeatMs(ctx.io.env);
+        let firstSignalAt = 0;
         const stop = (): void => {
           if (stopping !== undefined) {
+            // One Ctrl-C often arrives twice: from the terminal, and passed on by `npm run` or
+            // a supervisor a moment later. Only a signal after that moment means "exit now".
+            if (ctx.runtime.clock.now() - firstSignalAt < repeatMs) return;
             ctx.out.warn(`second signal: exiting now; ${unsent}`);
             forceExit();
             return;
           }
+          firstSignalAt = ctx.runtime.clock.now();
           ctx.out.warn(`stopping: flushing pending pushes (at most ${Math.ceil(flushMs / 1000)} s; press Ctrl-C again to exit now)`);
           stopping = daemon.stop();
           setTimeout(() => {
@@ -84,3 +92,12 @@ export function stopFlushMs(env: Record<string, string | undefined>): number {
 
 /** A stop flushes pending pushes for at most this long. */
 export const DEFAULT_STOP_FLUSH_MS = 10_000;
+
+/** A signal this soon after the one that started a stop is the same request passed on. */
+export const DEFAULT_SIGNAL_REPEAT_MS = 500;
+
+/** MPSYNC_SIGNAL_REPEAT_MS (tests: 0 makes any second signal exit at once), else the default. */
+export function signalRepeatMs(env: Record<string, string | undefined>): number {
+  const given = Number(env["MPSYNC_SIGNAL_REPEAT_MS"]);
+  return env["MPSYNC_SIGNAL_REPEAT_MS"] !== undefined && Number.isFinite(given) && given >= 0 ? given : DEFAULT_SIGNAL_REPEAT_MS;
+}
