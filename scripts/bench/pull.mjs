@@ -109,19 +109,16 @@ async function cliPull(emu, editorId) {
   }
 }
 
-/** Runs figure 3 and the pull's request count (figure 5). */
-export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, log }) {
-  // 50 files per folder: 2,000 files in 40 folders, as the issue measured.
-  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(fileCount, bytes, "src", 50) });
-  log(`pull: ${fileCount} files of ${bytes} B, ${runs} runs each (plus one warm-up), alternating order`);
-  await refPull(emu, editorId);
-  await enginePull(emu, editorId);
+/**
+ * `runs` pairs of pulls (mpsync's engine and the reference, back to back), alternating who goes
+ * first (`engineFirst` for the first pair); engine[i] and reference[i] are one pair.
+ */
+async function pairedPulls(emu, editorId, fileCount, runs, engineFirst, log) {
   const engine = [];
   const reference = [];
   let requests;
   for (let i = 0; i < runs; i++) {
-    // Alternate who goes first so neither always runs on a warmer page cache or heap.
-    const pair = i % 2 === 0 ? ["engine", "ref"] : ["ref", "engine"];
+    const pair = (i % 2 === 0) === engineFirst ? ["engine", "ref"] : ["ref", "engine"];
     for (const who of pair) {
       if (who === "ref") {
         const r = await refPull(emu, editorId);
@@ -136,6 +133,18 @@ export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, l
       log(`  ${who} run ${i + 1}: ${Math.round((who === "ref" ? reference : engine).at(-1))} ms`);
     }
   }
+  return { engine, reference, requests };
+}
+
+/** Runs figure 3 and the pull's request count (figure 5). */
+export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, log }) {
+  // 50 files per folder: 2,000 files in 40 folders, as the issue measured.
+  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(fileCount, bytes, "src", 50) });
+  log(`pull: ${fileCount} files of ${bytes} B, ${runs} runs each (plus one warm-up), alternating order`);
+  await refPull(emu, editorId);
+  await enginePull(emu, editorId);
+  // Alternate who goes first so neither always runs on a warmer page cache or heap.
+  const { engine, reference, requests } = await pairedPulls(emu, editorId, fileCount, runs, true, log);
   const cli = [];
   for (let i = 0; i < cliRuns; i++) {
     const r = await cliPull(emu, editorId);
@@ -172,22 +181,7 @@ export async function benchPullScale(emu, { sizes, bytes, log }) {
   for (const fileCount of sizes) {
     const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(fileCount, bytes, "src", 50) });
     log(`pull at scale: ${fileCount} files of ${bytes} B, 2 interleaved pairs`);
-    const engine = [];
-    const reference = [];
-    for (const pair of [["ref", "engine"], ["engine", "ref"]]) {
-      for (const who of pair) {
-        if (who === "ref") {
-          const r = await refPull(emu, editorId);
-          if (r.files !== fileCount) throw new Error(`reference pulled ${r.files} of ${fileCount} files`);
-          reference.push(r.ms);
-        } else {
-          const r = await enginePull(emu, editorId);
-          if (r.pulled !== fileCount) throw new Error(`mpsync pulled ${r.pulled} of ${fileCount} files`);
-          engine.push(r.ms);
-        }
-        log(`  ${who}: ${Math.round((who === "ref" ? reference : engine).at(-1))} ms`);
-      }
-    }
+    const { engine, reference } = await pairedPulls(emu, editorId, fileCount, 2, false, log);
     // Pair i: engine[i] and reference[i] ran back to back.
     out.push({ fileCount, engineMs: summarize(engine), referenceMs: summarize(reference), ratio: summarize(engine.map((ms, i) => ms / reference[i])) });
   }
