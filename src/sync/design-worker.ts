@@ -19,7 +19,6 @@ import { describeError } from "./describe-error.js";
 import { classifyFailure } from "./failure.js";
 import { DEFAULT_REMOTE_CHECK_MS, DEFAULT_RETRY, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
-
 /** What a worker needs; wired by the composition root. */
 export interface DesignWorkerOptions {
   dir: string;
@@ -63,6 +62,10 @@ export class DesignWorker {
   #chain: Promise<void> = Promise.resolve();
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
+  /** The report of the cycle whose effects are running (after-pull and publish need it). */
+  #lastReport: CycleReport | undefined;
+  /** The failure whose effects are running (fatal hands it on). */
+  #lastError: unknown;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
@@ -204,11 +207,6 @@ export class DesignWorker {
         return;
     }
   }
-
-  /** The report of the cycle whose effects are running (after-pull and publish need it). */
-  #lastReport: CycleReport | undefined;
-  /** The failure whose effects are running (fatal hands it on). */
-  #lastError: unknown;
 
   #cycle(): Promise<void> {
     return this.#send({ type: "cycle", gitBusy: !this.#loop.waitingForGit && this.#o.gitBusy(), halted: this.#o.sync.state.halted !== undefined });

@@ -110,10 +110,8 @@ export type LoopEvent =
   | { type: "git-wait-ended" }
   | { type: "stop" };
 
-export interface Step {
-  state: LoopState;
-  effects: Effect[];
-}
+/** The next state and what to do, in order. */
+export type Step = { state: LoopState; effects: Effect[] };
 
 /** The state of a worker before `start`. */
 export function initialLoopState(): LoopState {
@@ -247,10 +245,8 @@ function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>
 
 function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: LoopConfig): Step {
   switch (e.failure) {
-    case "wait": {
-      // Not a failure: the status poll starts sync once the design has a first artifact.
+    case "wait": // Not a failure: the status poll starts sync once the design has a first artifact.
       return noteNoArtifact({ ...s, needsFullSync: true }, "it has no version yet");
-    }
     case "fatal":
       return { state: { ...s, stopped: true }, effects: [{ do: "halt" }, { do: "fatal" }] };
     case "stop-design":

@@ -1,5 +1,5 @@
 /** The real daemon (WatchDaemon + DesignWorker + chokidar) on a real folder against the emulator. */
-import { readdir, readFile, rm, writeFile, rename } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
@@ -55,6 +55,18 @@ describe("watch", () => {
     const pushed = await h.waitForEvent((e) => e.event === "pushed");
     expect(pushed.files).toEqual(["App.tsx"]);
     expect(Object.keys(h.remoteFiles()).some((n) => n.includes(".tmp"))).toBe(false);
+  });
+
+  it("a folder tree made at once (mkdir -p, then writes) is pushed whole, and later saves inside it too", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    await mkdir(join(h.root, "features", "cart", "ui"), { recursive: true });
+    await writeFile(join(h.root, "features", "cart", "index.ts"), "export * from './ui/Cart';\n");
+    await writeFile(join(h.root, "features", "cart", "ui", "Cart.tsx"), "export const Cart = () => null;\n");
+    await until(() => h.remoteFiles()["features/cart/ui/Cart.tsx"] !== undefined && h.remoteFiles()["features/cart/index.ts"] !== undefined, 10_000, "the new tree on the service");
+    await daemon.workers[0]!.idle();
+    await writeFile(join(h.root, "features", "cart", "ui", "Cart.tsx"), "export const Cart = () => 'cart';\n");
+    await until(() => h.remoteFiles()["features/cart/ui/Cart.tsx"] === "export const Cart = () => 'cart';\n", 10_000, "the later save");
   });
 
   it("pulls a finished generation with no echo PATCH", async () => {
