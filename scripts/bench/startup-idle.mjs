@@ -93,6 +93,24 @@ async function reconcilePhases(home, mappingRoot, editorId) {
   }
 }
 
+/** `mpsync watch` from spawn to its `ready` event, `runs` times (a single run is too noisy here). */
+async function watchReady(home, runs, log) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const cli = await spawnCli(["watch", "--json"], { cwd: home.home, env: home.env });
+    try {
+      await cli.waitForOutput(/"event":"ready"/, 180_000);
+      times.push(performance.now() - started);
+    } finally {
+      cli.child.kill("SIGTERM");
+      await cli.exited;
+    }
+    log(`  watch start to ready ${i + 1}: ${Math.round(times.at(-1))} ms`);
+  }
+  return summarize(times);
+}
+
 /** The daemon as users run it, idle: CPU and RSS from the probe, status polls from the log. */
 async function idleWatch(emu, home, { idleSec, pollSec, log }) {
   const started = performance.now();
@@ -177,9 +195,10 @@ export async function benchStartupIdle(emu, { files, bytes, runs, idleSec, pollS
     }
     const phases = await reconcilePhases(home, home.root, editorId);
     log(`  phases: state load ${Math.round(phases.loadMs)} ms, local scan ${Math.round(phases.scanMs)} ms, remote read ${Math.round(phases.remoteMs)} ms`);
+    const readyMs = await watchReady(home, runs, log);
     log(`idle watch: ${files} files, pollIntervalSec ${pollSec}, ${idleSec} s`);
     const idle = await idleWatch(emu, home, { idleSec, pollSec, log });
-    return { files, bytes, firstPullMs, reconcileMs: summarize(times), firstReconcileMs: times[0], checkerMs: summarize(checker), checkerRatio: summarize(times.map((ms, i) => ms / checker[i])), phases, requests: countByRoute(requests), idle };
+    return { files, bytes, firstPullMs, readyMs, reconcileMs: summarize(times), firstReconcileMs: times[0], checkerMs: summarize(checker), checkerRatio: summarize(times.map((ms, i) => ms / checker[i])), phases, requests: countByRoute(requests), idle };
   } finally {
     await home.remove();
   }
