@@ -59,6 +59,23 @@ describe("init", () => {
     expect(text).toContain("<p>mine</p>");
   });
 
+  it("takes the folder as --dir too, as the other commands do; two different folders are a usage error", async () => {
+    // A world of its own: the suites below count this world's mappings.
+    const own = await startWorld();
+    try {
+      const other = seedDesign(own);
+      const r = await own.run(["init", "--dir", "by-flag", "--design", other.editorId, "--json"]);
+      expect(r.code).toBe(0);
+      expect(own.readJson<{ dir: string }>(r.stdout).dir).toBe("by-flag");
+      expect(await readText(join(own.cwd, "by-flag", "App.tsx"))).toBe(own.emulator.control.getFiles(other.editorId)["App.tsx"]);
+      const both = await own.run(["init", "one", "--dir", "two", "--design", other.editorId]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toContain("two folders given (one and --dir two)");
+    } finally {
+      await own.close();
+    }
+  });
+
   it("--create makes a blank design, maps and pulls it", async () => {
     const r = await world.run(["init", "made", "--create", "--name", "Made here", "--json"]);
     expect(r.code).toBe(0);

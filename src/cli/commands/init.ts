@@ -17,6 +17,7 @@ import { renderPlan } from "../render-plan.js";
 import { pollUntilIdle } from "../wait-idle.js";
 
 interface InitFlags extends CreateFlags {
+  dir?: string;
   design?: string;
   create?: boolean;
   force?: boolean;
@@ -31,6 +32,7 @@ export function registerInit(program: Command, io: CliIo, exit: ExitHolder): voi
     .command("init")
     .description("map a folder to a design in .syncrc (written or extended), then pull the design into it")
     .argument("[dir]", "folder to mirror the design into (default: the current folder)")
+    .option("--dir <dir>", "the folder, as other commands take it (same as the [dir] argument)")
     .option("--design <id-or-url>", "an existing design: editorId, or an editor, published or canvas URL")
     .option("--create", "create a new design (blank, or generated with --prompt)")
     .option("--force", "map a non-empty folder: files that differ become conflicts, nothing is overwritten");
@@ -45,7 +47,14 @@ Examples:
   $ mpsync init web --create --name "Landing page"
   $ mpsync init web --create --prompt "a pricing page with three tiers" --design-system "Acme"`,
     )
-    .action(action(io, exit, (ctx, dir: string | undefined, flags: InitFlags) => runInit(ctx, dir ?? ".", flags)));
+    .action(
+      action(io, exit, (ctx, dir: string | undefined, flags: InitFlags) => {
+        if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) {
+          throw new MpsyncError("USAGE", `two folders given (${dir} and --dir ${flags.dir}): name one`);
+        }
+        return runInit(ctx, dir ?? flags.dir ?? ".", flags);
+      }),
+    );
 }
 
 async function runInit(ctx: CommandContext, dir: string, flags: InitFlags): Promise<number> {
