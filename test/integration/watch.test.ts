@@ -69,6 +69,22 @@ describe("watch", () => {
     await until(() => h.remoteFiles()["features/cart/ui/Cart.tsx"] === "export const Cart = () => 'cart';\n", 10_000, "the later save");
   });
 
+  it("a folder renamed while watched: its files go out under the new name; the old names stay deleted locally (the API cannot delete)", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    await mkdir(join(h.root, "widgets"));
+    await writeFile(join(h.root, "widgets", "A.tsx"), "export const A = 1;\n");
+    await writeFile(join(h.root, "widgets", "B.tsx"), "export const B = 2;\n");
+    await until(() => h.remoteFiles()["widgets/B.tsx"] !== undefined && h.remoteFiles()["widgets/A.tsx"] !== undefined, 10_000, "the folder on the service");
+    await daemon.workers[0]!.idle();
+    await rename(join(h.root, "widgets"), join(h.root, "parts"));
+    await until(() => h.remoteFiles()["parts/A.tsx"] === "export const A = 1;\n" && h.remoteFiles()["parts/B.tsx"] === "export const B = 2;\n", 10_000, "the renamed folder on the service");
+    await daemon.workers[0]!.idle();
+    // Not pulled back into the old folder, not deleted on the service.
+    expect(await readdir(h.root)).not.toContain("widgets");
+    expect(h.remoteFiles()["widgets/A.tsx"]).toBe("export const A = 1;\n");
+  });
+
   it("pulls a finished generation with no echo PATCH", async () => {
     h = await startHarness();
     daemon = await startDaemon(h);
