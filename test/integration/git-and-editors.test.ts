@@ -64,6 +64,11 @@ describe("git pause", () => {
     destination.on("data", (b: Buffer) => logs.push(...b.toString().trim().split("\n")));
     const runtime = new Runtime({ cwd: h.home, env: h.env, logLevel: "info", logDestination: destination });
     await runtime.prepare();
+    // Pulled before the daemon starts: a start-up pull's own writes come back from the watcher
+    // as a batch, and a push pass of that batch decided before the lock below would read the
+    // "during rebase" edits (a cycle in flight when git takes the lock is not held back).
+    const [mapping] = await h.runtime.mappings();
+    await (await h.runtime.openDesign(mapping!, () => undefined)).fullSync();
     daemon = new WatchDaemon({ runtime, dirs: [], emit: h.emit });
     await daemon.start();
     await h.waitForEvent((e) => e.event === "ready");
