@@ -212,7 +212,7 @@ export class Runtime {
   }
 
   /** A DesignSync of one mapping on the real file system, not yet opened. */
-  async createDesignSync(mapping: Mapping, emit: EventSink): Promise<DesignSync> {
+  async createDesignSync(mapping: Mapping, emit: EventSink, options: { holdPushes?: () => boolean } = {}): Promise<DesignSync> {
     const { config } = await this.config();
     const folder = await openFsFolder(mapping.root, config.ignore, this.clock);
     return new DesignSync({
@@ -226,6 +226,7 @@ export class Runtime {
       logger: this.logger().child({ dir: mapping.dir }),
       emit,
       clock: this.clock,
+      ...options,
     });
   }
 
@@ -248,11 +249,12 @@ export class Runtime {
       import("./git/pull-committer.js"),
     ]);
     const { config } = await this.config();
-    const sync = await this.createDesignSync(mapping, wiring.emit);
+    const gitDir = config.git.pauseDuringGitOps ? gitLock.findGitDir(mapping.root) : undefined;
+    const gitBusy = (): boolean => gitDir !== undefined && gitLock.isGitBusy(gitDir);
+    const sync = await this.createDesignSync(mapping, wiring.emit, { holdPushes: gitBusy });
     const scheduler = await this.pollScheduler();
     const client = await this.client();
     const logger = this.logger().child({ dir: mapping.dir });
-    const gitDir = config.git.pauseDuringGitOps ? gitLock.findGitDir(mapping.root) : undefined;
     return new DesignWorker({
       dir: mapping.dir,
       sync,
@@ -267,7 +269,7 @@ export class Runtime {
       retry: wiring.retry,
       watch: (onBatch, onError) => createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError }),
       schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
-      gitBusy: () => gitDir !== undefined && gitLock.isGitBusy(gitDir),
+      gitBusy,
       waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
       onFatal: wiring.onFatal,
     });

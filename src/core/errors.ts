@@ -26,6 +26,7 @@ export type ErrorCode =
   | "HALTED"
   | "CONFLICTS"
   | "GENERATING"
+  | "GIT_BUSY"
   | "NO_ARTIFACT"
   | "UNSAFE_STATE_DIR"
   | "INTERNAL";

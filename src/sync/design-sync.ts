@@ -40,6 +40,11 @@ export interface DesignSyncOptions {
   logger: Logger;
   emit: EventSink;
   clock: Clock;
+  /**
+   * True while pushes must wait (a git operation holds the repository): checked just before
+   * the PATCH, so a cycle that began before git took its lock does not push half its work.
+   */
+  holdPushes?: () => boolean;
 }
 
 /** Told after each file a cycle writes, removes or merges (done of total): a progress bar. */
@@ -243,6 +248,7 @@ export class DesignSync {
         stamp,
         hashOf: hashContent,
         writeRemote: async (files) => {
+          if (this.#o.holdPushes?.() === true) throw new MpsyncError("GIT_BUSY", "a git operation began during the cycle: the push waits until it ends");
           await ledger.intendPush(await pushIntents(this.#o.store, files, remote));
           await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
         },

@@ -12,6 +12,7 @@ describe("classifyFailure", () => {
     ["FOLDER_LOCKED", "stop-design"],
     ["CONFIG_INVALID", "stop-design"],
     ["NO_ARTIFACT", "wait"],
+    ["GIT_BUSY", "git"],
     ["NETWORK", "retry"],
     ["TIMEOUT", "retry"],
     ["SERVER_ERROR", "retry"],

@@ -1,6 +1,6 @@
 /**
  * The daemon loop never forgets a local change: over random histories of saves, status
- * answers, git pauses, failed and answered cycles, every changed path stays owed (pending,
+ * answers, git pauses (before a cycle, and begun during one), failed and answered cycles, every changed path stays owed (pending,
  * in a push in flight, or covered by a full sync still due) until a cycle that covered it
  * was answered; and once the service answers again, one more cycle settles everything.
  */
@@ -17,7 +17,7 @@ type Move =
   | { k: "save"; paths: string[] }
   | { k: "cycle"; gitBusy: boolean }
   | { k: "answer" }
-  | { k: "fail"; failure: "retry" | "wait" }
+  | { k: "fail"; failure: "retry" | "wait" | "git" }
   | { k: "retry-due" }
   | { k: "git-free" }
   | { k: "status"; generating: boolean; moved: boolean };
@@ -26,7 +26,7 @@ const move: fc.Arbitrary<Move> = fc.oneof(
   fc.record({ k: fc.constant("save" as const), paths: fc.subarray(PATHS, { minLength: 1 }) }),
   fc.record({ k: fc.constant("cycle" as const), gitBusy: fc.boolean() }),
   fc.constant({ k: "answer" as const }),
-  fc.record({ k: fc.constant("fail" as const), failure: fc.constantFrom("retry" as const, "wait" as const) }),
+  fc.record({ k: fc.constant("fail" as const), failure: fc.constantFrom("retry" as const, "wait" as const, "git" as const) }),
   fc.constant({ k: "retry-due" as const }),
   fc.constant({ k: "git-free" as const }),
   fc.record({ k: fc.constant("status" as const), generating: fc.boolean(), moved: fc.boolean() }),

@@ -114,13 +114,15 @@ describe("worker loop: a cycle's end", () => {
 });
 
 describe("worker loop: failures", () => {
-  const failed = (failure: "fatal" | "stop-design" | "wait" | "retry", code: string, jitter = 0.5): LoopEvent => ({ type: "failed", failure, code, message: "service unreachable", jitter });
+  const failed = (failure: "fatal" | "stop-design" | "wait" | "git" | "retry", code: string, jitter = 0.5): LoopEvent => ({ type: "failed", failure, code, message: "service unreachable", jitter });
 
   it.each<[string, Partial<LoopState>, LoopEvent, string[], string[], Partial<LoopState>]>([
     ["an outage: said once with the next try, retried, recorded", {}, failed("retry", "NETWORK"), ["arm-retry", "emit", "record-error"], ["error: offline: service unreachable; retrying (next try in 0.8 s)"], { failures: 1, retryArmed: true, lastErrorCode: "NETWORK" }],
     ["the same failure again: not said again", { failures: 1, lastErrorCode: "NETWORK" }, failed("retry", "NETWORK"), ["arm-retry", "record-error"], [], { failures: 2 }],
     ["a retry already armed: no second timer", { retryArmed: true, failures: 1 }, failed("retry", "RATE_LIMITED"), ["emit", "record-error"], ["error: service unreachable; retrying"], { failures: 1 }],
     ["no version yet is not a failure", {}, failed("wait", "NO_ARTIFACT"), ["emit"], ["notice: nothing to pull yet: it has no version yet; sync starts with its first version"], { needsFullSync: true, failures: 0 }],
+    ["git began during the cycle: its work is redone in full once git is done; no error, no retry", {}, failed("git", "GIT_BUSY"), ["log", "wait-git"], [], { waitingForGit: true, needsFullSync: true, failures: 0, retryArmed: false }],
+    ["git began during the cycle, already waiting: nothing more", { waitingForGit: true }, failed("git", "GIT_BUSY"), [], [], { waitingForGit: true }],
     ["a refused key stops the daemon", {}, failed("fatal", "UNAUTHORIZED"), ["halt", "fatal"], [], { stopped: true }],
     ["no access stops this design only", {}, failed("stop-design", "FORBIDDEN"), ["emit", "halt", "close-source"], ["error: service unreachable; sync of web stopped"], { stopped: true }],
   ])("%s", (_name, before, event, effects, said, after) => {

@@ -247,6 +247,11 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
   switch (e.failure) {
     case "wait": // Not a failure: the status poll starts sync once the design has a first artifact.
       return noteNoArtifact({ ...s, needsFullSync: true }, "it has no version yet");
+    case "git":
+      // A git operation began while the cycle ran: its push was held back. Once git is done a
+      // full sync redoes it, with the operation's changes. Not an error, not a retry.
+      if (s.waitingForGit || s.stopped) return { state: { ...s, needsFullSync: true }, effects: [] };
+      return { state: { ...s, waitingForGit: true, needsFullSync: true }, effects: [{ do: "log", level: "info", message: "a git operation began during the cycle: its push waits until git is done", fields: {} }, { do: "wait-git" }] };
     case "fatal":
       return { state: { ...s, stopped: true }, effects: [{ do: "halt" }, { do: "fatal" }] };
     case "stop-design":

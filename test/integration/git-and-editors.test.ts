@@ -101,6 +101,27 @@ describe("git pause", () => {
   });
 });
 
+describe("git begins during a cycle", () => {
+  it("a push whose cycle began before git took its lock is held at the PATCH, journals nothing, and goes out once git is done", async () => {
+    h = await startHarness();
+    let gitHolds = false;
+    const [mapping] = await h.runtime.mappings();
+    const sync = await h.runtime.createDesignSync(mapping!, h.emit, { holdPushes: () => gitHolds });
+    await sync.open();
+    await sync.fullSync();
+    await h.writeLocal("index.css", "/* edited as git starts */\n");
+    gitHolds = true; // git took index.lock after the cycle was decided
+    await expect(sync.pushPaths(["index.css"])).rejects.toMatchObject({ code: "GIT_BUSY" });
+    expect(h.emu.control.countRequests(isPatch)).toBe(0);
+    expect(h.remoteFiles()["index.css"]).toBe(STARTER_FILES["index.css"]);
+    expect(sync.state.pendingPush ?? []).toEqual([]);
+    gitHolds = false;
+    await sync.pushPaths(["index.css"]);
+    expect(h.emu.control.countRequests(isPatch)).toBe(1);
+    expect(h.remoteFiles()["index.css"]).toBe("/* edited as git starts */\n");
+  });
+});
+
 describe("save styles", () => {
   it("delete-then-create pushes the new content once", async () => {
     h = await startHarness({ syncrc: { debounceMs: 150 } });
