@@ -17,6 +17,7 @@ import type { DesignSync, CycleReport } from "./design-sync.js";
 import type { ChangeSourceHandle } from "./ports.js";
 import { describeError } from "./describe-error.js";
 import { classifyFailure } from "./failure.js";
+import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, DEFAULT_RETRY, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
 /** What a worker needs; wired by the composition root. */
@@ -87,7 +88,7 @@ export class DesignWorker {
     await this.#o.sync.open({ holdsLock: true }); // the daemon took the folder lock first
     this.#source = this.#o.watch(
       (paths) => void this.#send({ type: "local", paths }),
-      (err) => this.#o.logger.warn({ err }, "watcher error"),
+      (err) => void this.#send({ type: "watcher-error", ...describeWatcherError(err, Math.round(this.#cfg.remoteCheckMs / 1000)) }),
     );
     await this.#source.ready;
     await this.#send({ type: "start", generating: this.#o.sync.state.lastStatus?.isGenerating === true });

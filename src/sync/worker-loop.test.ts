@@ -48,6 +48,8 @@ describe("worker loop: local changes and cycles", () => {
     ["the retry timer queues a cycle", { retryArmed: true }, { type: "retry-due" }, ["enqueue-cycle"], { retryArmed: false }],
     ["git done: log once and send the batch", { waitingForGit: true }, { type: "git-free", waitedMs: 10, operation: "rebase" }, ["log", "enqueue-cycle"], { waitingForGit: false }],
     ["git wait aborted (stop): changes stay on disk", { waitingForGit: true }, { type: "git-wait-ended" }, [], { waitingForGit: false }],
+    ["a watcher failure is said once per kind", {}, { type: "watcher-error", code: "ENOSPC", message: "limit reached" }, ["log", "emit"], { watcherErrors: ["ENOSPC"] }],
+    ["the same watcher failure again: logged only", { watcherErrors: ["ENOSPC"] }, { type: "watcher-error", code: "ENOSPC", message: "limit reached" }, ["log"], { watcherErrors: ["ENOSPC"] }],
     ["stop halts", {}, { type: "stop" }, ["halt"], { stopped: true }],
     ["stop twice halts once", { stopped: true }, { type: "stop" }, [], { stopped: true }],
   ])("%s", (_name, before, event, effects, after) => {

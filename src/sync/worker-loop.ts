@@ -54,6 +54,8 @@ export interface LoopState {
   lastStatusSave: number;
   /** File names of the remote version last synced. */
   remoteNames: readonly string[];
+  /** Watcher failures already said (by code): each is said once. */
+  watcherErrors: readonly string[];
 }
 
 /** An event, without the `dir` and `editorId` the worker adds. */
@@ -108,6 +110,8 @@ export type LoopEvent =
   | { type: "retry-due" }
   | { type: "git-free"; waitedMs: number; operation: string | undefined }
   | { type: "git-wait-ended" }
+  /** The watcher failed (a full inotify table...): `message` says what it means, once per code. */
+  | { type: "watcher-error"; code: string; message: string }
   | { type: "stop" };
 
 /** The next state and what to do, in order. */
@@ -128,6 +132,7 @@ export function initialLoopState(): LoopState {
     lastRemoteRead: 0,
     lastStatusSave: 0,
     remoteNames: [],
+    watcherErrors: [],
   };
 }
 
@@ -166,6 +171,11 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
     case "git-wait-ended":
       // Stopped while waiting: the changes stay on disk for the next start.
       return { state: { ...s, waitingForGit: false }, effects: [] };
+    case "watcher-error": {
+      const log: Effect = { do: "log", level: "debug", message: "watcher error", fields: { code: e.code } };
+      if (s.watcherErrors.includes(e.code)) return { state: s, effects: [log] };
+      return { state: { ...s, watcherErrors: [...s.watcherErrors, e.code] }, effects: [log, { do: "emit", event: { event: "error", code: e.code, message: e.message } }] };
+    }
     case "stop":
       return { state: { ...s, stopped: true }, effects: s.stopped ? [] : [{ do: "halt" }] };
   }

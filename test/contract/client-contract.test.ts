@@ -87,24 +87,36 @@ describe("every endpoint", () => {
   });
 
   it("a prompt: create with a prompt, poll until idle, prompt again", async () => {
-    const scheduler = new PollScheduler({ intervalMs: 10, clock: createSystemClock(), ledger: createMemoryPollLedger() });
-    const design = await client.createDesign({ prompt: "a pricing page" });
-    expect(design.activeArtifactId).toBeNull();
-    const waitIdle = async (): Promise<string | null> => {
-      for (;;) {
-        const status = await scheduler.poll(design.editorId, () => client.getStatus(design.editorId));
-        if (!status.isGenerating) return status.activeArtifactId;
-      }
-    };
-    expect((await client.getStatus(design.editorId)).activeArtifactId).toBeNull();
-    await expect(client.getActiveArtifact(design.editorId)).rejects.toMatchObject({ code: "NO_ARTIFACT" });
-    const first = await waitIdle();
-    expect(first).not.toBeNull();
-    expect(await client.sendPrompt(design.editorId, { prompt: "make it dark" })).toEqual({ requestId: expect.any(String) });
-    expect(await waitIdle()).not.toBe(first);
-    const messages = await client.listMessages(design.editorId);
-    expect(messages.items.map((m) => m.role)).toEqual(["assistant", "user", "assistant", "user"]);
-    expect(messageText(messages.items[1]!)).toBe("make it dark");
+    // Generations end when the test says (finishGeneration), so "no version yet" is not a race
+    // against a 30 ms generation.
+    const slow = await startEmulator({ port: 0, keys: [KEY], generationMs: 600_000 });
+    const own = createClient({ baseUrl: slow.baseUrl, apiKey: KEY, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    try {
+      const scheduler = new PollScheduler({ intervalMs: 10, clock: createSystemClock(), ledger: createMemoryPollLedger() });
+      const design = await own.createDesign({ prompt: "a pricing page" });
+      expect(design.activeArtifactId).toBeNull();
+      const waitIdle = async (): Promise<string | null> => {
+        for (;;) {
+          const status = await scheduler.poll(design.editorId, () => own.getStatus(design.editorId));
+          if (!status.isGenerating) return status.activeArtifactId;
+        }
+      };
+      expect(await own.getStatus(design.editorId)).toMatchObject({ isGenerating: true, activeArtifactId: null });
+      await expect(own.getActiveArtifact(design.editorId)).rejects.toMatchObject({ code: "NO_ARTIFACT" });
+      slow.control.finishGeneration(design.editorId);
+      const first = await waitIdle();
+      expect(first).not.toBeNull();
+      expect((await own.getActiveArtifact(design.editorId)).artifactId).toBe(first);
+      expect(await own.sendPrompt(design.editorId, { prompt: "make it dark" })).toEqual({ requestId: expect.any(String) });
+      slow.control.finishGeneration(design.editorId);
+      expect(await waitIdle()).not.toBe(first);
+      const messages = await own.listMessages(design.editorId);
+      expect(messages.items.map((m) => m.role)).toEqual(["assistant", "user", "assistant", "user"]);
+      expect(messageText(messages.items[1]!)).toBe("make it dark");
+    } finally {
+      await own.close();
+      await slow.close();
+    }
   });
 });
 
