@@ -71,7 +71,8 @@ describe("emulator: persistence", () => {
     const { editorId } = await createBlank(first);
     await call(first, "POST", `/v3/designs/${editorId}/prompts`, { body: { prompt: "Resume me" } });
     await first.close();
-    const second = await start({ dataFile, generationMs: 50 });
+    // Long enough that the resumed generation cannot end before the check below on a busy machine.
+    const second = await start({ dataFile, generationMs: 1000 });
     expect(second.control.getDesign(editorId).isGenerating).toBe(true);
     const idle = await waitUntilIdle(second, editorId);
     expect(idle["availableFiles"]).toContain("components/ResumeMe.tsx");
