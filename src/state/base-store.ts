@@ -61,8 +61,8 @@ export class BaseTextStore {
   async putBases(texts: readonly string[]): Promise<string[]> {
     const index = await this.#load();
     const hashes = texts.map((t) => hashContent(t));
-    const fresh = new Map<string, Buffer>();
-    for (const [i, hash] of hashes.entries()) if (!index.has(hash) && !fresh.has(hash)) fresh.set(hash, Buffer.from(texts[i]!, "utf8"));
+    const fresh = new Map<string, string>();
+    for (const [i, hash] of hashes.entries()) if (!index.has(hash) && !fresh.has(hash)) fresh.set(hash, texts[i]!);
     if (fresh.size === 0) return hashes;
     if (fresh.size === 1) {
       const [hash] = fresh.keys();
@@ -112,10 +112,10 @@ export class BaseTextStore {
       if (p.live.length > 0 && p.liveBytes >= p.bytes * REPACK_BELOW) continue;
       if (p.live.length > 0) {
         // Mostly dead: the live texts move to a new pack before the old one goes.
-        const live = new Map<string, Buffer>();
+        const live = new Map<string, string>();
         for (const h of p.live) {
           const text = await this.getBase(h);
-          if (text !== undefined) live.set(h, Buffer.from(text, "utf8"));
+          if (text !== undefined) live.set(h, text);
         }
         await this.#writePack(live, index);
       }
@@ -126,19 +126,23 @@ export class BaseTextStore {
     }
   }
 
-  async #writePack(texts: Map<string, Buffer>, index: Map<string, Where>): Promise<void> {
+  async #writePack(texts: Map<string, string>, index: Map<string, Where>): Promise<void> {
     await this.#ensureLayout();
     await mkdir(this.#dir, { recursive: true });
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const entries: Record<string, [number, number]> = {};
     let offset = 0;
-    for (const [hash, bytes] of texts) {
-      entries[hash] = [offset, bytes.length];
-      offset += bytes.length;
+    for (const [hash, text] of texts) {
+      const length = Buffer.byteLength(text, "utf8");
+      entries[hash] = [offset, length];
+      offset += length;
     }
+    // One buffer, each text encoded once into its place (a pull's texts are not copied twice).
+    const pack = Buffer.allocUnsafe(offset);
+    for (const [hash, text] of texts) pack.write(text, entries[hash]![0], "utf8");
     // The pack first, then its index: a pack without an index (a killed write) holds nothing
     // anyone refers to, and the next prune of its id removes it.
-    await writeFileAtomically(join(this.#dir, `${PACK_PREFIX}${id}`), Buffer.concat([...texts.values()]), { fsync: false });
+    await writeFileAtomically(join(this.#dir, `${PACK_PREFIX}${id}`), pack, { fsync: false });
     await writeFileAtomically(join(this.#dir, `${PACK_PREFIX}${id}.idx`), JSON.stringify(entries), { fsync: false });
     for (const [hash, [at, length]] of Object.entries(entries)) index.set(hash, { pack: id, offset: at, length });
   }

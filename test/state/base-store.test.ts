@@ -25,6 +25,13 @@ describe("BaseTextStore", () => {
     for (const [i, h] of hashes.entries()) expect(await reader.getBase(h)).toBe(all[i]);
   });
 
+  it("multi-byte texts (accents, CJK, emoji, a lone surrogate's replacement) land at the right offsets", async () => {
+    const all = ["caf\u00e9 = 1;\n", "\u65e5\u672c\u8a9e\n", "emoji \u{1f600}\n", "", "plain\n", "\ufffd end\n"];
+    const hashes = await open().putBases(all);
+    const reader = open();
+    for (const [i, h] of hashes.entries()) expect(await reader.getBase(h)).toBe(all[i]);
+  });
+
   it("a text held already is not written again; a single new text is a loose file", async () => {
     const store = open();
     await store.putBases(texts(3));
