@@ -3,6 +3,7 @@
  * `prompt --wait` / `pull --wait`: the status is polled only when the poll interval allows
  * (PollScheduler, across processes), else the last status any process recorded is used.
  */
+import type { DesignStatus } from "../api/schemas.js";
 import type { Mapping, Runtime } from "../runtime.js";
 import type { DesignSync } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
@@ -19,10 +20,15 @@ export async function currentStatus(runtime: Runtime, sync: DesignSync, options:
   const client = await runtime.client();
   const status = await scheduler.poll(sync.editorId, () => client.getStatus(sync.editorId));
   if (options.save) {
-    sync.state.lastStatus = { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: runtime.clock.now() };
+    recordStatus(sync, status, runtime.clock.now());
     await sync.save();
   }
   return status;
+}
+
+/** Notes `status` as the design's last known one (`mpsync status` shows it and its age); not saved. */
+export function recordStatus(sync: DesignSync, status: Pick<DesignStatus, "isGenerating" | "activeArtifactId">, at: number): void {
+  sync.state.lastStatus = { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at };
 }
 
 /**

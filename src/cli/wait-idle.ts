@@ -3,7 +3,7 @@ import type { DesignStatus } from "../api/schemas.js";
 import type { DesignSync } from "../sync/design-sync.js";
 import type { CommandContext } from "./context.js";
 import { formatDuration } from "../core/duration.js";
-import { currentStatus } from "../app/design-status.js";
+import { currentStatus, recordStatus } from "../app/design-status.js";
 
 /**
  * The design's generating state: polls now when the interval allows, else uses the last
@@ -15,7 +15,7 @@ export async function waitUntilIdle(ctx: CommandContext, sync: DesignSync, optio
   if (!status.isGenerating) return false;
   if (!options.wait) return true;
   await pollUntilIdle(ctx, sync.editorId, (s) => {
-    sync.state.lastStatus = { isGenerating: s.isGenerating, activeArtifactId: s.activeArtifactId, at: ctx.runtime.clock.now() };
+    recordStatus(sync, s, ctx.runtime.clock.now());
   });
   await sync.save();
   return false;

@@ -65,8 +65,8 @@ export class BaseTextStore {
     for (const [i, hash] of hashes.entries()) if (!index.has(hash) && !fresh.has(hash)) fresh.set(hash, texts[i]!);
     if (fresh.size === 0) return hashes;
     if (fresh.size === 1) {
-      const [hash] = fresh.keys();
-      await this.putBase(texts[hashes.indexOf(hash!)]!);
+      const [text] = fresh.values();
+      await this.putBase(text!);
       return hashes;
     }
     await this.#writePack(fresh, index);

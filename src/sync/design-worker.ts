@@ -20,6 +20,12 @@ import { classifyFailure } from "./failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, DEFAULT_RETRY, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
+/** What some effects hand on, kept out of the (pure) loop's events. */
+interface EffectContext {
+  report?: CycleReport | undefined;
+  err?: unknown;
+}
+
 /** What a worker needs; wired by the composition root. */
 export interface DesignWorkerOptions {
   dir: string;
@@ -63,10 +69,6 @@ export class DesignWorker {
   #chain: Promise<void> = Promise.resolve();
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
-  /** The report of the cycle whose effects are running (after-pull and publish need it). */
-  #lastReport: CycleReport | undefined;
-  /** The failure whose effects are running (fatal hands it on). */
-  #lastError: unknown;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
@@ -132,13 +134,17 @@ export class DesignWorker {
   }
 
   /** Feeds one event to the state machine and runs its effects, in order. */
-  async #send(event: LoopEvent): Promise<void> {
+  /**
+   * `about` is what the loop keeps opaque but some effects hand on: the cycle's report
+   * (commit-on-pull, publish) or the failure (fatal).
+   */
+  async #send(event: LoopEvent, about: EffectContext = {}): Promise<void> {
     const next = step(this.#loop, event, this.#cfg);
     this.#loop = next.state;
-    for (const effect of next.effects) await this.#run(effect);
+    for (const effect of next.effects) await this.#run(effect, about);
   }
 
-  async #run(effect: Effect): Promise<void> {
+  async #run(effect: Effect, about: EffectContext): Promise<void> {
     const { sync, emit, dir } = this.#o;
     switch (effect.do) {
       case "emit":
@@ -190,9 +196,9 @@ export class DesignWorker {
         sync.state.lastError = undefined;
         return sync.save();
       case "after-pull":
-        return this.#o.onPulled?.(this.#lastReport!, sync.editorId);
+        return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId);
       case "publish":
-        return this.#publish(this.#lastReport!.artifactId);
+        return about.report === undefined ? undefined : this.#publish(about.report.artifactId);
       case "halt":
         this.#abort.abort();
         if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
@@ -201,7 +207,7 @@ export class DesignWorker {
         void this.#source?.close();
         return;
       case "fatal":
-        this.#o.onFatal(this.#lastError);
+        this.#o.onFatal(about.err);
         return;
       case "log":
         this.#o.logger[effect.level](effect.fields, effect.message);
@@ -214,15 +220,10 @@ export class DesignWorker {
   }
 
   #cycleDone(full: boolean, report: CycleReport | undefined): Promise<void> {
-    this.#lastReport = report;
     const result = report?.result;
-    return this.#send({
-      type: "cycle-done",
-      full,
-      report: report === undefined ? undefined : { remoteNames: [...report.remoteNames], pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0), pushed: result?.pushed.length ?? 0 },
-      hadPersistedError: this.#o.sync.state.lastError !== undefined,
-      now: this.#o.clock.now(),
-    });
+    const summary = report === undefined ? undefined : { remoteNames: [...report.remoteNames], pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0), pushed: result?.pushed.length ?? 0 };
+    const event: LoopEvent = { type: "cycle-done", full, report: summary, hadPersistedError: this.#o.sync.state.lastError !== undefined, now: this.#o.clock.now() };
+    return this.#send(event, { report });
   }
 
   async #pollLoop(): Promise<void> {
@@ -267,9 +268,8 @@ export class DesignWorker {
   }
 
   #onFailure(err: unknown): Promise<void> {
-    this.#lastError = err;
     this.#o.logger.debug({ err }, "cycle failed");
     const random = this.#o.random ?? Math.random;
-    return this.#send({ type: "failed", failure: classifyFailure(err), code: errorCode(err), message: describeError(err), jitter: random() });
+    return this.#send({ type: "failed", failure: classifyFailure(err), code: errorCode(err), message: describeError(err), jitter: random() }, { err });
   }
 }

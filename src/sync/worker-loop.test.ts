@@ -30,6 +30,14 @@ function status(over: Partial<DesignStatus> = {}): StatusEvent {
 const kinds = (effects: Effect[]): string[] => effects.map((e) => e.do);
 const emitted = (effects: Effect[]): string[] => effects.flatMap((e) => (e.do === "emit" ? [`${e.event.event}: ${e.event.message}`] : []));
 
+/** Steps from `before` on `event`: the effects' kinds, what they say, and the state after. */
+function expectStep(before: Partial<LoopState>, event: LoopEvent, effects: string[], said: string[] | undefined, after: Partial<LoopState>, config = cfg): void {
+  const out = step(state(before), event, config);
+  expect(kinds(out.effects)).toEqual(effects);
+  if (said !== undefined) expect(emitted(out.effects)).toEqual(said);
+  expect(out.state).toMatchObject(after);
+}
+
 describe("worker loop: local changes and cycles", () => {
   it.each<[string, Partial<LoopState>, LoopEvent, string[], Partial<LoopState>]>([
     ["start runs a full sync (edits made while down)", {}, { type: "start", generating: false }, ["enqueue-cycle"], { needsFullSync: true, generating: false }],
@@ -52,11 +60,7 @@ describe("worker loop: local changes and cycles", () => {
     ["the same watcher failure again: logged only", { watcherErrors: ["ENOSPC"] }, { type: "watcher-error", code: "ENOSPC", message: "limit reached" }, ["log"], { watcherErrors: ["ENOSPC"] }],
     ["stop halts", {}, { type: "stop" }, ["halt"], { stopped: true }],
     ["stop twice halts once", { stopped: true }, { type: "stop" }, [], { stopped: true }],
-  ])("%s", (_name, before, event, effects, after) => {
-    const out = step(state(before), event, cfg);
-    expect(kinds(out.effects)).toEqual(effects);
-    expect(out.state).toMatchObject(after);
-  });
+  ])("%s", (_name, before, event, effects, after) => expectStep(before, event, effects, undefined, after));
 
   it("the push effect carries exactly the pending paths", () => {
     const out = step(state({ pending: new Set(["a", "b"]) }), { type: "cycle", gitBusy: false, halted: false }, cfg);
@@ -88,12 +92,7 @@ describe("worker loop: status answers", () => {
     ["a first generation without a result", { generating: true }, status({ activeArtifactId: null, availableFiles: [] }), ["set-status", "emit", "save"], ["notice: nothing to pull yet: its first generation ended without a result; sync starts with its first version"], { generating: false }],
     ["a version arrives: the note may be said again later", { noArtifactNoted: true }, status(), ["set-status", "cycle"], [], { noArtifactNoted: false }],
     ["after stop: ignored", { stopped: true }, status({ activeArtifactId: "a2" }), [], [], { needsFullSync: false }],
-  ])("%s", (_name, before, event, effects, said, after) => {
-    const out = step(state(before), event, cfg);
-    expect(kinds(out.effects)).toEqual(effects);
-    expect(emitted(out.effects)).toEqual(said);
-    expect(out.state).toMatchObject(after);
-  });
+  ])("%s", (_name, before, event, effects, said, after) => expectStep(before, event, effects, said, after));
 });
 
 describe("worker loop: a cycle's end", () => {
@@ -107,12 +106,7 @@ describe("worker loop: a cycle's end", () => {
     ["files pulled: commit-on-pull runs", {}, cfg, { type: "cycle-done", full: true, report: report(2, 0), hadPersistedError: false, now: NOW }, ["after-pull"], [], {}],
     ["pushed with publishOnPush: publish", {}, { ...cfg, publishOnPush: true }, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, ["publish"], [], {}],
     ["pushed without publishOnPush: no publish", {}, cfg, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, [], [], {}],
-  ])("%s", (_name, before, config, event, effects, said, after) => {
-    const out = step(state(before), event, config);
-    expect(kinds(out.effects)).toEqual(effects);
-    expect(emitted(out.effects)).toEqual(said);
-    expect(out.state).toMatchObject(after);
-  });
+  ])("%s", (_name, before, config, event, effects, said, after) => expectStep(before, event, effects, said, after, config));
 });
 
 describe("worker loop: failures", () => {
@@ -127,12 +121,7 @@ describe("worker loop: failures", () => {
     ["git began during the cycle, already waiting: nothing more", { waitingForGit: true }, failed("git", "GIT_BUSY"), [], [], { waitingForGit: true }],
     ["a refused key stops the daemon", {}, failed("fatal", "UNAUTHORIZED"), ["halt", "fatal"], [], { stopped: true }],
     ["no access stops this design only", {}, failed("stop-design", "FORBIDDEN"), ["emit", "halt", "close-source"], ["error: service unreachable; sync of web stopped"], { stopped: true }],
-  ])("%s", (_name, before, event, effects, said, after) => {
-    const out = step(state(before), event, cfg);
-    expect(kinds(out.effects)).toEqual(effects);
-    expect(emitted(out.effects)).toEqual(said);
-    expect(out.state).toMatchObject(after);
-  });
+  ])("%s", (_name, before, event, effects, said, after) => expectStep(before, event, effects, said, after));
 
   it("backs off exponentially, with jitter in the upper half, up to maxMs", () => {
     const delays = [0, 1, 2, 3, 10].map((failures) => {

@@ -55,6 +55,7 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
     return sep === "/" ? rel : rel.split(sep).join("/");
   };
   const debounceMs = Math.max(options.debounceMs, MIN_DEBOUNCE_MS);
+  let closed = false;
   const deliver = (paths: Set<string>): void => {
     if (closed || paths.size === 0) return;
     try {
@@ -63,7 +64,6 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
       options.onError(err);
     }
   };
-  let closed = false;
   /** Folders created since the last batch (absolute): their files are listed at delivery. */
   const newDirs = new Set<string>();
   const batch = new DebouncedBatch({
@@ -76,8 +76,8 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
       const dirs = [...newDirs];
       newDirs.clear();
       for (const d of dirs) paths.delete(toRel(d) ?? "");
-      void Promise.all(dirs.map((d) => listFiles(d, (abs) => ignoresName(toRel(abs) ?? "", true)))).then((lists) => {
-        for (const f of lists.flat()) add(toRel(f), paths);
+      void Promise.all(dirs.map((d) => listFiles(d, (abs) => options.matcher.ignores(toRel(abs) ?? "", true)))).then((lists) => {
+        for (const f of lists.flat()) add(toRel(f), "file", paths);
         deliver(paths);
       });
     },
@@ -105,22 +105,16 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
       return options.matcher.ignores(rel, stats?.isDirectory() ?? false);
     },
   });
-  const add = (rel: string | undefined, into?: Set<string>): void => {
-    if (rel === undefined || ignoresName(rel)) return;
+  /**
+   * Adds `rel` to the batch (or `into`) unless the ignore rules drop it. A name that is gone
+   * may have been a file or a folder, so folder-only rules (`dist/`) drop it too.
+   */
+  const add = (rel: string | undefined, what: "file" | "folder" | "gone", into?: Set<string>): void => {
+    if (rel === undefined) return;
+    const { matcher } = options;
+    if (what === "gone" ? matcher.ignores(rel, false) || matcher.ignores(rel, true) : matcher.ignores(rel, what === "folder")) return;
     if (into === undefined) batch.add(rel);
     else into.add(rel);
-  };
-  // A name from a raw event may be a file or a folder: a folder-only rule (`dist/`) decides
-  // only for a folder, so the rare name that matches one is looked at.
-  const ignoresName = (rel: string, isDir?: boolean): boolean => {
-    if (isDir !== undefined) return options.matcher.ignores(rel, isDir);
-    if (options.matcher.ignores(rel, false)) return true;
-    if (!options.matcher.ignores(rel, true)) return false;
-    try {
-      return lstatSync(resolve(root, rel)).isDirectory();
-    } catch {
-      return true; // gone: a removed ignored folder
-    }
   };
   watcher.on("raw", (_event, name, details) => {
     const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
@@ -131,11 +125,11 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
     const abs = join(dir, name);
     // Files, and names that are gone (a deletion). Folders come as `addDir`/`unlinkDir`;
     // links and special files are not synced (scans report them).
-    if (kindOf(abs) === "other") return;
-    add(toRel(abs));
+    const kind = kindOf(abs);
+    if (kind !== "other") add(toRel(abs), kind);
   });
   // chokidar also sees a removed folder: the engine rescans what it remembered there.
-  watcher.on("unlinkDir", (p: string) => add(toRel(p)));
+  watcher.on("unlinkDir", (p: string) => add(toRel(p), "folder"));
   // A new folder (mkdir -p, an unzip, a git checkout) may hold files written before its watch
   // began: its name holds a place in the batch, and its files are listed at delivery.
   watcher.on("addDir", (p: string) => {

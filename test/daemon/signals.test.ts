@@ -16,14 +16,21 @@ afterEach(async () => {
   await h?.close();
 });
 
+/** A running `watch` whose debounce still holds a save of index.css (`text`). */
+async function watchWithPendingSave(text: string): Promise<DaemonProcess> {
+  h = await startHarness({ syncrc: { debounceMs: 3000 } });
+  const watch = spawnWatch(h.home, h.env);
+  d = watch;
+  await watch.waitFor((e) => e.event === "ready");
+  await h.writeLocal("index.css", text);
+  return watch;
+}
+
 describe("watch process", () => {
   it("on SIGTERM pushes the pending save, then exits 0", async () => {
-    h = await startHarness({ syncrc: { debounceMs: 3000 } });
-    d = spawnWatch(h.home, h.env);
-    await d.waitFor((e) => e.event === "ready");
-    await h.writeLocal("index.css", "/* saved just before SIGTERM */\n");
-    d.child.kill("SIGTERM");
-    const { code } = await d.exited;
+    const watch = await watchWithPendingSave("/* saved just before SIGTERM */\n");
+    watch.child.kill("SIGTERM");
+    const { code } = await watch.exited;
     expect(code).toBe(0);
     expect(h.remoteFiles()["index.css"]).toBe("/* saved just before SIGTERM */\n");
   });
@@ -60,15 +67,12 @@ describe("watch process", () => {
   });
 
   it("one Ctrl-C delivered twice (the terminal's, and `npm run` passing it on) still flushes the pending save", async () => {
-    h = await startHarness({ syncrc: { debounceMs: 3000 } });
-    d = spawnWatch(h.home, h.env);
-    await d.waitFor((e) => e.event === "ready");
-    await h.writeLocal("index.css", "/* saved just before Ctrl-C */\n");
-    d.child.kill("SIGINT");
-    d.child.kill("SIGINT");
-    const { code } = await d.exited;
+    const watch = await watchWithPendingSave("/* saved just before Ctrl-C */\n");
+    watch.child.kill("SIGINT");
+    watch.child.kill("SIGINT");
+    const { code } = await watch.exited;
     expect(code).toBe(0);
-    expect(d.stderr.join("\n")).not.toContain("second signal");
+    expect(watch.stderr.join("\n")).not.toContain("second signal");
     expect(h.remoteFiles()["index.css"]).toBe("/* saved just before Ctrl-C */\n");
   });
 
