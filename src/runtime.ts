@@ -19,6 +19,7 @@ export const LOOPBACK_DEFAULT_POLL_SEC = 1;
 import { createLogger, type Logger } from "./log/logger.js";
 import { rotatingFileDestination } from "./log/rotating-file.js";
 import { createSystemClock, type Clock } from "./core/clock.js";
+import { createHeapSettler } from "./core/heap.js";
 import { createFileGenerationLedger, GenerationBudget } from "./scheduling/generation-budget.js";
 import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler.js";
 import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-queue.js";
@@ -69,6 +70,8 @@ export class Runtime {
   #logger: Logger | undefined;
   #client: (V3Client & { close(): Promise<void> }) | undefined;
   #poller: PollScheduler | undefined;
+  /** One for the process: a collection is process-wide, however many designs asked. */
+  #settleHeap: (() => void) | undefined;
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -272,6 +275,7 @@ export class Runtime {
       gitBusy,
       waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
       onFatal: wiring.onFatal,
+      settleHeap: (this.#settleHeap ??= createHeapSettler()),
     });
   }
 

@@ -3,7 +3,6 @@
  * retry policy, and every HTTP attempt through the API key's request queue.
  */
 import { setMaxListeners } from "node:events";
-import { Agent } from "undici";
 import type { z } from "zod";
 import { createSilentLogger } from "../log/logger.js";
 import { createSystemClock } from "../core/clock.js";
@@ -11,6 +10,7 @@ import { createRequestQueue } from "../scheduling/request-queue.js";
 import type { CallOptions } from "./client-types.js";
 import { ENDPOINTS, expandPath, type Endpoint } from "./endpoints.js";
 import { ApiError, MpsyncError } from "./errors.js";
+import type { Agent } from "./undici-lean.js";
 import { createDefaultAgent, DEFAULT_TIMEOUTS, MAX_RESPONSE_BYTES, type Timeouts } from "./http-transport.js";
 import { RequestExecutor } from "./request-executor.js";
 import {

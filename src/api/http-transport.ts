@@ -3,7 +3,8 @@
  * failures (network, timeout, and whether the request can have reached the server).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { Agent, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { Agent, request } from "./undici-lean.js";
 
 /** Transport timeouts. */
 export interface Timeouts {
@@ -106,8 +107,7 @@ export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest):
   const totalMs = req.timeouts.totalMs ?? req.timeouts.headersMs + req.timeouts.bodyMs;
   const deadline = AbortSignal.timeout(totalMs);
   try {
-    const res = await request(req.url, {
-      dispatcher,
+    const res = await request(dispatcher, req.url, {
       method: req.method,
       headers: req.headers,
       body: req.body ?? null,

@@ -54,6 +54,8 @@ export interface DesignWorkerOptions {
   lockHeld?: () => Promise<boolean>;
   /** Called when the whole daemon must stop (401). */
   onFatal(err: unknown): void;
+  /** After a full sync of a large design: free its garbage once quiet (src/core/heap.ts). */
+  settleHeap?: () => void;
   /** Backoff of failed cycles, in ms. @default { baseMs: 1000, maxMs: 60000 } */
   retry?: { baseMs: number; maxMs: number };
   /** Jitter source in [0, 1) for retry delays. @default Math.random */
@@ -199,6 +201,9 @@ export class DesignWorker {
         return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId);
       case "publish":
         return about.report === undefined ? undefined : this.#publish(about.report.artifactId);
+      case "settle-heap":
+        this.#o.settleHeap?.();
+        return;
       case "halt":
         this.#abort.abort();
         if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { DesignStatus } from "../api/schemas.js";
-import { initialLoopState, step, STATUS_SAVE_INTERVAL_MS, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
+import { initialLoopState, step, SETTLE_HEAP_MIN_FILES, STATUS_SAVE_INTERVAL_MS, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
 const cfg: LoopConfig = { dir: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
 const NOW = 1_000_000;
@@ -97,6 +97,7 @@ describe("worker loop: status answers", () => {
 
 describe("worker loop: a cycle's end", () => {
   const report = (pulledOrRemoved: number, pushed: number) => ({ remoteNames: ["App.tsx", "new.ts"], pulledOrRemoved, pushed });
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `f${i}.ts`);
   it.each<[string, Partial<LoopState>, LoopConfig, LoopEvent, string[], string[], Partial<LoopState>]>([
     ["a full sync resets the check clock", { needsFullSync: true, failures: 3 }, cfg, { type: "cycle-done", full: true, report: report(0, 0), hadPersistedError: false, now: NOW }, [], [], { needsFullSync: false, lastRemoteRead: NOW, failures: 0, remoteNames: ["App.tsx", "new.ts"] }],
     ["a push pass keeps the check clock", { needsFullSync: false }, cfg, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, [], [], { lastRemoteRead: NOW - 1000 }],
@@ -106,6 +107,10 @@ describe("worker loop: a cycle's end", () => {
     ["files pulled: commit-on-pull runs", {}, cfg, { type: "cycle-done", full: true, report: report(2, 0), hadPersistedError: false, now: NOW }, ["after-pull"], [], {}],
     ["pushed with publishOnPush: publish", {}, { ...cfg, publishOnPush: true }, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, ["publish"], [], {}],
     ["pushed without publishOnPush: no publish", {}, cfg, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, [], [], {}],
+    ["a full sync of a large design: its memory is settled", {}, cfg, { type: "cycle-done", full: true, report: { remoteNames: names(SETTLE_HEAP_MIN_FILES), pulledOrRemoved: 0, pushed: 0 }, hadPersistedError: false, now: NOW }, ["settle-heap"], [], {}],
+    ["a full sync that pulled many files into a small listing: settled", {}, cfg, { type: "cycle-done", full: true, report: { remoteNames: names(3), pulledOrRemoved: SETTLE_HEAP_MIN_FILES, pushed: 0 }, hadPersistedError: false, now: NOW }, ["after-pull", "settle-heap"], [], {}],
+    ["a full sync of a smaller design: nothing to settle", {}, cfg, { type: "cycle-done", full: true, report: { remoteNames: names(SETTLE_HEAP_MIN_FILES - 1), pulledOrRemoved: 0, pushed: 0 }, hadPersistedError: false, now: NOW }, [], [], {}],
+    ["a push pass on a large design: nothing to settle", {}, cfg, { type: "cycle-done", full: false, report: { remoteNames: names(SETTLE_HEAP_MIN_FILES), pulledOrRemoved: 0, pushed: 1 }, hadPersistedError: false, now: NOW }, [], [], {}],
   ])("%s", (_name, before, config, event, effects, said, after) => expectStep(before, event, effects, said, after, config));
 });
 

@@ -16,6 +16,8 @@ export const STATUS_SAVE_INTERVAL_MS = 60_000;
 export const DEFAULT_REMOTE_CHECK_MS = 60_000;
 /** Default backoff of failed cycles. */
 export const DEFAULT_RETRY = { baseMs: 1000, maxMs: 60_000 } as const;
+/** A full sync of at least this many files (listed, pulled or removed) is followed by settle-heap. */
+export const SETTLE_HEAP_MIN_FILES = 500;
 
 /** Failures that mean the service cannot be reached: said as "offline", then "back online". */
 const OFFLINE_CODES = new Set<string | undefined>(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
@@ -84,6 +86,8 @@ export type Effect =
   | { do: "clear-error" }
   | { do: "after-pull" }
   | { do: "publish" }
+  /** Free the big cycle's garbage once the daemon is quiet (src/core/heap.ts). */
+  | { do: "settle-heap" }
   | { do: "halt" }
   | { do: "close-source" }
   | { do: "fatal" }
@@ -250,6 +254,8 @@ function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>
   next = { ...next, remoteNames: e.report.remoteNames };
   if (e.report.pulledOrRemoved > 0) effects.push({ do: "after-pull" });
   if (e.report.pushed > 0 && cfg.publishOnPush) effects.push({ do: "publish" });
+  // A full sync of a large design read every remote text: hand that memory back.
+  if (e.full && Math.max(e.report.remoteNames.length, e.report.pulledOrRemoved) >= SETTLE_HEAP_MIN_FILES) effects.push({ do: "settle-heap" });
   return { state: next, effects };
 }
 

@@ -1,0 +1,71 @@
+/**
+ * How much memory the process keeps (issue 13: `mpsync pull` of 2,000 files and an idle `watch`).
+ *
+ * V8 grows its young generation (two semi-spaces) up to 2 x 16 MiB while a cycle reads or
+ * writes thousands of files, and keeps it; the start-up cycle's garbage (file texts, response
+ * buffers, the base pack) then sits in the old generation until V8's memory reducer runs, about
+ * 8 to 25 s later. Both are measured in BENCHMARKS.md (figures 3 and 4).
+ */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/**
+ * Keeps V8's young generation at its initial size: a 2,000-file pull peaked about 35 MiB lower
+ * (155 -> 120 MiB, four runs each, side by side) in the same time. `--max-semi-space-size` can
+ * only be set on node's command line; the growth factor is read each time the space would grow,
+ * so setting it first thing in the process works. Called by src/bin.ts only (tests keep V8's
+ * defaults).
+ */
+export function limitYoungGeneration(): void {
+  try {
+    setFlagsFromString("--semi-space-growth-factor=1");
+  } catch {
+    // An unknown flag is only a missed saving.
+  }
+}
+
+/** undefined: not looked up yet; null: not available. */
+let collector: (() => void) | null | undefined;
+
+/**
+ * V8's full collection, as `node --expose-gc` gives it (the flag set at run time, then read by a
+ * new context: the way Jest's leak detector gets it). Null when that fails.
+ */
+export function fullCollection(): (() => void) | null {
+  if (collector === undefined) {
+    try {
+      setFlagsFromString("--expose-gc");
+      const gc: unknown = runInNewContext("gc");
+      collector = typeof gc === "function" ? (gc as () => void) : null;
+    } catch {
+      collector = null;
+    }
+  }
+  return collector;
+}
+
+/** After the last call, how long the daemon must have been quiet before the collection runs. */
+export const SETTLE_DELAY_MS = 1000;
+
+/**
+ * Returns `settle()`: one full collection SETTLE_DELAY_MS after the last call (calls in between
+ * push it back), on a timer that never keeps the process alive. The daemon calls it after a full
+ * sync of a large design (src/sync/worker-loop.ts): the cycle's garbage is freed at once (a
+ * 2,000-file design: about 25 ms of one core) instead of 8 to 25 s later, and the collection
+ * starts V8's memory reducer, which hands the young generation's pages back soon after.
+ */
+export function createHeapSettler(collect: (() => void) | null = fullCollection(), delayMs = SETTLE_DELAY_MS): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  return () => {
+    if (collect === null) return;
+    if (timer !== undefined) {
+      timer.refresh();
+      return;
+    }
+    timer = setTimeout(() => {
+      timer = undefined;
+      collect();
+    }, delayMs);
+    timer.unref();
+  };
+}
