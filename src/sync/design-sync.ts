@@ -61,6 +61,17 @@ export interface CycleReport {
   refusedNames: { name: string; reason: string }[];
 }
 
+/** Options of DesignSync.fullSync. */
+export interface FullSyncOptions {
+  force?: boolean;
+  dryRun?: boolean;
+  /** `mpsync pull`: nothing is sent (see fullSync). */
+  pullOnly?: boolean;
+  progress?: CycleProgress;
+  /** A remote read already under way (readRemote()), e.g. started while the watcher got ready. */
+  remote?: Promise<RemoteSnapshot>;
+}
+
 /** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
 export class DesignSync {
   readonly #o: DesignSyncOptions;
@@ -133,10 +144,13 @@ export class DesignSync {
    * A full cycle over every path. `pullOnly` (`mpsync pull`): nothing is sent; local changes are
    * reported as waiting to be pushed, and a merge is written locally for the next push to send.
    */
-  async fullSync(options: { force?: boolean; dryRun?: boolean; pullOnly?: boolean; progress?: CycleProgress } = {}): Promise<CycleReport> {
+  async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
+    // The remote read (mostly waiting on the network) runs while the local scan (mostly this
+    // thread) does: neither depends on the other, and the plan only needs both.
+    const remoteRead = options.remote ?? this.readRemote();
     const exists = await this.#o.local.exists();
     const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
-    const remote = await readRemoteSnapshot(this.#o.client, this.editorId);
+    const remote = await remoteRead;
     const paths = new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names]);
     const files = buildTriples(paths, (p) => scan.get(p), remote, this.#triplesCtx());
     const plan = reconcile({
@@ -152,6 +166,16 @@ export class DesignSync {
     });
     if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
     return this.#finish(plan, remote, options.dryRun === true, options.pullOnly !== true, options.progress);
+  }
+
+  /**
+   * Reads the whole remote side (active artifact and every text), for fullSync's `remote`. A
+   * rejection is marked handled here: whoever awaits the promise gets the error.
+   */
+  readRemote(): Promise<RemoteSnapshot> {
+    const read = readRemoteSnapshot(this.#o.client, this.editorId);
+    read.catch(() => undefined);
+    return read;
   }
 
   /**

@@ -15,6 +15,7 @@ import type { Clock } from "../core/clock.js";
 import type { EventSink } from "./events.js";
 import type { DesignSync, CycleReport } from "./design-sync.js";
 import type { ChangeSourceHandle } from "./ports.js";
+import type { RemoteSnapshot } from "./remote-snapshot.js";
 import { describeError } from "./describe-error.js";
 import { classifyFailure } from "./failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
@@ -71,6 +72,8 @@ export class DesignWorker {
   #chain: Promise<void> = Promise.resolve();
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
+  /** The start-up cycle's remote read, begun before the watcher is ready (start()). */
+  #startupRemote: Promise<RemoteSnapshot> | undefined;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
@@ -90,13 +93,19 @@ export class DesignWorker {
   /** Opens the design, starts watching, runs the start-up sync, then polls until stopped. */
   async start(): Promise<void> {
     await this.#o.sync.open({ holdsLock: true }); // the daemon took the folder lock first
+    // The start-up cycle's remote read goes out now and arrives while the watcher walks the
+    // folder; the local scan still begins only once the watcher is ready (an edit made during
+    // the cycle must be seen). Not when that cycle will wait (generating, git busy).
+    const generating = this.#o.sync.state.lastStatus?.isGenerating === true;
+    if (!generating && !this.#o.gitBusy()) this.#startupRemote = this.#o.sync.readRemote();
     this.#source = this.#o.watch(
       (paths) => void this.#send({ type: "local", paths }),
       (err) => void this.#send({ type: "watcher-error", ...describeWatcherError(err, Math.round(this.#cfg.remoteCheckMs / 1000)) }),
     );
     await this.#source.ready;
-    await this.#send({ type: "start", generating: this.#o.sync.state.lastStatus?.isGenerating === true });
+    await this.#send({ type: "start", generating });
     await this.#chain;
+    this.#startupRemote = undefined; // unused when the start-up cycle was not a full sync
     // A start-up cycle that stopped this design (a refused key, no access) is not "ready".
     if (this.#loop.stopped) return;
     this.#o.emit({ event: "ready", dir: this.#o.dir, editorId: this.#o.sync.editorId, message: "watching for changes" });
@@ -163,7 +172,9 @@ export class DesignWorker {
         void this.#enqueue(() => this.#cycle());
         return;
       case "full-sync": {
-        const report = await sync.fullSync();
+        const remote = this.#startupRemote;
+        this.#startupRemote = undefined;
+        const report = await sync.fullSync({ remote });
         return this.#cycleDone(true, report);
       }
       case "push": {

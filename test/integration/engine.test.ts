@@ -3,6 +3,7 @@ import { readFile, readdir, rm, stat, utimes, writeFile, mkdir } from "node:fs/p
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DesignSync } from "../../src/sync/design-sync.js";
+import type { RemoteSnapshot } from "../../src/sync/remote-snapshot.js";
 import { summarizeCycle } from "../../src/sync/cycle-summary.js";
 import { lines, startHarness, STARTER_FILES, type Harness } from "../support/harness.js";
 
@@ -253,13 +254,16 @@ describe("safety", () => {
     const sync = await open(h);
     await sync.fullSync();
     h.emu.control.editFile(h.editorId, "index.css", "/* remote */\n");
-    // Slow down the read so the save lands between the local scan and the local write.
-    h.emu.control.failNext({ method: "POST", path: /files\/read$/ }, { delayMs: 300 });
-    h.emu.control.resetRequestLog(); // includePast below must only see this pull's requests
-    const pulling = sync.fullSync();
-    await h.emu.control.waitForRequest((e) => e.method === "GET" && e.path.endsWith("/active-artifact"), { includePast: true });
-    await h.writeLocal("index.css", "/* saved during pull */\n");
-    await pulling;
+    // The save lands between the local scan and the local write: fullSync awaits the remote
+    // read only once its scan is done, so the save is made when that await asks for the
+    // snapshot (a thenable's then() runs at the await), and the write comes after.
+    const snapshot = sync.readRemote();
+    const remoteAfterScan = {
+      then(ok: (s: RemoteSnapshot) => unknown, fail: (e: unknown) => unknown) {
+        return h.writeLocal("index.css", "/* saved during pull */\n").then(() => snapshot).then(ok, fail);
+      },
+    } as unknown as Promise<RemoteSnapshot>;
+    await sync.fullSync({ remote: remoteAfterScan });
     const local = (await h.readLocal("index.css"))!;
     expect(local).toBe("/* saved during pull */\n");
     // The next cycle reconciles both edits; neither text is lost.

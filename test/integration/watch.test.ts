@@ -31,6 +31,20 @@ describe("watch", () => {
     expect(h.emu.control.countRequests(isPatch)).toBe(1);
   });
 
+  it("reads the remote once at start (begun while the watcher gets ready), and an edit right after ready is pushed", async () => {
+    h = await startHarness();
+    const [mapping] = await h.runtime.mappings();
+    await (await h.runtime.openDesign(mapping!, () => undefined)).fullSync();
+    await h.writeLocal("index.css", "/* made while the daemon was down */\n");
+    h.emu.control.resetRequestLog();
+    daemon = await startDaemon(h);
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/active-artifact"))).toBe(1);
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/files/read"))).toBe(1);
+    expect(h.remoteFiles()["index.css"]).toBe("/* made while the daemon was down */\n");
+    await h.writeLocal("App.tsx", "export function App() { return null; }\n");
+    await until(() => h.remoteFiles()["App.tsx"] === "export function App() { return null; }\n");
+  });
+
   it("turns a burst of saves into one PATCH (branch-switch sized)", async () => {
     h = await startHarness({ syncrc: { debounceMs: 400 } });
     daemon = await startDaemon(h);
