@@ -21,7 +21,9 @@ export interface AtomicWriteOptions {
 /** Writes `data` to `file` atomically, creating parent folders. */
 export async function writeFileAtomically(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomic(file, typeof data === "string" ? data : Buffer.from(data), {
+  // A view of the caller's bytes, not a copy (Buffer.from(buffer) copies: a pull's base pack is
+  // one buffer of every pulled text).
+  await writeFileAtomic(file, typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
     fsync: options.fsync ?? true,
     ...(options.mode === undefined ? {} : { mode: options.mode }),
   });
