@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** The process edge: argv, environment, streams, signals and the exit code. Nothing else touches them. */
 import { runCli } from "./cli/program.js";
-import { limitYoungGeneration } from "./core/heap.js";
+import { keepMemoryLow } from "./core/heap.js";
 
-limitYoungGeneration();
+keepMemoryLow();
 
 const code = await runCli({
   argv: process.argv,

@@ -52,8 +52,14 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
-  /** Undefined when the body exceeded maxBodyBytes. */
-  body: Buffer | undefined;
+  /**
+   * The body as text: undefined when it exceeded maxBodyBytes or was not UTF-8 (`bodyProblem`
+   * says which). Decoded chunk by chunk as it arrives: no buffer of the whole body is ever
+   * made (a read of 100 files is about 400 KB, and freed buffers that large stay in the C
+   * library's heap: BENCHMARKS.md, idle RSS).
+   */
+  body: string | undefined;
+  bodyProblem?: "too-large" | "not-utf8";
 }
 
 /** Why an attempt got no response. */
@@ -115,8 +121,8 @@ export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest):
       headersTimeout: req.timeouts.headersMs,
       bodyTimeout: req.timeouts.bodyMs,
     });
-    const body = await readCapped(res.body, res.headers, req.maxBodyBytes);
-    return { status: res.statusCode, headers: res.headers, body };
+    const read = await readCapped(res.body, res.headers, req.maxBodyBytes);
+    return { status: res.statusCode, headers: res.headers, ...read };
   } catch (err) {
     if (req.signal?.aborted) throw req.signal.reason;
     if (deadline.aborted) throw new TransportFailure("timeout", true, `no complete response within ${totalMs} ms`, err);
@@ -128,21 +134,37 @@ async function readCapped(
   body: Dispatcher.ResponseData["body"],
   headers: IncomingHttpHeaders,
   maxBytes: number,
-): Promise<Buffer | undefined> {
+): Promise<Pick<HttpResponse, "body" | "bodyProblem">> {
   const declared = Number(headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
     body.destroy();
-    return undefined;
+    return { body: undefined, bodyProblem: "too-large" };
   }
-  const chunks: Buffer[] = [];
+  // fatal: invalid UTF-8 is a malformed answer, never silently turned into U+FFFD and written
+  // to the user's files.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const parts: string[] = [];
   let total = 0;
+  let utf8 = true;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
       body.destroy();
-      return undefined;
+      return { body: undefined, bodyProblem: "too-large" };
     }
-    chunks.push(chunk);
+    if (!utf8) continue; // read to the end all the same: the connection stays reusable
+    try {
+      parts.push(decoder.decode(chunk, { stream: true }));
+    } catch {
+      utf8 = false;
+    }
   }
-  return Buffer.concat(chunks);
+  if (utf8) {
+    try {
+      parts.push(decoder.decode());
+    } catch {
+      utf8 = false;
+    }
+  }
+  return utf8 ? { body: parts.join("") } : { body: undefined, bodyProblem: "not-utf8" };
 }

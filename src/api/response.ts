@@ -81,11 +81,9 @@ function describeIssue(issues: readonly z.core.$ZodIssue[]): string {
   return `${path}: ${message}${more}`;
 }
 
-function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false } {
+function parseJsonBody(body: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    // fatal: invalid UTF-8 is a malformed answer, never silently turned into U+FFFD and
-    // written to the user's files.
-    return { ok: true, value: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body)) as unknown };
+    return { ok: true, value: JSON.parse(body) as unknown };
   } catch {
     return { ok: false };
   }
@@ -93,12 +91,12 @@ function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false
 
 function isHtml(res: HttpResponse): boolean {
   const type = String(res.headers["content-type"] ?? "").toLowerCase();
-  return type.includes("text/html") || /^\s*<(!doctype|html)/i.test(res.body?.subarray(0, 64).toString("utf8") ?? "");
+  return type.includes("text/html") || /^\s*<(!doctype|html)/i.test(res.body?.slice(0, 64) ?? "");
 }
 
 /** Validates a 2xx response against `schema`. */
 export function parseSuccess<T>(ctx: CallContext, res: HttpResponse, schema: z.ZodType<T>): T {
-  if (res.body === undefined) return fail(ctx, "body larger than the size cap", res.status);
+  if (res.body === undefined) return fail(ctx, res.bodyProblem === "not-utf8" ? "body is not valid JSON (not UTF-8)" : "body larger than the size cap", res.status);
   if (isHtml(res)) return fail(ctx, "got an HTML page instead of JSON", res.status);
   const json = parseJsonBody(res.body);
   if (!json.ok) return fail(ctx, res.body.length === 0 ? "empty body" : "body is not valid JSON", res.status);

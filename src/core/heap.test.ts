@@ -42,8 +42,8 @@ describe("heap settling", () => {
     // built module (npm test builds first).
     const newSpaceMiB = (limit: boolean): number => {
       const script = [
-        `const { limitYoungGeneration } = await import(${JSON.stringify(new URL("../../dist/core/heap.js", import.meta.url).href)});`,
-        `if (${limit}) limitYoungGeneration();`,
+        `const { keepMemoryLow } = await import(${JSON.stringify(new URL("../../dist/core/heap.js", import.meta.url).href)});`,
+        `if (${limit}) keepMemoryLow();`,
         "const keep = []; for (let i = 0; i < 300000; i++) keep.push({ i, s: 'x' + i });",
         "const v8 = await import('node:v8');",
         "console.log(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576, keep.length);",

@@ -137,12 +137,10 @@ export class BaseTextStore {
       entries[hash] = [offset, length];
       offset += length;
     }
-    // One buffer, each text encoded once into its place (a pull's texts are not copied twice).
-    const pack = Buffer.allocUnsafe(offset);
-    for (const [hash, text] of texts) pack.write(text, entries[hash]![0], "utf8");
     // The pack first, then its index: a pack without an index (a killed write) holds nothing
-    // anyone refers to, and the next prune of its id removes it.
-    await writeFileAtomically(join(this.#dir, `${PACK_PREFIX}${id}`), pack, { fsync: false });
+    // anyone refers to, and the next prune of its id removes it. So the pack is written in
+    // place, in chunks: never a buffer of every pulled text (8 MB for 2,000 files of 4 KB).
+    await writeTexts(join(this.#dir, `${PACK_PREFIX}${id}`), texts.values());
     await writeFileAtomically(join(this.#dir, `${PACK_PREFIX}${id}.idx`), JSON.stringify(entries), { fsync: false });
     for (const [hash, [at, length]] of Object.entries(entries)) index.set(hash, { pack: id, offset: at, length });
   }
@@ -193,4 +191,33 @@ async function readSlice(file: string, offset: number, length: number): Promise<
 
 function ignoreMissing(err: unknown): void {
   if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+}
+
+/** Bytes a pack is written in. */
+const PACK_CHUNK_BYTES = 256 * 1024;
+
+/** Writes `texts` end to end as UTF-8 into a new file (`wx`: never over another). */
+async function writeTexts(file: string, texts: Iterable<string>): Promise<void> {
+  const handle = await open(file, "wx");
+  try {
+    const chunk = Buffer.allocUnsafe(PACK_CHUNK_BYTES);
+    let used = 0;
+    const flush = async (): Promise<void> => {
+      for (let done = 0; done < used; ) done += (await handle.write(chunk, done, used - done)).bytesWritten;
+      used = 0;
+    };
+    for (const text of texts) {
+      const length = Buffer.byteLength(text, "utf8");
+      if (used + length > chunk.length) await flush();
+      if (length > chunk.length) {
+        const big = Buffer.from(text, "utf8");
+        for (let done = 0; done < big.length; ) done += (await handle.write(big, done, big.length - done)).bytesWritten;
+      } else {
+        used += chunk.write(text, used, "utf8");
+      }
+    }
+    await flush();
+  } finally {
+    await handle.close();
+  }
 }

@@ -145,7 +145,7 @@ function contextOf(endpoint: Endpoint<unknown>, url: string): CallContext {
 }
 
 function jsonResponse(status: number, body: unknown, headers: IncomingHttpHeaders = JSON_HEADERS) {
-  return { status, headers, body: Buffer.from(JSON.stringify(body)) };
+  return { status, headers, body: JSON.stringify(body) };
 }
 
 /**
@@ -180,7 +180,7 @@ function answer<T>(
       throw errorFromTransport(ctx, new TransportFailure("network", true, "network error (ECONNRESET)", undefined));
     case "malformed":
       effect();
-      return parseSuccess(ctx, { status: 200, headers: { "content-type": "text/html" }, body: Buffer.from("<html>gateway</html>") }, schema);
+      return parseSuccess(ctx, { status: 200, headers: { "content-type": "text/html" }, body: "<html>gateway</html>" }, schema);
     case "schema-invalid":
       effect();
       return parseSuccess(ctx, jsonResponse(200, invalid), schema);

@@ -32,6 +32,15 @@ describe("BaseTextStore", () => {
     for (const [i, h] of hashes.entries()) expect(await reader.getBase(h)).toBe(all[i]);
   });
 
+  it("a pack larger than its write chunk: texts across chunk edges, one larger than a chunk, multi-byte at an edge", async () => {
+    // 256 KiB chunks: the second text crosses the first edge, the third (300 KB) is larger
+    // than a chunk, and a multi-byte text follows one that leaves a chunk almost full.
+    const all = ["a".repeat(200_000), "b".repeat(100_000), "c".repeat(300_000), "d".repeat(262_000), "\u00e9\u{1f600}".repeat(2_000), "end\n"];
+    const hashes = await open().putBases(all);
+    const reader = open();
+    for (const [i, h] of hashes.entries()) expect(await reader.getBase(h)).toBe(all[i]);
+  });
+
   it("a text held already is not written again; a single new text is a loose file", async () => {
     const store = open();
     await store.putBases(texts(3));

@@ -1,0 +1,71 @@
+/**
+ * Response bodies are decoded chunk by chunk as they arrive (src/api/http-transport.ts): a
+ * character split between two chunks must come out whole, and bytes that are not UTF-8 must be
+ * refused wherever they fall, never turned into U+FFFD.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDefaultAgent, DEFAULT_TIMEOUTS, sendHttpRequest } from "../../src/api/http-transport.js";
+
+let server: Server;
+let origin: string;
+/** The body of the next answer, as separate writes (each flushed before the next). */
+let parts: Buffer[] = [];
+
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    const send = (i: number): void => {
+      if (i === parts.length) {
+        res.end();
+        return;
+      }
+      res.write(parts[i], () => setImmediate(() => send(i + 1)));
+    };
+    send(0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+async function fetchBody(chunks: Buffer[], maxBodyBytes = 1024) {
+  parts = chunks;
+  const agent = createDefaultAgent(DEFAULT_TIMEOUTS);
+  try {
+    return await sendHttpRequest(agent, { method: "GET", url: `${origin}/x`, headers: {}, timeouts: DEFAULT_TIMEOUTS, maxBodyBytes });
+  } finally {
+    await agent.close();
+  }
+}
+
+describe("response bodies, decoded as they arrive", () => {
+  it("a character split between two chunks comes out whole", async () => {
+    const bytes = Buffer.from('{"text":"caf\u00e9 \u{1F600}"}', "utf8");
+    const cut = bytes.indexOf(0xf0) + 2; // inside the emoji's four bytes
+    const res = await fetchBody([bytes.subarray(0, cut), bytes.subarray(cut)]);
+    expect(res.body).toBe('{"text":"caf\u00e9 \u{1F600}"}');
+    expect(res.bodyProblem).toBeUndefined();
+  });
+
+  it("bytes that are not UTF-8 are refused, in any chunk", async () => {
+    const res = await fetchBody([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    expect(res.body).toBeUndefined();
+    expect(res.bodyProblem).toBe("not-utf8");
+  });
+
+  it("a sequence cut off at the end is refused", async () => {
+    const res = await fetchBody([Buffer.from('{"a":"'), Buffer.from([0xe2, 0x82])]);
+    expect(res.bodyProblem).toBe("not-utf8");
+  });
+
+  it("a body over the cap is refused, counted in bytes across chunks", async () => {
+    const res = await fetchBody([Buffer.alloc(600, 0x20), Buffer.alloc(600, 0x20)], 1000);
+    expect(res.body).toBeUndefined();
+    expect(res.bodyProblem).toBe("too-large");
+  });
+});
