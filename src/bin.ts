@@ -5,6 +5,15 @@ import { keepMemoryLow } from "./core/heap.js";
 
 keepMemoryLow();
 
+// A reader that leaves early (`mpsync status | head -2`) closes the pipe: the rest of the
+// output goes nowhere, quietly, and the command still finishes its work (a pull is never cut
+// short by its reader). Any other stream error stays fatal.
+const readerLeft = (err: NodeJS.ErrnoException): void => {
+  if (err.code !== "EPIPE" && err.code !== "ERR_STREAM_DESTROYED") throw err;
+};
+process.stdout.on("error", readerLeft);
+process.stderr.on("error", readerLeft);
+
 const code = await runCli({
   argv: process.argv,
   cwd: process.cwd(),
@@ -19,5 +28,10 @@ const code = await runCli({
 });
 // Let stdout drain (JSON documents can be large when piped) before exiting.
 process.exitCode = code;
-if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once("drain", resolve));
+if (process.stdout.writableNeedDrain && !process.stdout.destroyed) {
+  await new Promise((resolve) => {
+    process.stdout.once("drain", resolve);
+    process.stdout.once("close", resolve);
+  });
+}
 process.exit(code);

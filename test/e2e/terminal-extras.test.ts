@@ -2,11 +2,11 @@
  * The small things people expect from a CLI (issue 14), on the built CLI: `open`, shell
  * completion, and long lists summarised (a pull of many files, status).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KEY, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+import { BIN, KEY, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
 
 let world: E2eWorld;
 let editorId: string;
@@ -21,6 +21,30 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await world.close();
+});
+
+describe("a reader that leaves early (mpsync pull -v | head -1)", () => {
+  it("does not cut the pull short, and says nothing about the closed pipe", async () => {
+    const other = await startWorld();
+    try {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 400; i++) files[`src/g${String(i).padStart(3, "0")}.ts`] = `export const g${i} = ${i};\n`;
+      const { editorId: id } = seedDesign(other, files);
+      await other.writeSyncrc({ designs: [{ dir: "site", design: id }], pollIntervalSec: 0.05 });
+      const child = spawn(process.execPath, [BIN, "pull", "-v"], { cwd: other.cwd, env: other.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      // The reader takes the first chunk and leaves: later writes hit a closed pipe.
+      child.stdout.once("data", () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(stderr).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
+      expect(code).toBe(0);
+      for (let i = 0; i < 400; i += 57) expect(await readFile(join(other.cwd, "site", "src", `g${String(i).padStart(3, "0")}.ts`), "utf8")).toBe(`export const g${i} = ${i};\n`);
+      expect(await readFile(join(other.cwd, "site", "src", "g399.ts"), "utf8")).toBe("export const g399 = 399;\n");
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe("a long pull", () => {
