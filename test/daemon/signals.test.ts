@@ -94,6 +94,20 @@ describe("watch process", () => {
     await until(async () => !(await readdir(join(h.home, "second/.mpsync"))).includes("lock"), 10_000, "lock released");
   });
 
+  it("on SIGHUP with a broken .syncrc says what is wrong and that the running designs keep their settings; sync goes on", async () => {
+    h = await startHarness();
+    d = spawnWatch(h.home, h.env);
+    await d.waitFor((e) => e.event === "ready" && e.dir === "design");
+    await writeFile(join(h.home, ".syncrc"), '{ "designs": [ { "dir": "design", "design": 42 } ] }');
+    d.child.kill("SIGHUP");
+    // One JSON line like every other event (spawnWatch parses every stdout line).
+    const refused = await d.waitFor((e) => e.event === "error" && e.code === "CONFIG_INVALID");
+    expect(refused.message).toMatch(/^reload refused, the running designs keep their settings .*designs\[0\]\.design: expected a string, got 42/);
+    await h.writeLocal("index.css", "/* after a refused reload */\n");
+    await d.waitFor((e) => e.event === "pushed");
+    expect(h.remoteFiles()["index.css"]).toBe("/* after a refused reload */\n");
+  });
+
   it("with --json and --log-file, stdout is pure JSON Lines and logs go to the rotated file", async () => {
     h = await startHarness();
     h.emu.control.editFile(h.editorId, "../escape.txt", "hostile");

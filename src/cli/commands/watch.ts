@@ -4,6 +4,8 @@ import { WatchDaemon } from "../../daemon/watch-daemon.js";
 import { action, explainRefusedKey, type ExitHolder } from "../program.js";
 import type { CliIo } from "../context.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
+import { errorCode } from "../../core/errors.js";
+import { describeError } from "../../sync/describe-error.js";
 
 /** Registers `watch`. */
 export function registerWatch(program: Command, io: CliIo, exit: ExitHolder): void {
@@ -59,7 +61,15 @@ Examples:
           io.onSignal("SIGHUP", () => {
             daemon.reload().then(
               () => ctx.runtime.logger().info("reloaded .syncrc"),
-              (err: unknown) => ctx.out.error(err),
+              // An event like any other (one JSON line with --json, never a result document):
+              // running designs keep going as they were, only the reload was refused.
+              (err: unknown) =>
+                ctx.out.event({
+                  event: "error",
+                  dir: "*",
+                  code: errorCode(err),
+                  message: `reload refused, the running designs keep their settings (fix .syncrc, then SIGHUP again): ${describeError(err)}`,
+                }),
             );
           }),
         ];
