@@ -5,8 +5,8 @@
  *
  * Why: Node 20 has no compile cache for ES modules, and loading about 200 small module files
  * (zod alone is 95) costs more than compiling the same code as a few files: `mpsync status`
- * went from about 5.4x to about 4.2x `node -e 0`, and a 2,000-file `mpsync pull` peaks about
- * 15 MiB lower (BENCHMARKS.md). Each command still loads only its own chunks.
+ * went from about 6.3x to about 4.5x `node -e 0` (15 interleaved runs by hand; memory did not
+ * change measurably). Each command still loads only its own chunks.
  *
  * Left outside the bundle: undici (loaded part by part from node_modules, see
  * src/api/undici-lean.ts), esbuild (the emulator's publish check only) and fsevents.

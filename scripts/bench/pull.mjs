@@ -25,15 +25,18 @@ function perFile(r) {
 const READ_BATCH = 100;
 const READS_IN_FLIGHT = 4;
 
-/** The reference: GET active-artifact, files/read in batches of 100 with 4 in flight, fs.writeFile. */
-export async function referencePull(baseUrl, editorId, root) {
+/**
+ * What the API requires to read a whole design, and nothing more: GET active-artifact, then
+ * files/read in batches of 100 with 4 in flight; `onFile` gets each file as it arrives.
+ * Resolves to the number of files the artifact lists.
+ */
+export async function readEveryFile(baseUrl, editorId, onFile) {
   const dispatcher = new Agent({ connections: READS_IN_FLIGHT });
   const headers = { "x-mp-api-key": BENCH_KEY, "content-type": "application/json" };
   try {
     const active = await (await request(`${baseUrl}/v3/designs/${editorId}/active-artifact`, { headers, dispatcher })).body.json();
     const batches = [];
     for (let i = 0; i < active.files.length; i += READ_BATCH) batches.push(active.files.slice(i, i + READ_BATCH));
-    const made = new Set();
     let next = 0;
     const worker = async () => {
       while (next < batches.length) {
@@ -44,15 +47,7 @@ export async function referencePull(baseUrl, editorId, root) {
           body: JSON.stringify({ fileNames }),
           dispatcher,
         });
-        for (const f of (await res.body.json()).files) {
-          const abs = join(root, f.name);
-          const dir = dirname(abs);
-          if (!made.has(dir)) {
-            made.add(dir);
-            await mkdir(dir, { recursive: true });
-          }
-          await writeFile(abs, f.content);
-        }
+        for (const f of (await res.body.json()).files) await onFile(f);
       }
     };
     await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
@@ -60,6 +55,20 @@ export async function referencePull(baseUrl, editorId, root) {
   } finally {
     await dispatcher.close();
   }
+}
+
+/** The reference client: every file read (readEveryFile), then `fs.writeFile`. */
+export async function referencePull(baseUrl, editorId, root) {
+  const made = new Set();
+  return readEveryFile(baseUrl, editorId, async (f) => {
+    const abs = join(root, f.name);
+    const dir = dirname(abs);
+    if (!made.has(dir)) {
+      made.add(dir);
+      await mkdir(dir, { recursive: true });
+    }
+    await writeFile(abs, f.content);
+  });
 }
 
 async function countFiles(dir) {

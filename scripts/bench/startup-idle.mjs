@@ -6,11 +6,11 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Agent, request } from "undici";
 import { readRemoteSnapshot } from "../../dist/sync/remote-snapshot.js";
 import { openFsFolder } from "../../dist/sync/fs-adapters.js";
 import { BENCH_KEY, countByRoute, makeFiles, makeHome, openOnlyDesign, ROUTES, routeOf, sleep, spawnCli, withRequests } from "./fixture.mjs";
 import { summarize } from "./stats.mjs";
+import { readEveryFile } from "./pull.mjs";
 
 /** One start-up reconcile: new Runtime, open (state.json with its scan cache), full sync. */
 async function reconcileOnce(emu, home) {
@@ -29,34 +29,17 @@ async function reconcileOnce(emu, home) {
 }
 
 /**
- * The minimal checker a re-pull is measured against (issue 13): GET active-artifact, every
- * file read in batches of 100 with 4 in flight, each compared with the local file. No state.
+ * The minimal checker a re-pull is measured against (issue 13): every file read as the
+ * reference client reads it (readEveryFile), each compared with the local file. No state.
  */
 async function referenceCheck(baseUrl, editorId, root) {
-  const dispatcher = new Agent({ connections: 4 });
-  const headers = { "x-mp-api-key": BENCH_KEY, "content-type": "application/json" };
-  try {
-    const started = performance.now();
-    const active = await (await request(`${baseUrl}/v3/designs/${editorId}/active-artifact`, { headers, dispatcher })).body.json();
-    const batches = [];
-    for (let i = 0; i < active.files.length; i += 100) batches.push(active.files.slice(i, i + 100));
-    let next = 0;
-    let differ = 0;
-    const worker = async () => {
-      while (next < batches.length) {
-        const fileNames = batches[next++];
-        const res = await request(`${baseUrl}/v3/designs/${editorId}/artifacts/${active.artifactId}/files/read`, { method: "POST", headers, body: JSON.stringify({ fileNames }), dispatcher });
-        for (const f of (await res.body.json()).files) {
-          const local = await readFile(join(root, f.name), "utf8").catch(() => undefined);
-          if (local !== f.content) differ++;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 4 }, worker));
-    return { ms: performance.now() - started, differ, files: active.files.length };
-  } finally {
-    await dispatcher.close();
-  }
+  const started = performance.now();
+  let differ = 0;
+  const files = await readEveryFile(baseUrl, editorId, async (f) => {
+    const local = await readFile(join(root, f.name), "utf8").catch(() => undefined);
+    if (local !== f.content) differ++;
+  });
+  return { ms: performance.now() - started, differ, files };
 }
 
 /** Inotify watches held by process `pid` (Linux; undefined elsewhere). */

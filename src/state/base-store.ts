@@ -199,24 +199,23 @@ const PACK_CHUNK_BYTES = 256 * 1024;
 /** Writes `texts` end to end as UTF-8 into a new file (`wx`: never over another). */
 async function writeTexts(file: string, texts: Iterable<string>): Promise<void> {
   const handle = await open(file, "wx");
+  /** Writes the first `length` bytes of `bytes` (a write may take fewer than asked). */
+  const writeAll = async (bytes: Buffer, length: number): Promise<void> => {
+    for (let done = 0; done < length; ) done += (await handle.write(bytes, done, length - done)).bytesWritten;
+  };
   try {
     const chunk = Buffer.allocUnsafe(PACK_CHUNK_BYTES);
     let used = 0;
-    const flush = async (): Promise<void> => {
-      for (let done = 0; done < used; ) done += (await handle.write(chunk, done, used - done)).bytesWritten;
-      used = 0;
-    };
     for (const text of texts) {
       const length = Buffer.byteLength(text, "utf8");
-      if (used + length > chunk.length) await flush();
-      if (length > chunk.length) {
-        const big = Buffer.from(text, "utf8");
-        for (let done = 0; done < big.length; ) done += (await handle.write(big, done, big.length - done)).bytesWritten;
-      } else {
-        used += chunk.write(text, used, "utf8");
+      if (used + length > chunk.length) {
+        await writeAll(chunk, used);
+        used = 0;
       }
+      if (length > chunk.length) await writeAll(Buffer.from(text, "utf8"), length);
+      else used += chunk.write(text, used, "utf8");
     }
-    await flush();
+    await writeAll(chunk, used);
   } finally {
     await handle.close();
   }

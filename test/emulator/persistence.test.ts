@@ -71,9 +71,10 @@ describe("emulator: persistence", () => {
     const { editorId } = await createBlank(first);
     await call(first, "POST", `/v3/designs/${editorId}/prompts`, { body: { prompt: "Resume me" } });
     await first.close();
-    // Long enough that the resumed generation cannot end before the check below on a busy machine.
-    const second = await start({ dataFile, generationMs: 1000 });
+    // The resumed generation ends when the test says (finishGeneration): no race with a timer.
+    const second = await start({ dataFile, generationMs: 600_000 });
     expect(second.control.getDesign(editorId).isGenerating).toBe(true);
+    second.control.finishGeneration(editorId);
     const idle = await waitUntilIdle(second, editorId);
     expect(idle["availableFiles"]).toContain("components/ResumeMe.tsx");
   });

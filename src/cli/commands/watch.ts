@@ -96,8 +96,7 @@ Examples:
 
 /** How long a stop flushes before abandoning pending requests. @default 10000 (MPSYNC_STOP_FLUSH_MS, for tests) */
 export function stopFlushMs(env: Record<string, string | undefined>): number {
-  const given = Number(env["MPSYNC_STOP_FLUSH_MS"]);
-  return Number.isFinite(given) && given > 0 ? given : DEFAULT_STOP_FLUSH_MS;
+  return msFromEnv(env, "MPSYNC_STOP_FLUSH_MS", DEFAULT_STOP_FLUSH_MS, { zeroAllowed: false });
 }
 
 /** A stop flushes pending pushes for at most this long. */
@@ -108,6 +107,13 @@ export const DEFAULT_SIGNAL_REPEAT_MS = 500;
 
 /** MPSYNC_SIGNAL_REPEAT_MS (tests: 0 makes any second signal exit at once), else the default. */
 export function signalRepeatMs(env: Record<string, string | undefined>): number {
-  const given = Number(env["MPSYNC_SIGNAL_REPEAT_MS"]);
-  return env["MPSYNC_SIGNAL_REPEAT_MS"] !== undefined && Number.isFinite(given) && given >= 0 ? given : DEFAULT_SIGNAL_REPEAT_MS;
+  return msFromEnv(env, "MPSYNC_SIGNAL_REPEAT_MS", DEFAULT_SIGNAL_REPEAT_MS, { zeroAllowed: true });
+}
+
+/** A duration in ms from `env[name]`; `fallback` when unset, not a number, negative (or 0 unless allowed). */
+function msFromEnv(env: Record<string, string | undefined>, name: string, fallback: number, options: { zeroAllowed: boolean }): number {
+  const raw = env[name];
+  const given = Number(raw);
+  if (raw === undefined || raw.trim() === "" || !Number.isFinite(given)) return fallback;
+  return given > 0 || (options.zeroAllowed && given === 0) ? given : fallback;
 }
