@@ -58,6 +58,9 @@ export function errorCodeForStatus(status: number): ErrorCode {
       return "FORBIDDEN";
     case 404:
       return "NOT_FOUND";
+    case 413:
+      // A request body past the service's limit (PATCH): the executor sends it in parts.
+      return "TOO_LARGE";
     case 409:
       // The emulator's answer to a prompt sent while generating (the real service: not documented).
       return "GENERATING";

@@ -8,6 +8,7 @@
 /** Stable error codes. Never rename one: scripts match on them (`--json` output). */
 export type ErrorCode =
   | "BAD_REQUEST"
+  | "TOO_LARGE"
   | "UNAUTHORIZED"
   | "PAYMENT_REQUIRED"
   | "FORBIDDEN"

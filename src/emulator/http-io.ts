@@ -10,18 +10,19 @@ export interface JsonResponse {
   headers?: Record<string, string>;
 }
 
-/** Largest request body accepted; the real limit is not documented. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-/** Reads the whole request body as UTF-8; 413 past MAX_BODY_BYTES. */
-export async function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * Reads the whole request body as UTF-8; 413 past `maxBytes`. The rest of a body too large is
+ * read and dropped before the answer, so the client gets the 413 rather than a reset
+ * connection in the middle of its upload.
+ */
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new EmulatorHttpError(413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
+    if (size <= maxBytes) chunks.push(chunk);
   }
+  if (size > maxBytes) throw new EmulatorHttpError(413, `Request body larger than ${maxBytes} bytes`);
   return Buffer.concat(chunks).toString("utf8");
 }
 

@@ -7,6 +7,8 @@ export const DEFAULT_GENERATION_MS = 3000;
 export const DEFAULT_MIN_POLL_INTERVAL_MS = 60_000;
 /** @default 1000 */
 export const DEFAULT_CREDITS = 1000;
+/** @default 64 MiB: above the 16 MB the service was seen to accept. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** The real web editor. */
 export const DEFAULT_APP_URL = "https://www.magicpatterns.com";
 /** The real published-preview host. */
@@ -24,6 +26,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     minPollIntervalMs: options.minPollIntervalMs ?? DEFAULT_MIN_POLL_INTERVAL_MS,
     credits: options.credits ?? DEFAULT_CREDITS,
     faults: { ...options.faults },
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     appUrl: (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, ""),
     publishedHost: (options.publishedHost ?? DEFAULT_PUBLISHED_HOST).toLowerCase(),
     logger: options.logger,
@@ -32,6 +35,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   checkNonNegative("generationMs", resolved.generationMs);
   checkNonNegative("minPollIntervalMs", resolved.minPollIntervalMs);
   checkNonNegative("credits", resolved.credits);
+  checkNonNegative("maxBodyBytes", resolved.maxBodyBytes);
   if (!URL.canParse(resolved.appUrl)) throw new RangeError(`appUrl is not a URL: ${resolved.appUrl}`);
   if (!/^[a-z0-9.-]+$/.test(resolved.publishedHost)) {
     throw new RangeError(`publishedHost must be a host name: ${resolved.publishedHost}`);

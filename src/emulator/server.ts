@@ -114,17 +114,19 @@ async function handleRequest(parts: Parts, req: IncomingMessage, res: ServerResp
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   const method = req.method ?? "GET";
   let rawBody: string;
+  let bodyError: unknown;
   try {
-    rawBody = await readBody(req);
+    rawBody = await readBody(req, parts.services.options.maxBodyBytes);
   } catch (err) {
-    writeJson(res, errorResponse(err));
-    return;
+    rawBody = "";
+    bodyError = err;
   }
   if (url.pathname === "/__control" || url.pathname.startsWith("/__control/")) {
-    writeJson(res, await handleControl(parts, method, url, rawBody));
+    writeJson(res, bodyError === undefined ? await handleControl(parts, method, url, rawBody) : errorResponse(bodyError));
     return;
   }
-  await handleApi(parts, { req, res, method, url, rawBody });
+  // A body refused (413) is answered and logged like any other API request.
+  await handleApi(parts, { req, res, method, url, rawBody, bodyError });
 }
 
 async function handleControl(parts: Parts, method: string, url: URL, rawBody: string): Promise<JsonResponse> {
@@ -144,6 +146,8 @@ interface Exchange {
   method: string;
   url: URL;
   rawBody: string;
+  /** Why the body could not be read (too large): the answer, unless a fault decides first. */
+  bodyError: unknown;
 }
 
 async function handleApi(parts: Parts, ex: Exchange): Promise<void> {
@@ -161,6 +165,7 @@ async function handleApi(parts: Parts, ex: Exchange): Promise<void> {
   }
   const handle = (): Promise<JsonResponse> => {
     if (!isApi) return Promise.resolve({ status: 404, body: { error: `No route ${ex.method} ${ex.url.pathname}` } });
+    if (ex.bodyError !== undefined) return Promise.resolve(errorResponse(ex.bodyError));
     const header = ex.req.headers[API_KEY_HEADER];
     const apiKey = Array.isArray(header) ? header[0] : header;
     const request = { method: ex.method, path, query: ex.url.searchParams, apiKey, rawBody: ex.rawBody };

@@ -31,6 +31,11 @@ export interface EmulatorOptions {
   /** Starting credits of each key. @default 1000 */
   credits?: number;
   faults?: FaultOptions;
+  /**
+   * Request bodies larger than this are answered 413. The service's limit is not documented
+   * (16 MB and more were accepted, SERVICE-FACTS.md). @default 64 MiB
+   */
+  maxBodyBytes?: number;
   /** @default "https://www.magicpatterns.com" */
   appUrl?: string;
   /** @default "magicpatterns.app" */
@@ -50,6 +55,7 @@ export interface ResolvedOptions {
   minPollIntervalMs: number;
   credits: number;
   faults: FaultOptions;
+  maxBodyBytes: number;
   appUrl: string;
   publishedHost: string;
   logger: ((line: string) => void) | undefined;

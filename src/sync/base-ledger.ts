@@ -112,10 +112,12 @@ export class BaseLedger {
     for (const m of moves) set(m.path, m.hash);
     let changed = moves.length > 0 || this.#adopted.size > 0 || s.pending !== undefined;
     // Landed pushes describe the artifact they were sent to; a new artifact consumes them.
-    let landed = s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([, l]) => l.artifactId === outcome.artifactId));
+    // A new object (never s.landed itself), filled in place: a push of thousands of files
+    // must not copy it once per file.
+    const landed = s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([, l]) => l.artifactId === outcome.artifactId));
     if (outcome.pushAnswered && s.pendingPush !== undefined) {
       for (const [path, p] of Object.entries(s.pendingPush)) {
-        if (files[path]?.hash === p.hash) landed = { ...landed, [path]: { ...p, artifactId: outcome.artifactId } };
+        if (files[path]?.hash === p.hash) landed[path] = { ...p, artifactId: outcome.artifactId };
       }
       s.pendingPush = undefined;
       changed = true;

@@ -20,7 +20,10 @@ export function emitCycleEvents(
     const where = c.line === undefined ? c.path : `${c.path}:${c.line}`;
     emit({ ...origin, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, message: `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)` });
   }
-  for (const p of r.refused) notice(`the service refused the new file ${p}; it will be sent again when its content changes`);
+  for (const p of r.refused) {
+    const what = p.reason === "too-large" ? `the file ${p.path} as too large (413)` : `the new file ${p.path}`;
+    notice(`the service refused ${what}; it will be sent again when its content changes`);
+  }
   for (const f of r.failed) {
     emit({ ...origin, event: "error", files: [f.path], code: f.code, message: `cannot write ${f.path} (${f.code}); the rest of the cycle went on, and it is tried again later` });
   }

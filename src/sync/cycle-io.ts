@@ -7,8 +7,12 @@ import type { V3Client } from "../api/client-types.js";
 import { hashContent } from "../core/hash.js";
 import type { BaseLedger } from "./base-ledger.js";
 import type { FileTriple, LocalFile, SyncPlan } from "./model.js";
-import type { DesignStore, LocalTree } from "./ports.js";
+import { mapBounded } from "../local/bounded.js";
+import type { BaseTexts, DesignStore, LocalTree } from "./ports.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
+
+/** Local files read at once by a cycle (a push of thousands of files is bound by file-system latency). */
+export const LOCAL_READ_CONCURRENCY = 16;
 
 /** The journal entries of a PATCH: what it sends, and what the service held when this cycle read it. */
 export async function pushIntents(
@@ -16,12 +20,11 @@ export async function pushIntents(
   files: readonly { fileName: string; code: string }[],
   remote: RemoteSnapshot,
 ): Promise<{ path: string; hash: string; previous: string | null }[]> {
-  const sent = [];
-  for (const f of files) {
+  const hashes = await putBaseTexts(store, files.map((f) => f.code));
+  return files.map((f, i) => {
     const before = remote.texts.get(f.fileName);
-    sent.push({ path: f.fileName, hash: await store.putBase(f.code), previous: before === undefined ? null : hashContent(before) });
-  }
-  return sent;
+    return { path: f.fileName, hash: hashes[i]!, previous: before === undefined ? null : hashContent(before) };
+  });
 }
 
 /** The remote contents the plan is about to write (path -> stored base hash), stored in one go. */
@@ -34,20 +37,31 @@ export async function pullIntents(store: DesignStore, plan: SyncPlan, remote: Re
     paths.push(a.path);
     texts.push(text);
   }
-  const hashes = store.putBases === undefined ? await Promise.all(texts.map((t) => store.putBase(t))) : await store.putBases(texts);
+  const hashes = await putBaseTexts(store, texts);
   return new Map(paths.map((p, i) => [p, hashes[i]!]));
 }
 
 /** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */
 export async function readLocalTexts(local: LocalTree, plan: SyncPlan): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
-  for (const a of plan.actions) {
+  const wanted = plan.actions.flatMap((a) => {
     const expect = a.kind === "push" ? a.expectLocal : a.kind === "conflict" ? a.localHash : a.kind === "record-base" ? a.hash : undefined;
-    if (expect === undefined) continue;
-    const read = await local.read(a.path);
-    if (read?.text !== undefined && read.hash === expect) texts.set(a.path, read.text);
+    return expect === undefined ? [] : [{ path: a.path, expect }];
+  });
+  const reads = await mapBounded(wanted, LOCAL_READ_CONCURRENCY, (w) => local.read(w.path));
+  const texts = new Map<string, string>();
+  for (const [i, w] of wanted.entries()) {
+    const read = reads[i];
+    if (read?.text !== undefined && read.hash === w.expect) texts.set(w.path, read.text);
   }
   return texts;
+}
+
+/**
+ * Stores base texts in one go (a pack when the store has them, else one by one); resolves
+ * their hashes in order.
+ */
+export function putBaseTexts(store: BaseTexts & Pick<DesignStore, "putBases">, texts: readonly string[]): Promise<string[]> {
+  return store.putBases === undefined ? Promise.all(texts.map((t) => store.putBase(t))) : store.putBases(texts);
 }
 
 /** "remote v7" for conflict markers; "remote" when the history cannot say. */

@@ -20,7 +20,8 @@ import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
-import { buildTriples, expandPaths, pullIntents, pushIntents, readLocalTexts, remoteLabel, type TriplesContext } from "./cycle-io.js";
+import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, pullIntents, pushIntents, readLocalTexts, remoteLabel, type TriplesContext } from "./cycle-io.js";
+import { mapBounded } from "../local/bounded.js";
 import { judgeLocalName } from "./local-refusals.js";
 import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
@@ -184,10 +185,13 @@ export class DesignSync {
    */
   async pushPaths(paths: Iterable<string>, options: { dryRun?: boolean } = {}): Promise<CycleReport | undefined> {
     const locals = new Map<string, LocalFile | undefined>();
-    for (const p of expandPaths(paths, this.#ledger.paths(), (p) => this.#o.local.ignores(p))) {
+    const wanted = [...expandPaths(paths, this.#ledger.paths(), (p) => this.#o.local.ignores(p))];
+    // Only the hashes and flags are kept: the texts are read again by the cycle that sends them.
+    const reads = await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (p): Promise<LocalFile | undefined> => {
       const read = await this.#o.local.read(p);
-      if (read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
-    }
+      return read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers };
+    });
+    for (const [i, p] of wanted.entries()) if (reads[i]?.hash !== this.#ledger.baseOf(p)) locals.set(p, reads[i]);
     if (locals.size === 0) return undefined;
     if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
       // The folder vanished or was emptied: only the full cycle's breakers judge that.

@@ -1,9 +1,10 @@
 /**
  * Applies a SyncPlan. Local side: compare-and-swap (a file changed since it was read is left
  * alone and picked up by the next cycle) with a backup of anything replaced or removed. Remote
- * side: every push of the plan goes out as ONE PATCH. A base moves only after the write it
- * describes is confirmed (local CAS done, or PATCH answered 2xx): the executor returns those
- * moves, in order, and the BaseLedger records them (base-ledger.ts). It never writes state.
+ * side: the pushes of the plan go out as one PATCH, or in parts of PUSH_PART_BYTES when larger
+ * (a 413 halves a part). A base moves only after the write it describes is confirmed (local
+ * CAS done, or PATCH answered 2xx): the executor returns those moves, in order, and the
+ * BaseLedger records them (base-ledger.ts). It never writes state.
  */
 import { hasCode } from "../core/errors.js";
 import { mapBounded } from "../local/bounded.js";
@@ -26,6 +27,8 @@ export interface ExecuteDeps {
   /** Names of this folder's backup/conflict sub-folder for this run. */
   stamp: string;
   hashOf(text: string): string;
+  /** Bytes of file text per PATCH. @default PUSH_PART_BYTES */
+  pushPartBytes?: number;
   /** Told after each action that changes something (not reports), with the total: a progress bar. */
   progress?(done: number, total: number): void;
 }
@@ -57,8 +60,8 @@ export interface ExecuteResult {
   conflicts: { path: string; unresolved: boolean; policy: string; line?: number }[];
   /** Left alone because the local file changed while the cycle ran. */
   changedMeanwhile: string[];
-  /** New files the service refused (400), reported once per content. */
-  refused: string[];
+  /** Files the service refused, reported once per content. */
+  refused: RefusedPush[];
   /** Remote files that could not be written: a local folder or symlink holds the path. */
   blocked: string[];
   /** The PATCH failed (kept pending; the base did not move for those files). */
@@ -69,11 +72,25 @@ export interface ExecuteResult {
   failed: { path: string; code: string; message: string }[];
 }
 
+/** A file the service would not take: a new name refused (400), or too large alone (413). */
+export interface RefusedPush {
+  path: string;
+  reason: "new-name" | "too-large";
+}
+
 /** File-system failures that concern one path; anything else fails the whole cycle. */
 const PATH_FAILURES = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "ENOTDIR", "EISDIR", "ENAMETOOLONG", "EEXIST", "ENOTEMPTY", "EBUSY"]);
 
 /** Local file actions applied at once. */
 export const LOCAL_ACTION_CONCURRENCY = 16;
+
+/**
+ * Bytes of file text per PATCH. A push of many files (a first push of a whole folder) goes out
+ * in parts of about this size, each confirmed (its bases moved) on its own: one request's
+ * memory stays bounded, a failure costs one part, and it is far below the 16 MB the service was
+ * seen to accept (SERVICE-FACTS.md). A 413 halves a part (pushHalves).
+ */
+export const PUSH_PART_BYTES = 4 * 1024 * 1024;
 
 interface PendingPush {
   path: string;
@@ -231,18 +248,63 @@ async function pushAll(
   result: ExecuteResult,
 ): Promise<void> {
   const fresh = pushes.filter((p) => input.refused.get(p.path) !== deps.hashOf(p.text));
-  if (fresh.length === 0) return;
+  for (const part of partsOf(fresh, deps.pushPartBytes ?? PUSH_PART_BYTES)) {
+    if (!(await pushPart(part, input, deps, result))) return;
+  }
+}
+
+/** `pushes` in order, cut into parts of at most `limit` bytes of text (a larger file goes alone). */
+function partsOf(pushes: PendingPush[], limit: number): PendingPush[][] {
+  const parts: PendingPush[][] = [];
+  let part: PendingPush[] = [];
+  let bytes = 0;
+  for (const p of pushes) {
+    const size = Buffer.byteLength(p.text);
+    if (part.length > 0 && bytes + size > limit) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(p);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
+/**
+ * One PATCH. False when it failed (result.pushError is set; the files of this part and of the
+ * parts after it stay pending and go out with the next cycle).
+ */
+async function pushPart(part: PendingPush[], input: ExecuteInput, deps: ExecuteDeps, result: ExecuteResult): Promise<boolean> {
   try {
-    await deps.writeRemote(fresh.map((p) => ({ fileName: p.path, code: p.text })));
-    await confirmPushed(fresh, input, deps, result);
+    await deps.writeRemote(part.map((p) => ({ fileName: p.path, code: p.text })));
+    await confirmPushed(part, input, deps, result);
+    return true;
   } catch (err) {
-    const newFiles = fresh.filter((p) => !input.remoteNames.has(p.path));
+    if (hasCode(err, "TOO_LARGE")) return pushHalves(part, input, deps, result);
+    const newFiles = part.filter((p) => !input.remoteNames.has(p.path));
     if (!hasCode(err, "BAD_REQUEST") || newFiles.length === 0) {
       result.pushError = err;
-      return;
+      return false;
     }
-    await pushSeparately(fresh, newFiles, input, deps, result);
+    return pushSeparately(part, newFiles, input, deps, result);
   }
+}
+
+/**
+ * The service found the body too large (413; its limit is not documented): each half goes
+ * out on its own, so a part shrinks until it fits. A single file it refuses is reported once
+ * per content, like a refused new name.
+ */
+async function pushHalves(part: PendingPush[], input: ExecuteInput, deps: ExecuteDeps, result: ExecuteResult): Promise<boolean> {
+  const [only] = part;
+  if (part.length === 1 && only !== undefined) {
+    refuse(only, "too-large", input, deps, result);
+    return true;
+  }
+  const middle = Math.ceil(part.length / 2);
+  return (await pushPart(part.slice(0, middle), input, deps, result)) && pushPart(part.slice(middle), input, deps, result);
 }
 
 /**
@@ -255,7 +317,7 @@ async function pushSeparately(
   input: ExecuteInput,
   deps: ExecuteDeps,
   result: ExecuteResult,
-): Promise<void> {
+): Promise<boolean> {
   const known = all.filter((p) => input.remoteNames.has(p.path));
   try {
     if (known.length > 0) {
@@ -264,7 +326,7 @@ async function pushSeparately(
     }
   } catch (err) {
     result.pushError = err;
-    return;
+    return false;
   }
   for (const file of newFiles) {
     try {
@@ -273,12 +335,18 @@ async function pushSeparately(
     } catch (err) {
       if (!hasCode(err, "BAD_REQUEST")) {
         result.pushError = err;
-        return;
+        return false;
       }
-      input.refused.set(file.path, deps.hashOf(file.text));
-      result.refused.push(file.path);
+      refuse(file, "new-name", input, deps, result);
     }
   }
+  return true;
+}
+
+/** Records a file the service refused: not sent again until its content changes. */
+function refuse(file: PendingPush, reason: RefusedPush["reason"], input: ExecuteInput, deps: ExecuteDeps, result: ExecuteResult): void {
+  input.refused.set(file.path, deps.hashOf(file.text));
+  result.refused.push({ path: file.path, reason });
 }
 
 async function confirmPushed(

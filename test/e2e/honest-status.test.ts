@@ -8,7 +8,7 @@ import { hostname } from "node:os";
 import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { usePulledSite, type E2eWorld } from "./helpers.js";
+import { seedDesign, startWorld, usePulledSite, type E2eWorld } from "./helpers.js";
 
 let world: E2eWorld;
 let editorId: string;
@@ -52,6 +52,30 @@ describe("local names the service would refuse", () => {
     const human = await world.run(["status"]);
     expect(human.stdout).toContain("not synced (3)");
     expect(human.stdout).not.toContain("in sync");
+  });
+});
+
+describe("a file the service refuses as too large (413)", () => {
+  it("is reported once, the rest is pushed, and status lists it as not synced instead of a pending change", async () => {
+    const small = await startWorld({ maxBodyBytes: 16 * 1024 });
+    try {
+      const { editorId: id } = seedDesign(small, { "App.tsx": "export function App() { return null; }\n" });
+      await small.writeSyncrc({ designs: [{ dir: "site", design: id }], pollIntervalSec: 0.05 });
+      expect((await small.run(["pull"])).code).toBe(0);
+      await writeFile(join(small.cwd, "site", "big.ts"), `export const big = "${"x".repeat(20 * 1024)}";\n`);
+      await writeFile(join(small.cwd, "site", "App.tsx"), "export function App() { return 1; }\n");
+      const push = await small.run(["push"]);
+      expect(push.stderr).toContain("the service refused the file big.ts as too large (413)");
+      expect(small.emulator.control.getFiles(id)["App.tsx"]).toBe("export function App() { return 1; }\n");
+      expect(small.emulator.control.getFiles(id)["big.ts"]).toBeUndefined();
+      expect((await small.run(["push"])).stderr).not.toContain("refused"); // once per content
+
+      const doc = small.readJson<Status & { designs: { localChanges: string[] }[] }>((await small.run(["status", "--json"])).stdout);
+      expect(doc.designs[0]?.localChanges).toEqual([]);
+      expect(doc.designs[0]?.notSynced).toEqual([{ path: "big.ts", reason: expect.stringContaining("too large: 413") }]);
+    } finally {
+      await small.close();
+    }
   });
 });
 

@@ -115,6 +115,30 @@ describe("push", () => {
     expect(h.emu.control.countRequests(isPatch)).toBe(1);
   });
 
+  it("a push larger than the service takes (413) goes out in halves; a file too large alone is refused once", async () => {
+    h = await startHarness({ emulator: { maxBodyBytes: 48 * 1024 } });
+    const sync = await open(h);
+    await sync.fullSync();
+    const text = (i: number): string => `export const n${i} = ${i};\n${"// padding\n".repeat(1000)}`; // ~11 KB
+    for (let i = 0; i < 12; i++) await h.writeLocal(`many/f${i}.ts`, text(i));
+    await h.writeLocal("huge.ts", "x".repeat(64 * 1024));
+    const s = summarizeCycle(await sync.pushPaths(await sync.localChanges()));
+    expect(s.pushed.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `many/f${i}.ts`).sort());
+    for (let i = 0; i < 12; i++) expect(h.remoteFiles()[`many/f${i}.ts`]).toBe(text(i));
+    expect(h.remoteFiles()["huge.ts"]).toBeUndefined();
+    const refusals = h.events.filter((e) => e.message.includes("huge.ts"));
+    expect(refusals.map((e) => e.message)).toEqual([expect.stringContaining("refused the file huge.ts as too large (413)")]);
+    // Each answered PATCH fit the limit; nothing was sent one file at a time but the refused file.
+    const patches = h.emu.control.requests().filter(isPatch);
+    expect(patches.filter((p) => p.status === 413).length).toBeGreaterThan(0);
+    expect(patches.filter((p) => p.status === 200).length).toBeLessThan(12);
+    // The refused content is not sent again; nothing else is pending.
+    const before = h.emu.control.countRequests(isPatch);
+    const again = await sync.pushPaths(await sync.localChanges());
+    expect(again === undefined ? [] : summarizeCycle(again).pushed).toEqual([]);
+    expect(h.emu.control.countRequests(isPatch)).toBe(before);
+  });
+
   it("never overwrites a web-editor edit: both changes of one file are merged", async () => {
     h = await startHarness();
     const sync = await open(h);

@@ -27,6 +27,7 @@ export type Command =
   | { k: "crlf"; path: number }
   | { k: "removeFolder" }
   | { k: "refuseNew"; path: number }
+  | { k: "bodyLimit"; files: number | undefined }
   | { k: "raceNextWrite"; path: number }
   | { k: "generate"; edits: GenEdit[]; hostile: number | undefined }
   | { k: "webEdit"; path: number; line: number }
@@ -57,6 +58,8 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant("crlf" as const), path }), weight: 1 },
   { arbitrary: fc.constant({ k: "removeFolder" as const }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("refuseNew" as const), path }), weight: 1 },
+  // The service's body limit (413): 0 refuses every file alone, 1 or 2 makes pushes go in halves.
+  { arbitrary: fc.record({ k: fc.constant("bodyLimit" as const), files: fc.option(fc.nat({ max: 2 }), { nil: undefined }) }), weight: 1 },
   {
     arbitrary: fc.record({
       k: fc.constant("generate" as const),
@@ -84,7 +87,7 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   {
     arbitrary: fc.record({
       k: fc.constant("failedPush" as const),
-      kind: fc.constantFrom<FaultKind>("server-error", "timeout", "bad-request", "dropped-after-write", "schema-invalid"),
+      kind: fc.constantFrom<FaultKind>("server-error", "timeout", "bad-request", "too-large", "dropped-after-write", "schema-invalid"),
     }),
     weight: 2,
   },
@@ -104,7 +107,7 @@ export const failureCommandArb: fc.Arbitrary<Command> = fc.oneof(
   {
     arbitrary: fc.record({
       k: fc.constant("failedPush" as const),
-      kind: fc.constantFrom<FaultKind>("server-error", "timeout", "bad-request", "dropped-after-write", "schema-invalid"),
+      kind: fc.constantFrom<FaultKind>("server-error", "timeout", "bad-request", "too-large", "dropped-after-write", "schema-invalid"),
     }),
     weight: 3,
   },
@@ -176,6 +179,9 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
       return [];
     case "refuseNew":
       w.service.refuseNew.add(pick(c.path));
+      return [];
+    case "bodyLimit":
+      w.service.maxPatchFiles = c.files;
       return [];
     case "raceNextWrite":
       w.races.add(pick(c.path));
@@ -280,6 +286,7 @@ async function fullStep(w: World): Promise<void> {
  */
 export async function quiet(w: World): Promise<string[]> {
   w.service.faults.length = 0;
+  w.service.maxPatchFiles = undefined;
   w.races.clear();
   w.crashIn = undefined;
   // The teammate sends what it saved, then this engine quiets, then the teammate catches up.

@@ -21,6 +21,7 @@ export type FaultKind =
   | "rate-limited"
   | "payment-required"
   | "bad-request"
+  | "too-large"
   | "malformed"
   | "schema-invalid";
 
@@ -32,6 +33,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "rate-limited",
   "payment-required",
   "bad-request",
+  "too-large",
   "malformed",
   "schema-invalid",
 ];
@@ -81,6 +83,8 @@ export interface FakeService {
   readonly refuseNew: Set<string>;
   /** Runs when a PATCH arrives, before anything else (observers). */
   onPatch: ((record: PatchRecord) => void) | undefined;
+  /** A PATCH of more files than this is answered 413, nothing applied (a body-size limit). */
+  maxPatchFiles: number | undefined;
 }
 
 const JSON_HEADERS: IncomingHttpHeaders = { "content-type": "application/json" };
@@ -107,6 +111,7 @@ export function createFakeService(options: { editorId: string; files: Record<str
     afterApply: undefined,
     onPatch: undefined,
     refuseNew: new Set(),
+    maxPatchFiles: undefined,
     served: new Map(),
     active() {
       const a = artifacts.get(service.activeId);
@@ -173,6 +178,8 @@ function answer<T>(
       throw errorFromResponse(ctx, jsonResponse(402, { error: "out of credits" }), now);
     case "bad-request":
       throw errorFromResponse(ctx, jsonResponse(400, { error: "refused" }), now);
+    case "too-large":
+      throw errorFromResponse(ctx, jsonResponse(413, { error: "request body too large" }), now);
     case "timeout":
       throw errorFromTransport(ctx, new TransportFailure("timeout", true, "no response within 30000 ms", undefined));
     case "dropped-after-write":
@@ -221,7 +228,8 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
         const body = writeFilesRequestSchema.parse({ files });
         const a = artifactOf(editorId, artifactId);
         const refused = body.files.some((f) => !a.files.has(f.fileName) && service.refuseNew.has(f.fileName));
-        const fault = refused ? "bad-request" : takeFault(service, "writeFiles");
+        const tooLarge = service.maxPatchFiles !== undefined && body.files.length > service.maxPatchFiles;
+        const fault = refused ? "bad-request" : tooLarge ? "too-large" : takeFault(service, "writeFiles");
         const record: PatchRecord = { artifactId, files: body.files, applied: false, before: new Map(body.files.map((f) => [f.fileName, a.files.get(f.fileName)])) };
         service.patches.push(record);
         service.onPatch?.(record);

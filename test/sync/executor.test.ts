@@ -19,7 +19,11 @@ const MERGED = "ONE\ntwo\nTHREE\n";
 const CLASH = "one\ntwo\nthree!\n";
 const CLASH_MINE = "one\ntwo\nthree?\n";
 
-type Remote = "answered" | "fails" | "refuses-new";
+/**
+ * How the service answers each PATCH: "too-large" answers 413 to a PATCH of more than one
+ * file, or holding big.ts; "fails-second" answers the first PATCH and fails the next ones.
+ */
+type Remote = "answered" | "fails" | "refuses-new" | "too-large" | "fails-second";
 
 interface Row {
   name: string;
@@ -28,11 +32,13 @@ interface Row {
   actions: FileAction[];
   remoteAnswers?: Remote;
   send?: boolean;
+  /** ExecuteDeps.pushPartBytes */
+  partBytes?: number;
   want: {
     bases: { path: string; hash: string | undefined }[];
     local?: Record<string, string | undefined>;
     sent?: string[][];
-    result?: Partial<Record<"pushed" | "pulled" | "removed" | "changedMeanwhile" | "refused" | "notSent", string[]>>;
+    result?: Partial<Record<"pushed" | "pulled" | "removed" | "changedMeanwhile" | "notSent", string[]>> & Pick<Partial<ExecuteResult>, "refused">;
     pushError?: boolean;
     conflicts?: { path: string; unresolved: boolean }[];
   };
@@ -101,7 +107,52 @@ const rows: Row[] = [
       { kind: "push", path: "new.ts", expectLocal: h(MINE), reason: "local-new" },
     ],
     remoteAnswers: "refuses-new",
-    want: { bases: [{ path: "a.ts", hash: h(MINE) }], sent: [["a.ts", "new.ts"], ["a.ts"], ["new.ts"]], result: { pushed: ["a.ts"], refused: ["new.ts"] } },
+    want: { bases: [{ path: "a.ts", hash: h(MINE) }], sent: [["a.ts", "new.ts"], ["a.ts"], ["new.ts"]], result: { pushed: ["a.ts"], refused: [{ path: "new.ts", reason: "new-name" }] } },
+  },
+  {
+    name: "pushes larger than one part go out in parts, in order, each confirmed on its own",
+    local: { "a.ts": MINE, "b.ts": MINE, "c.ts": MINE },
+    remote: { "a.ts": BASE, "b.ts": BASE, "c.ts": BASE },
+    actions: ["c.ts", "a.ts", "b.ts"].map((path) => ({ kind: "push", path, expectLocal: h(MINE), reason: "local-changed" })),
+    partBytes: 2 * MINE.length,
+    want: {
+      bases: ["a.ts", "b.ts", "c.ts"].map((path) => ({ path, hash: h(MINE) })),
+      sent: [["a.ts", "b.ts"], ["c.ts"]],
+      result: { pushed: ["a.ts", "b.ts", "c.ts"] },
+    },
+  },
+  {
+    name: "a part refused as too large (413) is halved until each half fits",
+    local: { "a.ts": MINE, "b.ts": MINE, "c.ts": MINE },
+    remote: { "a.ts": BASE, "b.ts": BASE, "c.ts": BASE },
+    actions: ["a.ts", "b.ts", "c.ts"].map((path) => ({ kind: "push", path, expectLocal: h(MINE), reason: "local-changed" })),
+    remoteAnswers: "too-large",
+    want: {
+      bases: ["a.ts", "b.ts", "c.ts"].map((path) => ({ path, hash: h(MINE) })),
+      sent: [["a.ts", "b.ts", "c.ts"], ["a.ts", "b.ts"], ["a.ts"], ["b.ts"], ["c.ts"]],
+      result: { pushed: ["a.ts", "b.ts", "c.ts"] },
+    },
+  },
+  {
+    name: "one file too large alone (413): refused once per content, the other file goes out",
+    local: { "a.ts": MINE, "big.ts": MINE },
+    remote: { "a.ts": BASE, "big.ts": BASE },
+    actions: ["a.ts", "big.ts"].map((path) => ({ kind: "push", path, expectLocal: h(MINE), reason: "local-changed" })),
+    remoteAnswers: "too-large",
+    want: {
+      bases: [{ path: "a.ts", hash: h(MINE) }],
+      sent: [["a.ts", "big.ts"], ["a.ts"], ["big.ts"]],
+      result: { pushed: ["a.ts"], refused: [{ path: "big.ts", reason: "too-large" }] },
+    },
+  },
+  {
+    name: "a failed part stops the push: the parts before it are confirmed, the rest stays pending",
+    local: { "a.ts": MINE, "b.ts": MINE, "c.ts": MINE },
+    remote: { "a.ts": BASE, "b.ts": BASE, "c.ts": BASE },
+    actions: ["a.ts", "b.ts", "c.ts"].map((path) => ({ kind: "push", path, expectLocal: h(MINE), reason: "local-changed" })),
+    partBytes: MINE.length,
+    remoteAnswers: "fails-second",
+    want: { bases: [{ path: "a.ts", hash: h(MINE) }], sent: [["a.ts"], ["b.ts"]], result: { pushed: ["a.ts"] }, pushError: true },
   },
   {
     name: "conflict, clean merge: written locally, base = remote, then = merge once the PATCH is answered",
@@ -160,6 +211,7 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
       ...(row.send === undefined ? {} : { send: row.send }),
     },
     {
+      ...(row.partBytes === undefined ? {} : { pushPartBytes: row.partBytes }),
       local,
       bases: store,
       stamp: "t1",
@@ -169,6 +221,8 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
         const answer = row.remoteAnswers ?? "answered";
         if (answer === "fails") return Promise.reject(new MpsyncError("SERVER_ERROR", "500 from the service"));
         if (answer === "refuses-new" && files.some((f) => !remoteNames.has(f.fileName))) return Promise.reject(new MpsyncError("BAD_REQUEST", "the service refused a new name"));
+        if (answer === "too-large" && (files.length > 1 || files.some((f) => f.fileName === "big.ts"))) return Promise.reject(new MpsyncError("TOO_LARGE", "413 from the service"));
+        if (answer === "fails-second" && sent.length > 1) return Promise.reject(new MpsyncError("SERVER_ERROR", "500 from the service"));
         return Promise.resolve();
       },
       saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),

@@ -14,6 +14,7 @@ interface EmulatorFlags {
   generationMs?: string;
   data?: string;
   strictPoll?: boolean;
+  maxBodyBytes?: string;
 }
 
 /** Registers `emulator`. */
@@ -27,6 +28,7 @@ export function registerEmulator(program: Command, io: CliIo, exit: ExitHolder):
     .option("--generation-ms <n>", "how long a generation takes", "3000")
     .option("--data <file>", "keep designs in this JSON file across restarts")
     .option("--strict-poll", "answer 429 to status polls closer than 60 s, like the real limit")
+    .option("--max-body-bytes <n>", "answer 413 to request bodies larger than this (default 64 MiB)")
     .addHelpText(
       "after",
       `
@@ -48,6 +50,7 @@ Examples:
           logger: (line) => ctx.out.debug(line),
         };
         if (flags.data !== undefined) options.dataFile = flags.data;
+        if (flags.maxBodyBytes !== undefined) options.maxBodyBytes = parseCount("--max-body-bytes", flags.maxBodyBytes);
         const warning = exposedHostWarning(options.host ?? "127.0.0.1");
         if (warning !== undefined) ctx.out.warn(warning);
         // Loaded on demand: no other command pays for the emulator's modules at start-up.

@@ -46,6 +46,9 @@ const NOT_SYNCED: Partial<Record<ReportReason, string>> = {
   "unresolved-markers": "holds conflict markers: resolve them and save, then it is pushed",
 };
 
+/** Why a local change that the service refused (its content unchanged since) is not pushed. */
+const REFUSED_CONTENT = "the service refused this content (a new name it would not create, or too large: 413): sent again when the file changes";
+
 /** A report that knows nothing yet (state unknown, empty lists): collectStatus fills it in. */
 export function emptyStatusReport(dir: string): DesignStatusReport {
   return {
@@ -83,9 +86,11 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
     const cycle = await sync.fullSync({ dryRun: true });
     const plan = summarizeCycle(cycle);
     const st = sync.state;
+    // A push of content the service refused is not a pending change: the executor skips it.
+    const refused = new Set(cycle.plan.actions.flatMap((a) => (a.kind === "push" && st.refusedContent?.[a.path] === a.expectLocal ? [a.path] : [])));
     Object.assign(report, {
       activeArtifactId: plan.artifactId,
-      localChanges: plan.pushed,
+      localChanges: plan.pushed.filter((p) => !refused.has(p)),
       remoteChanges: [...plan.pulled, ...plan.removed],
       conflicts: plan.conflicts,
       unresolvedConflicts: plan.unresolvedConflicts,
@@ -96,6 +101,7 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
         ...Object.entries(st.refusedLocal ?? {}).map(([path, reason]) => ({ path, reason })),
         ...plan.reports.flatMap((r) => (NOT_SYNCED[r.reason] === undefined ? [] : [{ path: r.path, reason: NOT_SYNCED[r.reason] }])),
         ...sync.skipped,
+        ...[...refused].map((path) => ({ path, reason: REFUSED_CONTENT })),
         ...cycle.refusedNames.map((r) => ({ path: r.name, reason: `remote name not written here: ${r.reason}` })),
       ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       generating: st.lastStatus?.isGenerating,
