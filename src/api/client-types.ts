@@ -20,6 +20,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of readFiles. */
+export interface ReadFilesOptions extends CallOptions {
+  /**
+   * Told of a file whose answer alone is too large (413, or past the client's size cap): it is
+   * left out of the result. Without it, such a file fails the whole read.
+   */
+  onTooLarge?: (name: string) => void;
+}
+
 /** Every v3 endpoint as a typed method. Errors are ApiError (errors.ts). */
 export interface V3Client {
   /** GET /v3/health */
@@ -41,7 +50,7 @@ export interface V3Client {
   /** POST /v3/designs/{editorId}/artifacts: clone, and the clone becomes active. */
   createArtifact(editorId: string, body: CreateArtifactRequest, options?: CallOptions): Promise<Artifact>;
   /** POST .../artifacts/{artifactId}/files/read, batched; missing names are left out. */
-  readFiles(editorId: string, artifactId: string, fileNames: string[], options?: CallOptions): Promise<FileContent[]>;
+  readFiles(editorId: string, artifactId: string, fileNames: string[], options?: ReadFilesOptions): Promise<FileContent[]>;
   /** POST /v3/designs/{editorId}/prompts. Starts a generation; never retried. */
   sendPrompt(editorId: string, body: PromptRequest, options?: CallOptions): Promise<{ requestId: string }>;
   /** POST .../artifacts/{artifactId}/publish; 422 (UNPROCESSABLE) carries the compiler message. */

@@ -7,7 +7,8 @@ import type { z } from "zod";
 import { createSilentLogger } from "../log/logger.js";
 import { createSystemClock } from "../core/clock.js";
 import { createRequestQueue } from "../scheduling/request-queue.js";
-import type { CallOptions } from "./client-types.js";
+import type { CallOptions, ReadFilesOptions } from "./client-types.js";
+import { hasCode } from "../core/errors.js";
 import { ENDPOINTS, expandPath, type Endpoint } from "./endpoints.js";
 import { ApiError, MpsyncError } from "./errors.js";
 import type { Agent } from "./undici-lean.js";
@@ -199,7 +200,7 @@ class HttpV3Client implements ClosableV3Client {
     return this.#executor.execute({ endpoint, path, body: request, signal: options.signal });
   }
 
-  async readFiles(editorId: string, artifactId: string, fileNames: string[], options: CallOptions = {}): Promise<FileContent[]> {
+  async readFiles(editorId: string, artifactId: string, fileNames: string[], options: ReadFilesOptions = {}): Promise<FileContent[]> {
     const endpoint = ENDPOINTS.readFiles;
     const names = validated(endpoint, readFilesRequestSchema, { fileNames }).fileNames;
     const path = pathOf(endpoint, { editorId, artifactId });
@@ -211,16 +212,33 @@ class HttpV3Client implements ClosableV3Client {
     for (let i = 0; i < names.length; i += this.#readBatchSize) batches.push(names.slice(i, i + this.#readBatchSize));
     // Every batch listens on the shared signal; without this Node warns past 10 batches.
     setMaxListeners(batches.length + 10, signal);
+    // A batch whose answer is too large (413, or past the size cap: a few big files) is read
+    // again in halves; a single file too large is left to onTooLarge.
+    const read = async (batch: string[]): Promise<FileContent[]> => {
+      try {
+        return (await this.#executor.execute({ endpoint, path, body: { fileNames: batch }, signal })).files;
+      } catch (err) {
+        if (!hasCode(err, "TOO_LARGE")) throw err;
+        if (batch.length > 1) {
+          const middle = Math.ceil(batch.length / 2);
+          return (await Promise.all([read(batch.slice(0, middle)), read(batch.slice(middle))])).flat();
+        }
+        const [only] = batch;
+        if (only === undefined || options.onTooLarge === undefined) throw err;
+        options.onTooLarge(only);
+        return [];
+      }
+    };
     try {
       const results = await Promise.all(
         batches.map((batch) =>
-          this.#executor.execute({ endpoint, path, body: { fileNames: batch }, signal }).catch((err: unknown) => {
+          read(batch).catch((err: unknown) => {
             batchAbort.abort(err);
             throw err;
           }),
         ),
       );
-      return results.flatMap((res) => res.files);
+      return results.flat();
     } finally {
       batchAbort.abort();
     }

@@ -137,6 +137,9 @@ async function readCapped(
 ): Promise<Pick<HttpResponse, "body" | "bodyProblem">> {
   const declared = Number(headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
+    // Destroyed unread, undici's body emits an AbortError: with no listener that would be an
+    // uncaught exception (the CLI would crash on an answer it meant to refuse).
+    body.on("error", () => undefined);
     body.destroy();
     return { body: undefined, bodyProblem: "too-large" };
   }

@@ -96,13 +96,29 @@ function isHtml(res: HttpResponse): boolean {
 
 /** Validates a 2xx response against `schema`. */
 export function parseSuccess<T>(ctx: CallContext, res: HttpResponse, schema: z.ZodType<T>): T {
-  if (res.body === undefined) return fail(ctx, res.bodyProblem === "not-utf8" ? "body is not valid JSON (not UTF-8)" : "body larger than the size cap", res.status);
+  if (res.bodyProblem === "too-large") throw tooLargeResponse(ctx, res.status);
+  if (res.body === undefined) return fail(ctx, "body is not valid JSON (not UTF-8)", res.status);
   if (isHtml(res)) return fail(ctx, "got an HTML page instead of JSON", res.status);
   const json = parseJsonBody(res.body);
   if (!json.ok) return fail(ctx, res.body.length === 0 ? "empty body" : "body is not valid JSON", res.status);
   const parsed = schema.safeParse(json.value);
   if (!parsed.success) return fail(ctx, describeIssue(parsed.error.issues), res.status);
   return parsed.data;
+}
+
+/**
+ * A 2xx answer past the client's size cap: TOO_LARGE, like a 413, so a batched read can ask for
+ * fewer files at once (client.readFiles).
+ */
+function tooLargeResponse(ctx: CallContext, status: number): ApiError {
+  return new ApiError({
+    code: "TOO_LARGE",
+    message: `${couldNot(ctx.endpoint)}: response body larger than the size cap`,
+    status,
+    endpoint: ctx.endpoint,
+    retryable: false,
+    request: ctx.request,
+  });
 }
 
 function fail(ctx: CallContext, why: string, status: number): never {

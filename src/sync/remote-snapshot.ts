@@ -57,6 +57,9 @@ export function findFileFolderClashes(names: readonly string[]): Set<string> {
   return clashes;
 }
 
+/** Why a remote file was not read (an answer holding it alone was refused or too large). */
+export const TOO_LARGE_TO_READ = "too large to read (413, or an answer past the 64 MiB size cap): not synced";
+
 /** Reads the active artifact and the contents of `want(names)` (all names when omitted). */
 export async function readRemoteSnapshot(
   client: V3Client,
@@ -69,7 +72,13 @@ export async function readRemoteSnapshot(
   const toRead = want === undefined ? allowed : want(names).filter((n) => names.has(n));
   const texts = new Map<string, string>();
   if (toRead.length > 0) {
-    for (const file of await client.readFiles(editorId, artifact.artifactId, toRead)) {
+    // A file too large to read is not synced this cycle, and said so: left out of `names`, it
+    // is neither pulled nor taken for a remote deletion (buildTriples skips refused names).
+    const onTooLarge = (name: string): void => {
+      names.delete(name);
+      refused.push({ name, reason: TOO_LARGE_TO_READ });
+    };
+    for (const file of await client.readFiles(editorId, artifact.artifactId, toRead, { onTooLarge })) {
       if (names.has(file.name)) texts.set(file.name, file.content);
     }
   }

@@ -152,6 +152,23 @@ describe("client endpoints", () => {
     expect(server.requests).toHaveLength(6);
   });
 
+  it("reads a batch answered 413 or past the size cap again in halves; a file too large alone goes to onTooLarge, or fails the read", async () => {
+    server = await startTestServer((req, res) => {
+      const { fileNames } = JSON.parse(req.body) as { fileNames: string[] };
+      // More than two names, or big.ts, do not fit: 413 for some, a body past the cap for others.
+      if (fileNames.includes("big.ts") && fileNames.length === 1) return sendJson(res, 200, { files: [{ name: "big.ts", content: "x".repeat(4096) }] });
+      if (fileNames.length > 2 || fileNames.includes("big.ts")) return sendJson(res, 413, { error: "request entity too large" });
+      sendJson(res, 200, { files: fileNames.map((name) => ({ name, content: `c:${name}` })) });
+    });
+    const client = testClient(server.baseUrl, { maxResponseBytes: 1024 });
+    const tooLarge: string[] = [];
+    const files = await client.readFiles(EDITOR_ID, ARTIFACT_ID, ["a", "b", "c", "big.ts", "d"], { onTooLarge: (n) => tooLarge.push(n) });
+    expect(files.map((f) => f.name)).toEqual(["a", "b", "c", "d"]);
+    expect(tooLarge).toEqual(["big.ts"]);
+    await expect(client.readFiles(EDITOR_ID, ARTIFACT_ID, ["a", "big.ts"])).rejects.toMatchObject({ code: "TOO_LARGE" });
+    await client.close();
+  });
+
   it("pages versions with skip until hasMore is false", async () => {
     const total = 45;
     server = await startTestServer((req, res) => {

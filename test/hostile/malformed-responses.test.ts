@@ -86,11 +86,19 @@ describe("a malformed or missing response during a pull writes nothing", () => {
     }
   }
 
-  it(`${READ.name}: a body over the size cap -> INVALID_RESPONSE`, async () => {
+  it(`${READ.name}: a body over the size cap is read again in halves; the one file too large alone is reported, not synced, not removed`, async () => {
     const { harness, sync } = await syncedWithRemoteChange({ "big.txt": "x".repeat(SIZE_CAP_BYTES * 2) });
-    const before = await snapshotTree(harness.root);
-    await expectNamedFailure(sync.fullSync(), READ.name, "INVALID_RESPONSE");
-    expect(await snapshotTree(harness.root)).toEqual(before);
+    await harness.writeLocal("big.txt", "local copy\n");
+    const s = summarizeCycle(await sync.fullSync());
+    expect(s.pulled.sort()).toEqual(["App.tsx", "components/New.tsx"]);
+    expect(await harness.readLocal("App.tsx")).toBe("// rewritten remotely\n");
+    expect(await harness.readLocal("big.txt")).toBe("local copy\n"); // neither overwritten nor pushed
+    expect(harness.remoteFiles()["big.txt"]).toBe("x".repeat(SIZE_CAP_BYTES * 2));
+    expect(harness.events.filter((e) => e.event === "notice").map((e) => e.message)).toContain(
+      'refused remote file name "big.txt": too large to read (413, or an answer past the 64 MiB size cap): not synced',
+    );
+    // Every file was asked for in a smaller batch after the first answer was too large.
+    expect(harness.emu.control.countRequests((r) => r.method === "POST" && r.path.endsWith("/files/read"))).toBeGreaterThan(2);
   });
 });
 
