@@ -106,6 +106,8 @@ export class Teammate {
       }
       const read = describeContent(local);
       if (read.binary || read.hasMarkers) continue;
+      // Content the service refused (413 alone) stays local, reported, until it changes.
+      if (this.store.saved?.refusedContent?.[rel] === read.hash) continue;
       if (read.text !== text) out.push(`teammate: ${rel} differs from the remote`);
     }
     return out;
