@@ -6,6 +6,7 @@
 import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 import { createSpinner } from "nanospinner";
+import { clockTime } from "../log/clock-time.js";
 import { MpsyncError } from "../core/errors.js";
 import { describeError } from "../sync/describe-error.js";
 import type { SyncEvent } from "../sync/events.js";
@@ -105,7 +106,7 @@ export class Output {
       return;
     }
     if (this.opts.quiet && e.event !== "error" && e.event !== "halted" && e.event !== "conflict") return;
-    const stamp = this.#c.dim(new Date().toLocaleTimeString());
+    const stamp = this.#c.dim(clockTime(Date.now()));
     this.opts.stdout.write(`${stamp} ${this.#c.cyan(this.folder(e.dir))} ${this.#badge(e.event)} ${e.message}\n`);
   }
 

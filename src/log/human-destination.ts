@@ -3,6 +3,7 @@
  * on the terminal's stderr. JSON stays for `--json` and `--log-file` (machines and files).
  */
 import type { DestinationStream } from "pino";
+import { clockTime } from "./clock-time.js";
 
 const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
 const SKIPPED = new Set(["level", "time", "msg", "dir", "component", "pid", "hostname", "shownAsEvent"]);
@@ -26,7 +27,7 @@ export function renderLogLine(line: string): string {
   } catch {
     return line.trimEnd();
   }
-  const time = typeof rec.time === "number" ? new Date(rec.time).toTimeString().slice(0, 8) : "";
+  const time = typeof rec.time === "number" ? clockTime(rec.time) : "";
   const level = (LEVELS[Number(rec.level)] ?? "log").toUpperCase().padEnd(5);
   const dir = typeof rec.dir === "string" ? `${rec.dir}  ` : "";
   const err = rec.err as { message?: unknown } | undefined;

@@ -13,6 +13,7 @@ import { PROGRESS_MIN_FILES, renderPlan } from "../render-plan.js";
 import { collectStatus, renderStatus, type DesignStatusReport } from "./status-report.js";
 import { waitUntilIdle } from "../wait-idle.js";
 import { commitAfterCycle, withFolder } from "../../app/folder.js";
+import { clockTime } from "../../log/clock-time.js";
 
 interface OneShotFlags {
   dryRun?: boolean;
@@ -104,7 +105,7 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
       if (live) {
         // Home, clear below: one redraw in place per tick.
         ctx.io.stdout.write("\x1b[H\x1b[2J");
-        ctx.out.info(ctx.out.c.bold(`mpsync status --watch  (${new Date(ctx.runtime.clock.now()).toLocaleTimeString()}; Ctrl-C to stop)`));
+        ctx.out.info(ctx.out.c.bold(`mpsync status --watch  (${clockTime(ctx.runtime.clock.now())}; Ctrl-C to stop)`));
         ctx.out.info("");
         renderStatus(ctx.out, reports);
         const next = Math.max(0, Math.round((collectedAt + collectMs - ctx.runtime.clock.now()) / 1000));
