@@ -5,14 +5,15 @@
  *   1. save-to-server latency of a WatchDaemon (debounceMs 150),
  *   2. a burst of 500 writes to 50 files in 1 s (PATCH count, contents on the server),
  *   3. a pull of 2,000 files of 4 KB against a minimal reference client, and the CLI's peak RSS;
- *      the same ratio at 10,000 and 30,000 files,
+ *      the same ratio at 10,000 and 30,000 files; a first push of 2,000 and 10,000 files against
+ *      a reference client (read each file, PATCH in parts of 4 MiB),
  *   4. the start-up reconcile of 10,000 unchanged files against a minimal checker, and an idle
  *      `mpsync watch` (10,000 and 2,000 files: RSS, inotify watches),
  *   5. requests per operation against the minimum the API allows,
  *   6. the idle cost of the remote content check (remoteCheckSec) at 20, 200 and 2,000 files.
  * Prints a table and rewrites the generated section of BENCHMARKS.md.
  *
- *   node scripts/bench.mjs [--quick] [--only save,pull,startup] [--out FILE] [--json]
+ *   node scripts/bench.mjs [--quick] [--only save,pull,push,startup] [--out FILE] [--json]
  *
  * Every loop is bounded and a watchdog ends a run that hangs.
  */
@@ -23,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { startBenchEmulator } from "./bench/fixture.mjs";
 import { benchDaemon, DEBOUNCE_MS } from "./bench/daemon.mjs";
 import { benchPull, benchPullScale } from "./bench/pull.mjs";
+import { benchPush } from "./bench/push.mjs";
 import { benchIdleSmall, benchStartupIdle } from "./bench/startup-idle.mjs";
 import { benchCliStartup } from "./bench/cli-startup.mjs";
 import { benchRemoteCheck, REMOTE_CHECK_HEADER, remoteCheckRows } from "./bench/remote-check.mjs";
@@ -35,12 +37,12 @@ import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTabl
  * are fast.
  */
 const PLANS = {
-  full: { saves: 200, bursts: 3, pullFiles: 2000, pullRuns: 3, cliRuns: 2, scaleSizes: [10_000, 30_000], startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, idleSmallFiles: 2000, idleSmallSec: 30, cliStartupRuns: 10 },
-  quick: { saves: 50, bursts: 2, pullFiles: 500, pullRuns: 2, cliRuns: 1, scaleSizes: [], startupFiles: 2000, reconcileRuns: 2, idleSec: 30, idleSmallFiles: undefined, idleSmallSec: 0, cliStartupRuns: 4 },
+  full: { saves: 200, bursts: 3, pushSizes: [2000, 10_000], pushRuns: 2, pullFiles: 2000, pullRuns: 3, cliRuns: 2, scaleSizes: [10_000, 30_000], startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, idleSmallFiles: 2000, idleSmallSec: 30, cliStartupRuns: 10 },
+  quick: { saves: 50, bursts: 2, pushSizes: [500], pushRuns: 1, pullFiles: 500, pullRuns: 2, cliRuns: 1, scaleSizes: [], startupFiles: 2000, reconcileRuns: 2, idleSec: 30, idleSmallFiles: undefined, idleSmallSec: 0, cliStartupRuns: 4 },
 };
 const FILE_BYTES = 4096;
 const POLL_SEC = 5;
-const SCENARIOS = ["save", "pull", "startup", "remote", "cli"];
+const SCENARIOS = ["save", "pull", "push", "startup", "remote", "cli"];
 const WATCHDOG_MS = 30 * 60_000;
 
 const PREAMBLE = `# Benchmarks
@@ -81,6 +83,7 @@ try {
     results.pull = await benchPull(emu, { runs: plan.pullRuns, cliRuns: plan.cliRuns, files: plan.pullFiles, bytes: FILE_BYTES, log });
     results.pullScale = await benchPullScale(emu, { sizes: plan.scaleSizes, bytes: FILE_BYTES, log });
   }
+  if (wants("push")) results.push = await benchPush(emu, { sizes: plan.pushSizes, runs: plan.pushRuns, bytes: FILE_BYTES, tmp: os.tmpdir(), log });
   if (wants("startup")) {
     results.startup = await benchStartupIdle(emu, { files: plan.startupFiles, bytes: FILE_BYTES, runs: plan.reconcileRuns, idleSec: plan.idleSec, pollSec: POLL_SEC, log });
     if (plan.idleSmallFiles !== undefined) {

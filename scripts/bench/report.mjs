@@ -59,6 +59,10 @@ export function buildRows(r) {
       rows.push(["3 pull", "system calls per file, `mpsync pull` (strace -f -c)", num(s.mpsync.all, 1), `reference ${num(s.reference.all, 1)}; without futex: mpsync ${num(s.mpsync.withoutFutex, 1)}, reference ${num(s.reference.withoutFutex, 1)}`, 1, "<= 20 (without futex)", verdict(s.mpsync.withoutFutex <= 20)]);
     }
   }
+  for (const p of r.push ?? []) {
+    const what = `first push of ${p.fileCount} files`;
+    rows.push(["3 push", `mpsync / reference, ${what}`, `${num(p.ratio.median, 2)}x`, `mpsync ${ms(p.engineMs.median)}, reference ${ms(p.referenceMs.median)}; min ${num(p.ratio.min, 2)}x / max ${num(p.ratio.max, 2)}x; ${p.patches} PATCH`, p.ratio.n, "<= 2x (set here, not in the issue)", verdict(p.ratio.median <= 2)]);
+  }
   if (r.startup !== undefined) {
     const s = r.startup;
     const i = s.idle;

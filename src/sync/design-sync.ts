@@ -20,7 +20,7 @@ import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
-import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, pullIntents, pushIntents, readLocalTexts, remoteLabel, type TriplesContext } from "./cycle-io.js";
+import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, pullIntents, pushIntents, readLocalTexts, remoteLabel, type KnownTexts, type TriplesContext } from "./cycle-io.js";
 import { mapBounded } from "../local/bounded.js";
 import { judgeLocalName } from "./local-refusals.js";
 import { MpsyncError } from "../core/errors.js";
@@ -185,13 +185,15 @@ export class DesignSync {
    */
   async pushPaths(paths: Iterable<string>, options: { dryRun?: boolean } = {}): Promise<CycleReport | undefined> {
     const locals = new Map<string, LocalFile | undefined>();
+    // The texts of changed files are kept for the cycle that sends them (not read a second time).
+    const texts = new Map<string, { hash: string; text: string }>();
     const wanted = [...expandPaths(paths, this.#ledger.paths(), (p) => this.#o.local.ignores(p))];
-    // Only the hashes and flags are kept: the texts are read again by the cycle that sends them.
-    const reads = await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (p): Promise<LocalFile | undefined> => {
+    await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (p) => {
       const read = await this.#o.local.read(p);
-      return read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers };
+      if (read?.hash === this.#ledger.baseOf(p)) return;
+      locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
+      if (read?.text !== undefined) texts.set(p, { hash: read.hash, text: read.text });
     });
-    for (const [i, p] of wanted.entries()) if (reads[i]?.hash !== this.#ledger.baseOf(p)) locals.set(p, reads[i]);
     if (locals.size === 0) return undefined;
     if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
       // The folder vanished or was emptied: only the full cycle's breakers judge that.
@@ -206,7 +208,7 @@ export class DesignSync {
     }
     const files = buildTriples(new Set(locals.keys()), (p) => locals.get(p), remote, this.#triplesCtx());
     const plan = reconcile({ files, policy: this.#o.policy, force: false, folderExists: true, fullRemote: false });
-    return this.#finish(plan, remote, options.dryRun === true);
+    return this.#finish(plan, remote, options.dryRun === true, true, undefined, texts);
   }
 
   /** Local paths that differ from their base (for push, status and start-up). */
@@ -233,7 +235,8 @@ export class DesignSync {
     return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
   }
 
-  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true, progress?: CycleProgress): Promise<CycleReport> {
+  /** `known`: local texts already read this cycle (path -> hash and text), not read again. */
+  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true, progress?: CycleProgress, known?: KnownTexts): Promise<CycleReport> {
     const report: CycleReport = {
       plan,
       dryRun,
@@ -255,14 +258,14 @@ export class DesignSync {
     if (dryRun) return report;
     const haltCleared = this.state.halted !== undefined;
     this.state.halted = undefined;
-    report.result = await this.#execute(plan, remote, haltCleared, send, progress);
+    report.result = await this.#execute(plan, remote, haltCleared, send, progress, known);
     return report;
   }
 
-  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean, progress?: CycleProgress): Promise<ExecuteResult> {
+  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean, progress?: CycleProgress, known?: KnownTexts): Promise<ExecuteResult> {
     const ledger = this.#ledger;
     this.#o.local.beginWrites?.();
-    const localTexts = await readLocalTexts(this.#o.local, plan);
+    const localTexts = await readLocalTexts(this.#o.local, plan, known);
     const displaced = await findDisplaced(plan, ledger, this.state.artifactId, remote, this.#o.store);
     await ledger.intendPulls(await pullIntents(this.#o.store, plan, remote));
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
