@@ -247,42 +247,41 @@ async function pushAll(
   deps: ExecuteDeps,
   result: ExecuteResult,
 ): Promise<void> {
-  const fresh = pushes.filter((p) => input.refused.get(p.path) !== deps.hashOf(p.text));
-  for (const part of partsOf(fresh, deps.pushPartBytes ?? PUSH_PART_BYTES)) {
-    if (!(await pushPart(part, input, deps, result))) return;
+  let rest = pushes.filter((p) => input.refused.get(p.path) !== deps.hashOf(p.text));
+  // Lowered by a 413 (pushHalves): the parts after it are cut to the size that fitted.
+  const limit = { bytes: deps.pushPartBytes ?? PUSH_PART_BYTES };
+  while (rest.length > 0) {
+    const count = partLength(rest, limit.bytes);
+    if (!(await pushPart(rest.slice(0, count), input, deps, result, limit))) return;
+    rest = rest.slice(count);
   }
 }
 
-/** `pushes` in order, cut into parts of at most `limit` bytes of text (a larger file goes alone). */
-function partsOf(pushes: PendingPush[], limit: number): PendingPush[][] {
-  const parts: PendingPush[][] = [];
-  let part: PendingPush[] = [];
+/** How many of `pushes`, in order, make one part of at most `limit` bytes of text (at least one). */
+function partLength(pushes: readonly PendingPush[], limit: number): number {
   let bytes = 0;
-  for (const p of pushes) {
-    const size = Buffer.byteLength(p.text);
-    if (part.length > 0 && bytes + size > limit) {
-      parts.push(part);
-      part = [];
-      bytes = 0;
-    }
-    part.push(p);
-    bytes += size;
+  for (const [i, p] of pushes.entries()) {
+    bytes += textBytes(p);
+    if (i > 0 && bytes > limit) return i;
   }
-  if (part.length > 0) parts.push(part);
-  return parts;
+  return pushes.length;
+}
+
+function textBytes(p: PendingPush): number {
+  return Buffer.byteLength(p.text);
 }
 
 /**
  * One PATCH. False when it failed (result.pushError is set; the files of this part and of the
  * parts after it stay pending and go out with the next cycle).
  */
-async function pushPart(part: PendingPush[], input: ExecuteInput, deps: ExecuteDeps, result: ExecuteResult): Promise<boolean> {
+async function pushPart(part: PendingPush[], input: ExecuteInput, deps: ExecuteDeps, result: ExecuteResult, limit: { bytes: number }): Promise<boolean> {
   try {
     await deps.writeRemote(part.map((p) => ({ fileName: p.path, code: p.text })));
     await confirmPushed(part, input, deps, result);
     return true;
   } catch (err) {
-    if (hasCode(err, "TOO_LARGE")) return pushHalves(part, input, deps, result);
+    if (hasCode(err, "TOO_LARGE")) return pushHalves(part, input, deps, result, limit);
     const newFiles = part.filter((p) => !input.remoteNames.has(p.path));
     if (!hasCode(err, "BAD_REQUEST") || newFiles.length === 0) {
       result.pushError = err;
@@ -294,17 +293,19 @@ async function pushPart(part: PendingPush[], input: ExecuteInput, deps: ExecuteD
 
 /**
  * The service found the body too large (413; its limit is not documented): each half goes
- * out on its own, so a part shrinks until it fits. A single file it refuses is reported once
- * per content, like a refused new name.
+ * out on its own, so a part shrinks until it fits, and the parts after it are cut no larger
+ * (`limit`). A single file it refuses is reported once per content, like a refused new name.
  */
-async function pushHalves(part: PendingPush[], input: ExecuteInput, deps: ExecuteDeps, result: ExecuteResult): Promise<boolean> {
+async function pushHalves(part: PendingPush[], input: ExecuteInput, deps: ExecuteDeps, result: ExecuteResult, limit: { bytes: number }): Promise<boolean> {
   const [only] = part;
   if (part.length === 1 && only !== undefined) {
     refuse(only, "too-large", input, deps, result);
     return true;
   }
   const middle = Math.ceil(part.length / 2);
-  return (await pushPart(part.slice(0, middle), input, deps, result)) && pushPart(part.slice(middle), input, deps, result);
+  const halves = [part.slice(0, middle), part.slice(middle)];
+  limit.bytes = Math.min(limit.bytes, Math.max(...halves.map((h) => h.reduce((n, p) => n + textBytes(p), 0))));
+  return (await pushPart(halves[0]!, input, deps, result, limit)) && pushPart(halves[1]!, input, deps, result, limit);
 }
 
 /**

@@ -134,6 +134,19 @@ const rows: Row[] = [
     },
   },
   {
+    name: "after a 413, the parts that follow are cut to the size that fitted (not refused again)",
+    local: Object.fromEntries(["a", "b", "c", "d", "e", "f"].map((n) => [`${n}.ts`, MINE])),
+    remote: Object.fromEntries(["a", "b", "c", "d", "e", "f"].map((n) => [`${n}.ts`, BASE])),
+    actions: ["a", "b", "c", "d", "e", "f"].map((n) => ({ kind: "push", path: `${n}.ts`, expectLocal: h(MINE), reason: "local-changed" })),
+    partBytes: 3 * MINE.length,
+    remoteAnswers: "too-large",
+    want: {
+      bases: ["a", "b", "c", "d", "e", "f"].map((n) => ({ path: `${n}.ts`, hash: h(MINE) })),
+      sent: [["a.ts", "b.ts", "c.ts"], ["a.ts", "b.ts"], ["a.ts"], ["b.ts"], ["c.ts"], ["d.ts"], ["e.ts"], ["f.ts"]],
+      result: { pushed: ["a.ts", "b.ts", "c.ts", "d.ts", "e.ts", "f.ts"] },
+    },
+  },
+  {
     name: "one file too large alone (413): refused once per content, the other file goes out",
     local: { "a.ts": MINE, "big.ts": MINE },
     remote: { "a.ts": BASE, "big.ts": BASE },
