@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { assertBuilt, BIN } from "./helpers.js";
 
 describe("mpsync emulator", () => {
-  it("serves until SIGTERM, then exits 0", async () => {
+  it("serves until SIGTERM, then exits 0; --max-body-bytes answers larger bodies 413", async () => {
     assertBuilt();
-    const child = spawn(process.execPath, [BIN, "emulator", "--json", "--key", "k-one", "--generation-ms", "50"], {
+    const child = spawn(process.execPath, [BIN, "emulator", "--json", "--key", "k-one", "--generation-ms", "50", "--max-body-bytes", "1024"], {
       env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -28,6 +28,11 @@ describe("mpsync emulator", () => {
     expect(ok.status).toBe(200);
     const refused = await fetch(`${baseUrl}/v3/health`, { headers: { "x-mp-api-key": "other" } });
     expect(refused.status).toBe(401);
+    const headers = { "x-mp-api-key": "k-one", "content-type": "application/json" };
+    const big = await fetch(`${baseUrl}/v3/designs`, { method: "POST", headers, body: JSON.stringify({ name: "x".repeat(2048) }) });
+    expect(big.status).toBe(413);
+    const small = await fetch(`${baseUrl}/v3/designs`, { method: "POST", headers, body: JSON.stringify({ name: "Small" }) });
+    expect(small.status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
     child.removeAllListeners("exit");
     child.kill("SIGTERM");
