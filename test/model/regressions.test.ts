@@ -159,3 +159,18 @@ describe("found by the model this session", () => {
     expect(await runScenario("merge", commands)).toEqual([]);
   });
 });
+
+describe("content the service refused as too large (413)", () => {
+  // Shrunk from the model: ["merge",[{"k":"mateEdit","path":2,"line":0},{"k":"bodyLimit",
+  // "files":0},{"k":"mateSync"},{"k":"edit","path":2,"line":2}]]. The teammate's edit is refused
+  // (a body limit of 0 files), so it waits until its content changes; the merge with this
+  // folder's edit changes it, and the teammate sends the merge. That PATCH comes from the
+  // teammate's last settle, after this folder's second quiet sync, and is not that sync's doing.
+  it("a refused teammate edit goes out once a merge changed it, and both edits reach the service", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "mateEdit", path: 2, line: 0 }, { k: "bodyLimit", files: 0 }, { k: "mateSync" }, { k: "edit", path: 2, line: 2 }])).toEqual([]);
+    expect(await quiet(w)).toEqual([]);
+    const button = w.service.active().files.get("components/Button.tsx") ?? "";
+    expect(button.split("\n").filter((l) => l.includes("edited"))).toHaveLength(2);
+  });
+});
