@@ -1,8 +1,10 @@
 /**
- * Figure 3b: a first push of N files of 4 KB (a project copied into a freshly mapped design),
- * mpsync's engine (localChanges + pushPaths, what `mpsync push` runs) against a minimal
- * reference client: read every file, PATCH them in parts of 4 MiB of text, one at a time. Each
- * run pushes into a new design on the same emulator; pairs alternate who goes first.
+ * Figure 3b: a first push of N new files of 4 KB (a folder of them copied into a mapped design
+ * that already holds N other files), mpsync's engine (localChanges + pushPaths, what
+ * `mpsync push` runs) against a minimal reference client: read every file, PATCH them in parts
+ * of 4 MiB of text, one at a time. Each run pushes into a new design on the same emulator;
+ * pairs alternate who goes first. The design's own N files make every new name be judged
+ * against N remote names (path-jail.ts localNameJudge).
  */
 import { cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
@@ -11,7 +13,8 @@ import { BENCH_KEY, makeFiles, makeHome, openOnlyDesign, withRequests } from "./
 import { summarize } from "./stats.mjs";
 
 const PART_BYTES = 4 * 1024 * 1024;
-const SEED = { "App.tsx": "export function App() { return null; }\n" };
+/** The files the design holds before the push: as many as are pushed, under another folder. */
+const seedOf = (fileCount, bytes) => makeFiles(fileCount, bytes, "seed", 50);
 
 async function listFiles(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -52,8 +55,8 @@ async function writeTree(root, files) {
 }
 
 /** One engine push: a new design pulled into a new home, the project copied in, then pushed. */
-async function enginePush(emu, source, fileCount) {
-  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: SEED });
+async function enginePush(emu, source, fileCount, seed) {
+  const { editorId } = emu.control.createDesign(BENCH_KEY, { files: seed });
   const home = await makeHome(emu.baseUrl, editorId);
   try {
     const runtime = await home.runtime();
@@ -72,12 +75,12 @@ async function enginePush(emu, source, fileCount) {
   }
 }
 
-async function refPush(emu, source, fileCount) {
-  const { editorId, artifactId } = emu.control.createDesign(BENCH_KEY, { files: SEED });
+async function refPush(emu, source, fileCount, seed) {
+  const { editorId, artifactId } = emu.control.createDesign(BENCH_KEY, { files: seed });
   const started = performance.now();
   await referencePush(emu.baseUrl, editorId, artifactId, source);
   const ms = performance.now() - started;
-  const landed = Object.keys(emu.control.getFiles(editorId)).length - Object.keys(SEED).length;
+  const landed = Object.keys(emu.control.getFiles(editorId)).length - Object.keys(seed).length;
   if (landed !== fileCount) throw new Error(`reference pushed ${landed} of ${fileCount} files`);
   return { ms };
 }
@@ -87,19 +90,20 @@ export async function benchPush(emu, { sizes, runs, bytes, tmp, log }) {
   const out = [];
   for (const fileCount of sizes) {
     const source = join(tmp, `push-source-${fileCount}`);
+    const seed = seedOf(fileCount, bytes);
     await writeTree(source, makeFiles(fileCount, bytes, "src", 50));
     log(`push: first push of ${fileCount} files of ${bytes} B, ${runs} pairs (plus one warm-up), alternating order`);
     try {
-      await refPush(emu, source, fileCount);
-      await enginePush(emu, source, fileCount);
+      await refPush(emu, source, fileCount, seed);
+      await enginePush(emu, source, fileCount, seed);
       const engine = [];
       const reference = [];
       let patches = 0;
       for (let i = 0; i < runs; i++) {
         for (const who of i % 2 === 0 ? ["engine", "ref"] : ["ref", "engine"]) {
-          if (who === "ref") reference.push((await refPush(emu, source, fileCount)).ms);
+          if (who === "ref") reference.push((await refPush(emu, source, fileCount, seed)).ms);
           else {
-            const r = await enginePush(emu, source, fileCount);
+            const r = await enginePush(emu, source, fileCount, seed);
             engine.push(r.ms);
             patches = r.patches;
           }

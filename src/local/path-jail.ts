@@ -133,28 +133,69 @@ export function findCaseTwins(names: readonly string[]): string[][] {
   return [...groups.values()].filter((g) => g.length > 1).map((g) => g.sort());
 }
 
+/** Why the service would refuse a new local name, and what to do; undefined when it would not. */
+export type LocalNameRefusal = { reason: string; fix: string } | undefined;
+
 /**
  * Why a NEW local name must not be pushed, or undefined when it may be: the rules that jail
  * remote names, applied before a PATCH, because the service can neither delete nor rename a
  * file. A name it would hold beside an existing one (a case twin, a file where a folder is)
  * would be refused on every later read, and the edits under it would never leave again.
- * Returns the reason and what the user can do.
+ * Returns the reason and what the user can do. A cycle judging many names uses localNameJudge.
  */
-export function localNameRefusal(name: string, remoteNames: Iterable<string>): { reason: string; fix: string } | undefined {
-  const jailed = refusalReason(name);
-  if (jailed !== undefined) return { reason: jailed, fix: "rename it locally" };
-  const folded = foldName(name);
+export function localNameRefusal(name: string, remoteNames: Iterable<string>): LocalNameRefusal {
+  return localNameJudge(remoteNames)(name);
+}
+
+/**
+ * localNameRefusal with the remote names indexed once (every prefix of every name, folded):
+ * a cycle with thousands of new files in a design of thousands of names judges each in a few
+ * map lookups (a scan of every remote name per file took 11 s for 2,000 x 2,000).
+ */
+export function localNameJudge(remoteNames: Iterable<string>): (name: string) => LocalNameRefusal {
+  const exact = new Set<string>();
+  /** Exact folder prefix -> a remote name under it. */
+  const folders = new Map<string, string>();
+  /** Folded prefix (folder or whole name) -> exact spelling -> a remote name it belongs to. */
+  const byFold = new Map<string, Map<string, string>>();
   for (const remote of remoteNames) {
-    if (remote === name) return undefined;
-    if (foldName(remote) === folded) {
-      return { reason: `differs only by case or Unicode form from ${JSON.stringify(remote)} on the service`, fix: `rename it back to ${remote}, or rename it in the web editor` };
+    exact.add(remote);
+    for (let end = remote.indexOf("/"); ; end = remote.indexOf("/", end + 1)) {
+      const prefix = end === -1 ? remote : remote.slice(0, end);
+      if (end !== -1 && !folders.has(prefix)) folders.set(prefix, remote);
+      const key = foldName(prefix);
+      let spellings = byFold.get(key);
+      if (spellings === undefined) byFold.set(key, (spellings = new Map()));
+      if (!spellings.has(prefix)) spellings.set(prefix, remote);
+      if (end === -1) break;
     }
-    if (remote.startsWith(`${name}/`)) return { reason: `is a folder on the service (it holds ${JSON.stringify(remote)})`, fix: "rename it locally" };
-    if (name.startsWith(`${remote}/`)) return { reason: `lies under ${JSON.stringify(remote)}, which is a file on the service`, fix: `rename the folder locally, or rename ${remote} in the web editor` };
-    const twinFolder = findCaseTwins([remote, name]).length > 0;
-    if (twinFolder) return { reason: `its folder differs only by case from the one holding ${JSON.stringify(remote)} on the service`, fix: "rename the folder to match the service" };
   }
-  return undefined;
+  return (name) => {
+    const jailed = refusalReason(name);
+    if (jailed !== undefined) return { reason: jailed, fix: "rename it locally" };
+    if (exact.has(name)) return undefined;
+    for (const [spelling, remote] of byFold.get(foldName(name)) ?? []) {
+      if (spelling === remote && spelling !== name) {
+        return { reason: `differs only by case or Unicode form from ${JSON.stringify(remote)} on the service`, fix: `rename it back to ${remote}, or rename it in the web editor` };
+      }
+    }
+    const under = folders.get(name);
+    if (under !== undefined) return { reason: `is a folder on the service (it holds ${JSON.stringify(under)})`, fix: "rename it locally" };
+    for (let end = name.indexOf("/"); end !== -1; end = name.indexOf("/", end + 1)) {
+      const folder = name.slice(0, end);
+      if (exact.has(folder)) return { reason: `lies under ${JSON.stringify(folder)}, which is a file on the service`, fix: `rename the folder locally, or rename ${folder} in the web editor` };
+    }
+    // Any prefix (a folder, or the whole name) spelled differently from a remote prefix that
+    // folds the same: the two would share one folder on a case-insensitive disk.
+    for (let end = name.indexOf("/"); ; end = name.indexOf("/", end + 1)) {
+      const prefix = end === -1 ? name : name.slice(0, end);
+      for (const [spelling, remote] of byFold.get(foldName(prefix)) ?? []) {
+        if (spelling !== prefix) return { reason: `its folder differs only by case from the one holding ${JSON.stringify(remote)} on the service`, fix: "rename the folder to match the service" };
+      }
+      if (end === -1) break;
+    }
+    return undefined;
+  };
 }
 
 /** Converts a relative OS path (from a scan) to the `/`-separated NFC form the service uses. */

@@ -23,6 +23,7 @@ import { findDisplaced } from "./displaced.js";
 import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, pullIntents, pushIntents, readLocalTexts, remoteLabel, type KnownTexts, type TriplesContext } from "./cycle-io.js";
 import { mapBounded } from "../local/bounded.js";
 import { judgeLocalName } from "./local-refusals.js";
+import { localNameJudge, type LocalNameRefusal } from "../local/path-jail.js";
 import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
 
@@ -79,6 +80,8 @@ export class DesignSync {
   #state: PersistedState | undefined;
   #editorId: string | undefined;
   #ledger!: BaseLedger;
+  /** New local names are judged against one remote listing, indexed once (localNameJudge). */
+  #nameJudge: { listed: readonly string[]; judge: (name: string) => LocalNameRefusal } | undefined;
   /** The refused local names moved this cycle: state.json must be saved (status reads them). */
   #refusedLocalChanged = false;
 
@@ -316,7 +319,8 @@ export class DesignSync {
 
   /** A new local name the service's name rules would refuse is never pushed (local-refusals.ts). */
   #refuseLocalName(path: string, isNewLocal: boolean, remote: RemoteSnapshot): boolean {
-    const verdict = judgeLocalName(this.state, path, isNewLocal, remote.listed);
+    if (this.#nameJudge?.listed !== remote.listed) this.#nameJudge = { listed: remote.listed, judge: localNameJudge(remote.listed) };
+    const verdict = judgeLocalName(this.state, path, isNewLocal, this.#nameJudge.judge);
     if (verdict.changed) this.#refusedLocalChanged = true;
     if (verdict.notice !== undefined) this.#notice(verdict.notice);
     return verdict.skip;

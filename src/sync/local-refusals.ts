@@ -2,7 +2,7 @@
  * Local names the service's name rules would refuse (issue 11): never pushed, reported once with
  * what to do, and kept in state (`refusedLocal`) so `status` lists them.
  */
-import { localNameRefusal } from "../local/path-jail.js";
+import type { LocalNameRefusal } from "../local/path-jail.js";
 import type { PersistedState } from "./ports.js";
 
 /** What to do with one path: skip it, whether `refusedLocal` changed, and the notice to give once. */
@@ -12,10 +12,13 @@ export interface LocalNameVerdict {
   notice?: string;
 }
 
-/** Judges `path` (a new local file when `isNewLocal`) against the remote names; updates `state.refusedLocal`. */
-export function judgeLocalName(state: PersistedState, path: string, isNewLocal: boolean, remoteNames: readonly string[]): LocalNameVerdict {
+/**
+ * Judges `path` (a new local file when `isNewLocal`) with `judge` (path-jail.ts localNameJudge,
+ * built once per remote listing); updates `state.refusedLocal`.
+ */
+export function judgeLocalName(state: PersistedState, path: string, isNewLocal: boolean, judge: (name: string) => LocalNameRefusal): LocalNameVerdict {
   const known = state.refusedLocal ?? {};
-  const refusal = isNewLocal ? localNameRefusal(path, remoteNames) : undefined;
+  const refusal = isNewLocal ? judge(path) : undefined;
   if (refusal === undefined) {
     if (known[path] === undefined) return { skip: false, changed: false };
     const { [path]: _gone, ...rest } = known;
