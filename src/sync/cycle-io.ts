@@ -87,13 +87,31 @@ export async function remoteLabel(client: V3Client, editorId: string, artifactId
  */
 export function expandPaths(paths: Iterable<string>, known: readonly string[], ignores: (path: string) => boolean): Set<string> {
   const out = new Set<string>();
+  let under: Map<string, string[]> | undefined;
   for (const raw of paths) {
     const p = raw.replace(/\/+$/, "");
     if (p === "" || ignores(p)) continue;
     out.add(p);
-    for (const k of known) if (k.startsWith(`${p}/`)) out.add(k);
+    // Indexed once per call: a batch of 10,000 paths in a design of 10,000 took 8.5 s when each
+    // path scanned every known path.
+    under ??= pathsByFolder(known);
+    for (const k of under.get(p) ?? []) out.add(k);
   }
   return out;
+}
+
+/** Folder -> every path below it, at any depth (`a` -> `a/b.ts`, `a/c/d.ts`). */
+function pathsByFolder(paths: readonly string[]): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const path of paths) {
+    for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
+      const folder = path.slice(0, end);
+      const list = index.get(folder);
+      if (list === undefined) index.set(folder, [path]);
+      else list.push(path);
+    }
+  }
+  return index;
 }
 
 /** What buildTriples asks of the cycle. */
