@@ -41,19 +41,13 @@ export async function pullIntents(store: DesignStore, plan: SyncPlan, remote: Re
   return new Map(paths.map((p, i) => [p, hashes[i]!]));
 }
 
-/** Local texts a cycle already read (path -> hash and text): readLocalTexts does not read them again. */
-export type KnownTexts = ReadonlyMap<string, { hash: string; text: string }>;
-
-/**
- * Texts of the files the plan pushes or merges; a file changed since the scan is skipped. A
- * text in `known` (read by this cycle, its hash the one the plan was built on) is used as is.
- */
-export async function readLocalTexts(local: LocalTree, plan: SyncPlan, known?: KnownTexts): Promise<Map<string, string>> {
+/** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */
+export async function readLocalTexts(local: LocalTree, plan: SyncPlan): Promise<Map<string, string>> {
   const wanted = plan.actions.flatMap((a) => {
     const expect = a.kind === "push" ? a.expectLocal : a.kind === "conflict" ? a.localHash : a.kind === "record-base" ? a.hash : undefined;
     return expect === undefined ? [] : [{ path: a.path, expect }];
   });
-  const reads = await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (w): Promise<{ hash: string; text?: string | undefined } | undefined> => known?.get(w.path) ?? local.read(w.path));
+  const reads = await mapBounded(wanted, LOCAL_READ_CONCURRENCY, (w) => local.read(w.path));
   const texts = new Map<string, string>();
   for (const [i, w] of wanted.entries()) {
     const read = reads[i];

@@ -20,7 +20,7 @@ import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
-import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, pullIntents, pushIntents, readLocalTexts, remoteLabel, type KnownTexts, type TriplesContext } from "./cycle-io.js";
+import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, pullIntents, pushIntents, readLocalTexts, remoteLabel, type TriplesContext } from "./cycle-io.js";
 import { mapBounded } from "../local/bounded.js";
 import { judgeLocalName } from "./local-refusals.js";
 import { localNameJudge, type LocalNameRefusal } from "../local/path-jail.js";
@@ -188,14 +188,13 @@ export class DesignSync {
    */
   async pushPaths(paths: Iterable<string>, options: { dryRun?: boolean } = {}): Promise<CycleReport | undefined> {
     const locals = new Map<string, LocalFile | undefined>();
-    // The texts of changed files are kept for the cycle that sends them (not read a second time).
-    const texts = new Map<string, { hash: string; text: string }>();
+    // Only hashes are kept: the cycle reads the texts it sends again and sends a file only when
+    // both reads agree, so a file caught half-written (an editor truncates, then writes) is not
+    // sent until it settles. Reading once lost that check: an empty file went out (a CI run).
     const wanted = [...expandPaths(paths, this.#ledger.paths(), (p) => this.#o.local.ignores(p))];
     await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (p) => {
       const read = await this.#o.local.read(p);
-      if (read?.hash === this.#ledger.baseOf(p)) return;
-      locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
-      if (read?.text !== undefined) texts.set(p, { hash: read.hash, text: read.text });
+      if (read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
     });
     if (locals.size === 0) return undefined;
     if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
@@ -211,7 +210,7 @@ export class DesignSync {
     }
     const files = buildTriples(new Set(locals.keys()), (p) => locals.get(p), remote, this.#triplesCtx());
     const plan = reconcile({ files, policy: this.#o.policy, force: false, folderExists: true, fullRemote: false });
-    return this.#finish(plan, remote, options.dryRun === true, true, undefined, texts);
+    return this.#finish(plan, remote, options.dryRun === true);
   }
 
   /** Local paths that differ from their base (for push, status and start-up). */
@@ -238,8 +237,7 @@ export class DesignSync {
     return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
   }
 
-  /** `known`: local texts already read this cycle (path -> hash and text), not read again. */
-  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true, progress?: CycleProgress, known?: KnownTexts): Promise<CycleReport> {
+  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true, progress?: CycleProgress): Promise<CycleReport> {
     const report: CycleReport = {
       plan,
       dryRun,
@@ -261,14 +259,14 @@ export class DesignSync {
     if (dryRun) return report;
     const haltCleared = this.state.halted !== undefined;
     this.state.halted = undefined;
-    report.result = await this.#execute(plan, remote, haltCleared, send, progress, known);
+    report.result = await this.#execute(plan, remote, haltCleared, send, progress);
     return report;
   }
 
-  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean, progress?: CycleProgress, known?: KnownTexts): Promise<ExecuteResult> {
+  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean, progress?: CycleProgress): Promise<ExecuteResult> {
     const ledger = this.#ledger;
     this.#o.local.beginWrites?.();
-    const localTexts = await readLocalTexts(this.#o.local, plan, known);
+    const localTexts = await readLocalTexts(this.#o.local, plan);
     const displaced = await findDisplaced(plan, ledger, this.state.artifactId, remote, this.#o.store);
     await ledger.intendPulls(await pullIntents(this.#o.store, plan, remote));
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
