@@ -5,7 +5,7 @@
 import { Teammate } from "./teammate.js";
 import fc from "fast-check";
 import { FAULT_KINDS, type FaultKind, type FaultTarget } from "./fake-service.js";
-import { HOSTILE_NAMES, PATHS, type World } from "./world.js";
+import { addTo, HOSTILE_NAMES, PATHS, type World } from "./world.js";
 import { checkConverged } from "./invariants.js";
 
 /** One edit a generation makes to the active artifact's files. */
@@ -29,6 +29,7 @@ export type Command =
   | { k: "refuseNew"; path: number }
   | { k: "bodyLimit"; files: number | undefined }
   | { k: "raceNextWrite"; path: number }
+  | { k: "halfSave"; path: number; line: number }
   | { k: "generate"; edits: GenEdit[]; hostile: number | undefined }
   | { k: "webEdit"; path: number; line: number }
   | { k: "switchVersion"; back: number }
@@ -54,6 +55,8 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant("burst" as const), path, saves: fc.integer({ min: 2, max: 4 }) }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("binary" as const), path }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("raceNextWrite" as const), path }), weight: 2 },
+  // A save seen half-written: the engine's next read of it finds the half, then the whole.
+  { arbitrary: fc.record({ k: fc.constant("halfSave" as const), path, line }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant("truncate" as const), path }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("crlf" as const), path }), weight: 1 },
   { arbitrary: fc.constant({ k: "removeFolder" as const }), weight: 1 },
@@ -186,6 +189,16 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
     case "raceNextWrite":
       w.races.add(pick(c.path));
       return [];
+    case "halfSave": {
+      const rel = pick(c.path);
+      const current = w.tree.files.get(rel);
+      const whole = typeof current === "string" ? w.editLine(current, c.line, "h") : w.freshText("half");
+      const half = whole.slice(0, Math.ceil(whole.length / 2));
+      w.userWrite(rel, half);
+      w.halfSaves.set(rel, whole);
+      addTo(w.halfTexts, rel, half);
+      return [];
+    }
     case "generate":
       generate(w, c.edits, c.hostile);
       return [];
@@ -288,6 +301,8 @@ export async function quiet(w: World): Promise<string[]> {
   w.service.faults.length = 0;
   w.service.maxPatchFiles = undefined;
   w.races.clear();
+  // The editors finish their saves before things go quiet.
+  for (const [rel, whole] of [...w.halfSaves]) w.userWrite(rel, whole);
   w.crashIn = undefined;
   // The teammate sends what it saved, then this engine quiets, then the teammate catches up.
   if (w.mate !== undefined) {

@@ -84,6 +84,7 @@ export function checkNoEcho(w: World): string[] {
     if (w.teammatePatches.has(patch)) continue;
     for (const f of patch.files) {
       if (w.tree.ignores(f.fileName)) out.push(`PATCH carried an ignored file ${f.fileName}`);
+      if (w.halfTexts.get(f.fileName)?.has(f.code) === true) out.push(`PATCH sent ${f.fileName} half-written (read once, while the editor was still writing)`);
       const before = patch.before.get(f.fileName);
       if (before !== undefined && w.service.served.get(f.fileName)?.has(before) !== true && !w.sentBefore(patch, f.fileName, before)) {
         out.push(`blind overwrite: PATCH replaced remote ${f.fileName} content the engine never read`);

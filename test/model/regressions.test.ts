@@ -174,3 +174,17 @@ describe("content the service refused as too large (413)", () => {
     expect(button.split("\n").filter((l) => l.includes("edited"))).toHaveLength(2);
   });
 });
+
+describe("a save caught half-written", () => {
+  // Found by a fresh-clone CI run (test/integration/watch.test.ts saw an empty file on the
+  // service) when the push read each file once; as a model move: ["merge",[{"k":"halfSave",
+  // "path":0,"line":0},{"k":"push"}]]. The text sent must hash as the first read did.
+  it("is not sent until it is whole, and then the whole text goes out", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "halfSave", path: 0, line: 0 }, { k: "push" }])).toEqual([]);
+    expect(await run(w, [{ k: "push" }])).toEqual([]);
+    const sent = w.service.active().files.get("App.tsx");
+    expect(sent).toBe(w.tree.files.get("App.tsx"));
+    expect(w.halfTexts.get("App.tsx")?.has(sent ?? "")).toBe(false);
+  });
+});

@@ -99,6 +99,16 @@ export class World {
   crashIn: number | undefined;
   /** Paths whose next engine write the user races with a save. */
   readonly races = new Set<string>();
+  /**
+   * Saves caught half-written (an editor truncates, then writes): path -> the whole text, put
+   * in place right after the engine's next read of the half. The halves never reach the service.
+   */
+  readonly halfSaves = new Map<string, string>();
+  /**
+   * path -> the half-written texts a `halfSave` showed there (checkNoEcho: never in a PATCH of
+   * that path). A later save of the same text there (a rename back) is the user's own again.
+   */
+  readonly halfTexts = new Map<string, Set<string>>();
   /** Set once a crash point fired: the dying process persists nothing more. */
   #dead = false;
   #patchesNoted = 0;
@@ -113,6 +123,8 @@ export class World {
     this.tree = createMemoryLocalTree({ backups: this.store.backups, matcher: createIgnoreMatcher({ patterns: [] }) });
     this.tree.onAccess = (a) => {
       if (a.hash !== undefined && a.op !== "backup") addTo(this.engineDisk, a.rel, a.hash);
+      const whole = a.op === "read" ? this.halfSaves.get(a.rel) : undefined;
+      if (whole !== undefined) this.userWrite(a.rel, whole); // the editor's write completes
       if (a.op === "write" || a.op === "remove") {
         this.pending.add(a.rel);
         this.#tickCrash();
@@ -151,6 +163,8 @@ export class World {
 
   /** The user saves `content` at `rel` (the editor overwrote whatever was there). */
   userWrite(rel: string, content: MemoryContent): void {
+    this.halfSaves.delete(rel);
+    if (typeof content === "string") this.halfTexts.get(rel)?.delete(content);
     this.#forgetOwed(rel);
     this.tree.put(rel, content);
     addTo(this.owed, rel, contentKey(content));
@@ -167,6 +181,7 @@ export class World {
   /** The user deletes `rel`. */
   userDelete(rel: string): void {
     if (!this.tree.files.has(rel)) return;
+    this.halfSaves.delete(rel);
     this.#forgetOwed(rel);
     this.tree.drop(rel);
     this.pending.add(rel);
