@@ -59,7 +59,8 @@ export function errorCodeForStatus(status: number): ErrorCode {
     case 404:
       return "NOT_FOUND";
     case 413:
-      // A request body past the service's limit (PATCH): the executor sends it in parts.
+      // A body past a limit: a PATCH is sent in smaller parts (sync/executor.ts), a batched read
+      // is asked for in halves (client.ts readFiles).
       return "TOO_LARGE";
     case 409:
       // The emulator's answer to a prompt sent while generating (the real service: not documented).

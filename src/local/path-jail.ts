@@ -160,14 +160,13 @@ export function localNameJudge(remoteNames: Iterable<string>): (name: string) =>
   const byFold = new Map<string, Map<string, string>>();
   for (const remote of remoteNames) {
     exact.add(remote);
-    for (let end = remote.indexOf("/"); ; end = remote.indexOf("/", end + 1)) {
-      const prefix = end === -1 ? remote : remote.slice(0, end);
-      if (end !== -1 && !folders.has(prefix)) folders.set(prefix, remote);
+    const remoteFolders = folderPrefixes(remote);
+    for (const folder of remoteFolders) if (!folders.has(folder)) folders.set(folder, remote);
+    for (const prefix of [...remoteFolders, remote]) {
       const key = foldName(prefix);
       let spellings = byFold.get(key);
       if (spellings === undefined) byFold.set(key, (spellings = new Map()));
       if (!spellings.has(prefix)) spellings.set(prefix, remote);
-      if (end === -1) break;
     }
   }
   return (name) => {
@@ -181,21 +180,25 @@ export function localNameJudge(remoteNames: Iterable<string>): (name: string) =>
     }
     const under = folders.get(name);
     if (under !== undefined) return { reason: `is a folder on the service (it holds ${JSON.stringify(under)})`, fix: "rename it locally" };
-    for (let end = name.indexOf("/"); end !== -1; end = name.indexOf("/", end + 1)) {
-      const folder = name.slice(0, end);
-      if (exact.has(folder)) return { reason: `lies under ${JSON.stringify(folder)}, which is a file on the service`, fix: `rename the folder locally, or rename ${folder} in the web editor` };
-    }
+    const nameFolders = folderPrefixes(name);
+    const fileAbove = nameFolders.find((folder) => exact.has(folder));
+    if (fileAbove !== undefined) return { reason: `lies under ${JSON.stringify(fileAbove)}, which is a file on the service`, fix: `rename the folder locally, or rename ${fileAbove} in the web editor` };
     // Any prefix (a folder, or the whole name) spelled differently from a remote prefix that
     // folds the same: the two would share one folder on a case-insensitive disk.
-    for (let end = name.indexOf("/"); ; end = name.indexOf("/", end + 1)) {
-      const prefix = end === -1 ? name : name.slice(0, end);
+    for (const prefix of [...nameFolders, name]) {
       for (const [spelling, remote] of byFold.get(foldName(prefix)) ?? []) {
         if (spelling !== prefix) return { reason: `its folder differs only by case from the one holding ${JSON.stringify(remote)} on the service`, fix: "rename the folder to match the service" };
       }
-      if (end === -1) break;
     }
     return undefined;
   };
+}
+
+/** The folders of a `/`-separated name, outermost first: `a/b/c.ts` -> `a`, `a/b`. */
+export function folderPrefixes(name: string): string[] {
+  const out: string[] = [];
+  for (let end = name.indexOf("/"); end !== -1; end = name.indexOf("/", end + 1)) out.push(name.slice(0, end));
+  return out;
 }
 
 /** Converts a relative OS path (from a scan) to the `/`-separated NFC form the service uses. */

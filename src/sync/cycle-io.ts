@@ -8,6 +8,7 @@ import { hashContent } from "../core/hash.js";
 import type { BaseLedger } from "./base-ledger.js";
 import type { FileTriple, LocalFile, SyncPlan } from "./model.js";
 import { mapBounded } from "../local/bounded.js";
+import { folderPrefixes } from "../local/path-jail.js";
 import type { BaseTexts, DesignStore, LocalTree } from "./ports.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
 
@@ -98,8 +99,7 @@ export function expandPaths(paths: Iterable<string>, known: readonly string[], i
 function pathsByFolder(paths: readonly string[]): Map<string, string[]> {
   const index = new Map<string, string[]>();
   for (const path of paths) {
-    for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
-      const folder = path.slice(0, end);
+    for (const folder of folderPrefixes(path)) {
       const list = index.get(folder);
       if (list === undefined) index.set(folder, [path]);
       else list.push(path);

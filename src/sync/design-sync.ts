@@ -80,8 +80,6 @@ export class DesignSync {
   #state: PersistedState | undefined;
   #editorId: string | undefined;
   #ledger!: BaseLedger;
-  /** New local names are judged against one remote listing, indexed once (localNameJudge). */
-  #nameJudge: { listed: readonly string[]; judge: (name: string) => LocalNameRefusal } | undefined;
   /** The refused local names moved this cycle: state.json must be saved (status reads them). */
   #refusedLocalChanged = false;
 
@@ -312,13 +310,15 @@ export class DesignSync {
   }
 
   #triplesCtx(): TriplesContext {
-    return { ledger: this.#ledger, ignores: (p) => this.#o.local.ignores(p), refuseLocalName: (p, isNewLocal, remote) => this.#refuseLocalName(p, isNewLocal, remote) };
+    // The remote names are indexed once per cycle, and only when a new local name needs judging.
+    let judge: ((name: string) => LocalNameRefusal) | undefined;
+    const judgeName = (remote: RemoteSnapshot) => (name: string) => (judge ??= localNameJudge(remote.listed))(name);
+    return { ledger: this.#ledger, ignores: (p) => this.#o.local.ignores(p), refuseLocalName: (p, isNewLocal, remote) => this.#refuseLocalName(p, isNewLocal, judgeName(remote)) };
   }
 
   /** A new local name the service's name rules would refuse is never pushed (local-refusals.ts). */
-  #refuseLocalName(path: string, isNewLocal: boolean, remote: RemoteSnapshot): boolean {
-    if (this.#nameJudge?.listed !== remote.listed) this.#nameJudge = { listed: remote.listed, judge: localNameJudge(remote.listed) };
-    const verdict = judgeLocalName(this.state, path, isNewLocal, this.#nameJudge.judge);
+  #refuseLocalName(path: string, isNewLocal: boolean, judge: (name: string) => LocalNameRefusal): boolean {
+    const verdict = judgeLocalName(this.state, path, isNewLocal, judge);
     if (verdict.changed) this.#refusedLocalChanged = true;
     if (verdict.notice !== undefined) this.#notice(verdict.notice);
     return verdict.skip;

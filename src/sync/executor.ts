@@ -247,7 +247,11 @@ async function pushAll(
   deps: ExecuteDeps,
   result: ExecuteResult,
 ): Promise<void> {
-  let rest = pushes.filter((p) => input.refused.get(p.path) !== deps.hashOf(p.text));
+  // Hashed only for a path with refused content (a push of thousands of files hashes nothing here).
+  let rest = pushes.filter((p) => {
+    const refused = input.refused.get(p.path);
+    return refused === undefined || refused !== deps.hashOf(p.text);
+  });
   // Lowered by a 413 (pushHalves): the parts after it are cut to the size that fitted.
   const limit = { bytes: deps.pushPartBytes ?? PUSH_PART_BYTES };
   while (rest.length > 0) {
