@@ -2,6 +2,7 @@
  * One HTTP attempt over undici: send, read the body under a size cap, and classify transport
  * failures (network, timeout, and whether the request can have reached the server).
  */
+import { isUtf8 } from "node:buffer";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
 import { Agent, request } from "./undici-lean.js";
@@ -143,31 +144,23 @@ async function readCapped(
     body.destroy();
     return { body: undefined, bodyProblem: "too-large" };
   }
-  // fatal: invalid UTF-8 is a malformed answer, never silently turned into U+FFFD and written
-  // to the user's files.
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const parts: string[] = [];
+  // The chunks are kept as bytes and decoded once: decoding each chunk, then joining, put the
+  // body through V8's young generation twice (issue 13: 85 of the 360 MB a 10,000-file start
+  // allocated, and the scavenges that copied them).
+  const chunks: Buffer[] = [];
   let total = 0;
-  let utf8 = true;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
       body.destroy();
       return { body: undefined, bodyProblem: "too-large" };
     }
-    if (!utf8) continue; // read to the end all the same: the connection stays reusable
-    try {
-      parts.push(decoder.decode(chunk, { stream: true }));
-    } catch {
-      utf8 = false;
-    }
+    chunks.push(chunk);
   }
-  if (utf8) {
-    try {
-      parts.push(decoder.decode());
-    } catch {
-      utf8 = false;
-    }
-  }
-  return utf8 ? { body: parts.join("") } : { body: undefined, bodyProblem: "not-utf8" };
+  // Invalid UTF-8 is a malformed answer, never silently turned into U+FFFD and written to the
+  // user's files. A leading BOM is dropped, as a TextDecoder does.
+  const bytes = Buffer.concat(chunks, total);
+  if (!isUtf8(bytes)) return { body: undefined, bodyProblem: "not-utf8" };
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return { body: bytes.toString("utf8", bom) };
 }

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { decodeUtf8Strict, hashContent } from "./hash.js";
 
 describe("hashContent", () => {
@@ -14,6 +15,12 @@ describe("hashContent", () => {
         expect(hashContent(text)).toBe(hashContent(Buffer.from(text, "utf8")));
       }),
     );
+  });
+
+  it("hashes lone surrogates as Buffer.from encodes them (U+FFFD), as before crypto.hash", () => {
+    for (const text of ["\ud800x", "a\udc00", "\ud83d"]) {
+      expect(hashContent(text)).toBe(createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex"));
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkRemoteName, findCaseTwins, localNameRefusal, toRemoteName } from "./path-jail.js";
+import { checkRemoteName, findCaseTwins, foldName, fullRefusalReason, localNameRefusal, toRemoteName } from "./path-jail.js";
 
 describe("checkRemoteName", () => {
   it.each([
@@ -109,6 +109,30 @@ describe("checkRemoteName properties", () => {
         }
       }),
       { numRuns: 5000 },
+    );
+  });
+});
+
+describe("the plain-name shortcut", () => {
+  // Names of ASCII letters, digits and `-_./` only: the shortcut's own alphabet, where it could err.
+  const plainish = fc.array(fc.constantFrom("a", "B", "0", "_", "-", ".", "/", "..", ".git", ".mpsync", "git~1", ".syncignore", "a".repeat(255)), { maxLength: 8 }).map((t) => t.join(""));
+
+  it("gives the full check's verdict on every name", () => {
+    fc.assert(
+      fc.property(fc.oneof(plainish, nameArb), (name) => {
+        const full = fullRefusalReason(name);
+        expect(checkRemoteName(name)).toEqual(full === undefined ? { ok: true, path: name } : { ok: false, reason: full });
+      }),
+      { numRuns: 5000 },
+    );
+    expect(checkRemoteName(`${"a/".repeat(512)}b`)).toEqual({ ok: false, reason: "longer than 1024 bytes" });
+  });
+
+  it("folds an ASCII name as NFC and lower case would", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: "binary" }), plainish), (name) => {
+        expect(foldName(name)).toBe(name.normalize("NFC").toLowerCase());
+      }),
     );
   });
 });

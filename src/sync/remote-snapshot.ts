@@ -3,7 +3,7 @@
  * (hostile names refused and reported, never written), and the contents asked for.
  */
 import type { V3Client } from "../api/client-types.js";
-import { checkRemoteName, findCaseTwins } from "../local/path-jail.js";
+import { checkRemoteName, findCaseTwins, folderPrefixes, foldName } from "../local/path-jail.js";
 
 /** One refused remote name and why. */
 export interface RefusedName {
@@ -41,13 +41,11 @@ export function jailRemoteNames(files: readonly string[]): { allowed: string[]; 
 
 /** Names that are a file and also a folder of another name (`a` and `a/b`): no disk holds both. */
 export function findFileFolderClashes(names: readonly string[]): Set<string> {
-  const fold = (n: string): string => n.normalize("NFC").toLowerCase();
-  const byFolded = new Map(names.map((n) => [fold(n), n]));
+  const byFolded = new Map(names.map((n) => [foldName(n), n]));
   const clashes = new Set<string>();
   for (const name of names) {
-    const segments = name.split("/");
-    for (let i = 1; i < segments.length; i++) {
-      const folder = byFolded.get(fold(segments.slice(0, i).join("/")));
+    for (const prefix of folderPrefixes(name)) {
+      const folder = byFolded.get(foldName(prefix));
       if (folder !== undefined) {
         clashes.add(folder);
         clashes.add(name);

@@ -3,10 +3,10 @@
  * A batch means "look at these paths again"; the engine re-reads and compares content hashes,
  * so echoes of its own writes, half-written files and duplicate events are harmless here.
  */
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { watch, type FSWatcher } from "chokidar";
+import { FSWatcher } from "chokidar";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
 import { DebouncedBatch } from "./debounced-batch.js";
 
@@ -85,7 +85,7 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
   // Folders only: chokidar watches directories, and each folder's inotify watch reports its
   // files' changes as `raw` events (name relative to the folder). A watch per file cost 10,201
   // inotify watches, ~1 s of start-up and ~100 MiB of RSS on a 10,000-file folder (issue 13).
-  const watcher: FSWatcher = watch(root, {
+  const watcher = new FolderWatcher({
     ignoreInitial: true,
     followSymlinks: false,
     atomic: options.atomicMs ?? 100,
@@ -116,6 +116,7 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
     if (into === undefined) batch.add(rel);
     else into.add(rel);
   };
+  watcher.add(root);
   watcher.on("raw", (_event, name, details) => {
     const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
     if (dir === undefined || typeof name !== "string" || name === "") return;
@@ -175,5 +176,29 @@ function kindOf(abs: string): "file" | "gone" | "other" {
     return lstatSync(abs).isFile() ? "file" : "other";
   } catch {
     return "gone";
+  }
+}
+
+type ReaddirpOptions = NonNullable<Parameters<FSWatcher["_readdirp"]>[1]>;
+type EntryFilter = NonNullable<ReaddirpOptions["directoryFilter"]>;
+
+/**
+ * chokidar, watching folders only and walking without an lstat per entry. chokidar reads each
+ * folder with readdirp and has it lstat every entry, only so `ignored` can see what the entry
+ * is. Here every non-folder is ignored, and readdir's entry types tell folders from the rest:
+ * files are dropped unseen, and a folder's Dirent stands in for its stats (chokidar's filter
+ * asks it isDirectory() and isSymbolicLink(), and the mode, which ignorePermissionErrors
+ * skips); chokidar still stats each folder it keeps before watching it. So a start-up lstats
+ * each file once (the scan's), not twice (issue 13: 10,000 files, ~10 % of the time to ready).
+ */
+export class FolderWatcher extends FSWatcher {
+  override _readdirp(root: string, opts?: Partial<ReaddirpOptions>): ReturnType<FSWatcher["_readdirp"]> {
+    const filter = opts?.directoryFilter;
+    const directoryFilter: EntryFilter = (entry) => {
+      if (entry.dirent === undefined || !entry.dirent.isDirectory()) return false;
+      entry.stats ??= entry.dirent as unknown as Stats;
+      return typeof filter === "function" ? filter(entry) : true;
+    };
+    return super._readdirp(root, { ...opts, alwaysStat: false, fileFilter: () => false, directoryFilter });
   }
 }

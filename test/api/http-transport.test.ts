@@ -1,5 +1,5 @@
 /**
- * Response bodies are decoded chunk by chunk as they arrive (src/api/http-transport.ts): a
+ * Response bodies arrive in chunks and are decoded once whole (src/api/http-transport.ts): a
  * character split between two chunks must come out whole, and bytes that are not UTF-8 must be
  * refused wherever they fall, never turned into U+FFFD.
  */
@@ -43,7 +43,7 @@ async function fetchBody(chunks: Buffer[], maxBodyBytes = 1024) {
   }
 }
 
-describe("response bodies, decoded as they arrive", () => {
+describe("response bodies, decoded once whole", () => {
   it("a character split between two chunks comes out whole", async () => {
     const bytes = Buffer.from('{"text":"caf\u00e9 \u{1F600}"}', "utf8");
     const cut = bytes.indexOf(0xf0) + 2; // inside the emoji's four bytes
@@ -56,6 +56,14 @@ describe("response bodies, decoded as they arrive", () => {
     const res = await fetchBody([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
     expect(res.body).toBeUndefined();
     expect(res.bodyProblem).toBe("not-utf8");
+  });
+
+  it("encoded surrogates and overlong forms are refused; a leading BOM is dropped, a later one kept", async () => {
+    expect((await fetchBody([Buffer.from('"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"')])).bodyProblem).toBe("not-utf8");
+    expect((await fetchBody([Buffer.from('"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"')])).bodyProblem).toBe("not-utf8");
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const res = await fetchBody([bom.subarray(0, 2), Buffer.concat([bom.subarray(2), Buffer.from('{"a":"\ufeff"}')])]);
+    expect(res.body).toBe('{"a":"\ufeff"}');
   });
 
   it("a sequence cut off at the end is refused", async () => {
