@@ -1,51 +1,87 @@
 /**
- * Bundles the CLI: `dist/bin.js` plus one chunk per lazily loaded part in `dist/chunks/`,
- * written over tsc's `dist/bin.js` (run after `tsc`, see `npm run build`). The library entry
- * (`dist/index.js`) and every other tsc output stay as they are.
+ * Bundles the CLI: `dist/cli.cjs`, one CommonJS file of src/main.ts and everything it uses (run
+ * after `tsc`, see `npm run build`). tsc's `dist/bin.js` (src/bin.ts) runs it through V8's code
+ * cache (src/core/code-cache.ts); the library entry (`dist/index.js`) and every other tsc
+ * output stay as they are.
  *
- * Why: Node 20 has no compile cache for ES modules, and loading about 200 small module files
- * (zod alone is 95) costs more than compiling the same code as a few files: `mpsync status`
- * went from about 6.3x to about 4.5x `node -e 0` (15 interleaved runs by hand; memory did not
- * change measurably). Each command still loads only its own chunks.
+ * Why one file: Node 20 has no compile cache for ES modules; a CommonJS file can be compiled
+ * with V8's code cache, and one file is one cache. Commands stay lazy: each command module is
+ * reached by `import()` in src/cli/program.ts, which esbuild turns into a module that runs on
+ * first use, so a command runs only its own modules' code (test/cli/lazy-commands.test.ts,
+ * from V8's coverage). Measured (issue 13): `mpsync status` 3.4x -> 2.5x `node -e 0`, 20
+ * interleaved runs; the first run after an install compiles as before, about the old time.
  *
- * Left outside the bundle: undici (loaded part by part from node_modules, see
- * src/api/undici-lean.ts), esbuild (the emulator's publish check only) and fsevents.
- * `dist/chunks/inputs.json` lists the source files of each output file.
- * The banner gives bundled CommonJS code `require`, `__filename` and `__dirname` (pino and
- * write-file-atomic read them); names stay unminified so stack traces stay readable.
+ * Left outside the bundle: esbuild (the emulator's publish check only) and fsevents. undici's
+ * Agent and request are bundled from their own files (src/api/undici-lean.ts), not its main
+ * entry. `dist/cli.inputs.json` lists the source files the bundle holds. `import.meta.url`
+ * (package.json lookup) becomes the bundle's own URL. Names stay unminified so stack traces
+ * stay readable.
  */
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { build } from "esbuild";
+
+/**
+ * Parts of dependencies mpsync never uses, which their packages load up front all the same.
+ * In the bundle each gets a stand-in; every command then compiles and runs less (issue 13):
+ * - zod's `z` namespace (and its `core`) re-exports every locale (about 50 files, 300 KB) and
+ *   fromJSONSchema; `z` is used as an object, so esbuild keeps all of it. zod sets its English
+ *   messages from `locales/en.js`, which stays. About 40 % of zod's bundled size.
+ * - undici's client requires `node:http2` as it loads, for HTTP/2, which mpsync never turns on
+ *   (`allowH2` stays false); http2 brings tls and http with it (about 10 ms). The stand-in is
+ *   what undici itself falls back to when http2 cannot be loaded (lib/dispatcher/client-h2.js);
+ *   HTTPS still loads tls when it connects.
+ * Each stand-in applies only to imports from inside that package.
+ */
+const STAND_INS = [
+  { from: /[/\\]zod[/\\]v4[/\\](classic|core)[/\\]/, path: /^\.\.\/locales\/index\.js$/, contents: "export {};" },
+  {
+    from: /[/\\]zod[/\\]v4[/\\]classic[/\\]/,
+    path: /^\.\/from-json-schema\.js$/,
+    contents: 'export function fromJSONSchema() { throw new Error("zod fromJSONSchema is left out of the mpsync bundle"); }',
+  },
+  { from: /[/\\]undici[/\\]/, path: /^node:http2$/, contents: "module.exports = { constants: {} };" },
+];
+const standIns = {
+  name: "stand-ins",
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      const i = STAND_INS.findIndex((s) => s.path.test(args.path) && s.from.test(args.importer));
+      return i === -1 ? undefined : { path: `${i}:${args.path}`, namespace: "stand-in" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "stand-in" }, (args) => ({ contents: STAND_INS[Number(args.path.split(":")[0])].contents, loader: "js" }));
+  },
+};
 
 const root = new URL("..", import.meta.url);
 const dist = new URL("dist/", root);
 
+// Left by builds before the single bundle.
 await rm(new URL("chunks/", dist), { recursive: true, force: true });
 const result = await build({
-  entryPoints: [new URL("src/bin.ts", root).pathname],
-  outdir: dist.pathname,
-  entryNames: "[name]",
-  chunkNames: "chunks/[name]-[hash]",
+  entryPoints: [new URL("src/main.ts", root).pathname],
+  outfile: new URL("cli.cjs", dist).pathname,
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20.19",
-  external: ["undici", "esbuild", "fsevents"],
-  banner: {
-    js: [
-      'import { createRequire as __mpsyncCreateRequire } from "node:module";',
-      'import { fileURLToPath as __mpsyncFileURLToPath } from "node:url";',
-      "const require = __mpsyncCreateRequire(import.meta.url);",
-      "const __filename = __mpsyncFileURLToPath(import.meta.url);",
-      'const __dirname = __mpsyncFileURLToPath(new URL(".", import.meta.url));',
-    ].join("\n"),
-  },
+  external: ["esbuild", "fsevents"],
+  define: { "import.meta.url": "__mpsyncImportMetaUrl" },
+  // Strict mode first, as the ES modules it was written as (esbuild's own directive would come
+  // after this line and count for nothing).
+  banner: { js: '"use strict";\nconst __mpsyncImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   legalComments: "none",
   logLevel: "warning",
   absWorkingDir: root.pathname,
   metafile: true,
+  plugins: [standIns],
 });
-// Which source files each output holds (test/cli/lazy-commands.test.ts checks what a command loads).
-const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([out, { inputs }]) => [out, Object.keys(inputs)]));
-await writeFile(new URL("chunks/inputs.json", dist), `${JSON.stringify(outputs, null, 1)}\n`);
+// esbuild writes ASCII (charset "ascii") except inside the comments it keeps (a few emoji in
+// p-queue's docs): those are escaped too, so the whole file is ASCII and the loader reads it as
+// a one-byte string (src/core/code-cache.ts), about 6 ms less per start than decoding UTF-8.
+const cli = new URL("cli.cjs", dist);
+const text = await readFile(cli, "utf8");
+await writeFile(cli, text.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)?.toString(16)}}`));
+
+// The source files the bundle holds (test/cli/lazy-commands.test.ts checks which ones a command runs).
+const inputs = Object.values(result.metafile.outputs).flatMap((o) => Object.keys(o.inputs));
+await writeFile(new URL("cli.inputs.json", dist), `${JSON.stringify(inputs, null, 1)}\n`);

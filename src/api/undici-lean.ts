@@ -6,19 +6,16 @@
  * (BENCHMARKS.md, figure 6). These are the same files the main entry loads, so the Agent is the
  * same class whichever way it was imported; `test/api/undici-lean.test.ts` pins both paths
  * against the pinned undici version, so an upgrade that moves them fails a test, not a user.
+ * The CLI bundle (scripts/bundle-cli.mjs) compiles them in, without undici's HTTP/2 client.
  */
-import { createRequire } from "node:module";
 import type { Agent as UndiciAgent, Dispatcher } from "undici";
-
-const require = createRequire(import.meta.url);
+import AgentClass from "undici/lib/dispatcher/agent.js";
+import apiRequest from "undici/lib/api/api-request.js";
 
 /** undici's Agent (`undici/lib/dispatcher/agent.js`). */
-export const Agent = require("undici/lib/dispatcher/agent.js") as typeof UndiciAgent;
+export const Agent: typeof UndiciAgent = AgentClass;
 /** A keep-alive undici Agent. */
 export type Agent = UndiciAgent;
-
-type ApiRequest = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-const apiRequest = require("undici/lib/api/api-request.js") as ApiRequest;
 
 /** What `request` takes besides the URL (undici's own request options, minus origin and path). */
 export type RequestOptions = Omit<Dispatcher.RequestOptions, "origin" | "path">;

@@ -1,40 +1,54 @@
 /**
- * Issue 13: `mpsync --help` must not load the engine or its heavy dependencies, and the command
+ * Issue 13: `mpsync --help` must not run the engine or its heavy dependencies, and the command
  * table of src/cli/program.ts (what the help lists without loading a module) must say what each
- * command's module really registers. The CLI is bundled (scripts/bundle-cli.mjs): what a command
- * loads is the source files of the chunks it loads (`dist/chunks/inputs.json`).
+ * command's module really registers. The CLI is one bundle (scripts/bundle-cli.mjs) in which
+ * every module reached by `import()` runs on first use, as a function named after the module's
+ * source file: V8's coverage of a run says which modules ran.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Command, Help } from "commander";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, type ExitHolder } from "../../src/cli/program.js";
 import type { CliIo } from "../../src/cli/context.js";
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HOOK = join(REPO, "test", "cli", "module-trace-hook.mjs");
+const REPO = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const DIST = join(REPO, "dist");
 
-/** Source files of each bundled output file, from the bundle's metafile. */
-const INPUTS = JSON.parse(readFileSync(join(REPO, "dist", "chunks", "inputs.json"), "utf8")) as Record<string, string[]>;
+/** Source files the bundle holds, from its metafile. */
+const INPUTS = JSON.parse(readFileSync(join(DIST, "cli.inputs.json"), "utf8")) as string[];
 
-/** Runs the built CLI with the trace hook; resolves exit code, stdout and the source files it loaded. */
+/** Files of this repository a command may load: the entry, its two helpers, the bundle. */
+const ENTRY_FILES = ["bin.js", "core/code-cache.js", "core/heap.js", "cli.cjs"].map((f) => pathToFileURL(join(DIST, f)).href);
+
+interface CoverageFunction {
+  functionName: string;
+  ranges: { count: number }[];
+}
+
+/** Runs the built CLI under V8's coverage; resolves exit code, stdout and the source files that ran. */
 function traced(args: string[]): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", HOOK, join(REPO, "dist", "bin.js"), ...args], { env: { ...process.env, NO_COLOR: "1" } });
+  const coverage = mkdtempSync(join(tmpdir(), "mpsync-coverage-"));
+  return new Promise<{ code: number | null; stdout: string; loaded: string[] }>((done, fail) => {
+    const child = spawn(process.execPath, [join(DIST, "bin.js"), ...args], { env: { ...process.env, NO_COLOR: "1", NODE_V8_COVERAGE: coverage, MPSYNC_CODE_CACHE: "0" } });
     let stdout = "";
-    let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
     child.on("error", fail);
     child.on("close", (code) => {
-      const files = stderr.split("\n").filter((l) => l.startsWith("LOADED ")).map((l) => fileURLToPath(l.slice("LOADED ".length)).slice(REPO.length + 1));
-      const unknown = files.filter((f) => INPUTS[f] === undefined);
-      if (unknown.length > 0) fail(new Error(`loaded outside the bundle: ${unknown.join(", ")}`));
-      else done({ code, stdout, loaded: files.flatMap((f) => INPUTS[f] ?? []) });
+      const scripts = readdirSync(coverage).flatMap((f) => (JSON.parse(readFileSync(join(coverage, f), "utf8")) as { result: { url: string; functions: CoverageFunction[] }[] }).result);
+      const ours = scripts.filter((s) => s.url.startsWith(pathToFileURL(REPO).href));
+      const outside = ours.map((s) => s.url).filter((u) => !ENTRY_FILES.includes(u));
+      if (outside.length > 0) return fail(new Error(`loaded outside the bundle: ${outside.join(", ")}`));
+      const bundle = ours.find((s) => s.url === ENTRY_FILES[3]);
+      if (bundle === undefined) return fail(new Error("the bundle did not run"));
+      // A module not wrapped in its own function runs when the bundle loads.
+      const wrapped = new Map(bundle.functions.filter((f) => INPUTS.includes(f.functionName)).map((f) => [f.functionName, (f.ranges[0]?.count ?? 0) > 0]));
+      done({ code, stdout, loaded: INPUTS.filter((f) => wrapped.get(f) !== false) });
     });
-  });
+  }).finally(() => rmSync(coverage, { recursive: true, force: true }));
 }
 
 const HEAVY = ["src/api/undici-lean.ts", "node_modules/zod/", "node_modules/pino/", "node_modules/chokidar/", "src/runtime.ts", "src/sync/", "src/cli/commands/"];

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 /** Higher imports lower; equal ranks of different folders must not import each other. */
 const RANK: Record<string, number> = {
   bin: 10,
+  main: 10,
   index: 10,
   cli: 9,
   app: 8,

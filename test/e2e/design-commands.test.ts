@@ -3,6 +3,7 @@ import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/scheduling/key-hash.js";
+import { until } from "../support/wait.js";
 import { KEY, readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
 
 const POLL_INTERVAL_SEC = 0.2;
@@ -22,6 +23,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await world.close();
 });
+
+/**
+ * Until the design's last status poll (any process's, in the poll ledger) is older than the
+ * poll interval: before that a command takes the recorded status as still true
+ * (src/app/design-status.ts), so a generation that just ended still reads "generating".
+ */
+async function pollDue(): Promise<void> {
+  const ledger = join(world.env["XDG_STATE_HOME"] ?? "", "mpsync", "polls.json");
+  await until(async () => {
+    const last = (JSON.parse(await readFile(ledger, "utf8").catch(() => "{}")) as Record<string, number>)[editorId];
+    return last === undefined || Date.now() - last > POLL_INTERVAL_SEC * 1000;
+  });
+}
 
 describe("create", () => {
   it("prints the editorId and URLs; --design-system takes a name or a ds- id", async () => {
@@ -65,6 +79,8 @@ describe("prompt", () => {
     } finally {
       world.emulator.control.finishGeneration(editorId);
     }
+    // The next test's prompt must see the generation's end, not this test's recorded status.
+    await pollDue();
   });
 
   // Poll spacing is the scheduler's promise, proven with an injected clock in

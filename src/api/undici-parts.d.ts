@@ -1,0 +1,13 @@
+// Types of the two undici files src/api/undici-lean.ts imports on their own (undici types only
+// its main entry).
+declare module "undici/lib/dispatcher/agent.js" {
+  import type { Agent } from "undici";
+  const AgentClass: typeof Agent;
+  export default AgentClass;
+}
+
+declare module "undici/lib/api/api-request.js" {
+  import type { Dispatcher } from "undici";
+  const request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  export default request;
+}
