@@ -1,6 +1,6 @@
 /**
  * Figure 3b: a first push of N new files of 4 KB (a folder of them copied into a mapped design
- * that already holds N other files), mpsync's engine (localChanges + pushPaths, what
+ * that already holds N other files), mpsync's engine (localChangeSet + pushPaths, what
  * `mpsync push` runs) against a minimal reference client: read every file, PATCH them in parts
  * of 4 MiB of text, one at a time. Each run pushes into a new design on the same emulator;
  * pairs alternate who goes first. The design's own N files make every new name be judged
@@ -64,7 +64,10 @@ async function enginePush(emu, source, fileCount, seed) {
     await sync.fullSync();
     await cp(source, home.root, { recursive: true });
     const started = performance.now();
-    const { result: report, requests } = await withRequests(emu.control, async () => sync.pushPaths(await sync.localChanges()));
+    const { result: report, requests } = await withRequests(emu.control, async () => {
+      const changed = await sync.localChangeSet();
+      return sync.pushPaths(changed.keys(), { seen: changed });
+    });
     const ms = performance.now() - started;
     await runtime.close();
     const pushed = report?.result?.pushed.length ?? 0;

@@ -74,6 +74,17 @@ export interface FullSyncOptions {
   remote?: Promise<RemoteSnapshot>;
 }
 
+/** Options of DesignSync.pushPaths. */
+export interface PushOptions {
+  dryRun?: boolean;
+  /**
+   * What a scan by this same command just read at some of the paths (localChangeSet): taken
+   * as the first of the push's two reads, so `mpsync push` reads each file twice, not three
+   * times. The read of the text sent must still hash alike.
+   */
+  seen?: ReadonlyMap<string, LocalFile | undefined>;
+}
+
 /** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
 export class DesignSync {
   readonly #o: DesignSyncOptions;
@@ -184,14 +195,16 @@ export class DesignSync {
    * Push pass over `paths` (changed locally, from the watcher or a scan). Makes no request at
    * all when none of them differs from its base: that is how the tool's own writes never echo.
    */
-  async pushPaths(paths: Iterable<string>, options: { dryRun?: boolean } = {}): Promise<CycleReport | undefined> {
+  async pushPaths(paths: Iterable<string>, options: PushOptions = {}): Promise<CycleReport | undefined> {
     const locals = new Map<string, LocalFile | undefined>();
     // Only hashes are kept: the cycle reads the texts it sends again and sends a file only when
     // both reads agree, so a file caught half-written (an editor truncates, then writes) is not
     // sent until it settles. Reading once lost that check: an empty file went out (a CI run).
+    // A scan this same command just made (`seen`) is the first read of the paths it holds.
+    const { seen } = options;
     const wanted = [...expandPaths(paths, this.#ledger.paths(), (p) => this.#o.local.ignores(p))];
     await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (p) => {
-      const read = await this.#o.local.read(p);
+      const read = seen?.has(p) === true ? seen.get(p) : await this.#o.local.read(p);
       if (read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
     });
     if (locals.size === 0) return undefined;
@@ -213,11 +226,19 @@ export class DesignSync {
 
   /** Local paths that differ from their base (for push, status and start-up). */
   async localChanges(): Promise<string[]> {
+    return [...(await this.localChangeSet()).keys()];
+  }
+
+  /**
+   * localChanges with what the scan found at each path (undefined: gone), in path order: a push
+   * hands it to pushPaths as `seen`, so the scan is the push's first read of those files.
+   */
+  async localChangeSet(): Promise<Map<string, LocalFile | undefined>> {
     const scan = await this.#o.local.scan();
-    const changed = new Set<string>();
-    for (const [p, f] of scan) if (this.#ledger.baseOf(p) !== f.hash) changed.add(p);
-    for (const p of this.#ledger.paths()) if (!scan.has(p)) changed.add(p);
-    return [...changed].sort();
+    const changed = new Map<string, LocalFile | undefined>();
+    for (const [p, f] of scan) if (this.#ledger.baseOf(p) !== f.hash) changed.set(p, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers });
+    for (const p of this.#ledger.paths()) if (!scan.has(p)) changed.set(p, undefined);
+    return new Map([...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
   /** The last synced text of `path` (undefined: no base, or its text is missing or damaged). */

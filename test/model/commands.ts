@@ -35,6 +35,7 @@ export type Command =
   | { k: "switchVersion"; back: number }
   | { k: "fault"; kind: FaultKind; target: FaultTarget }
   | { k: "push" }
+  | { k: "pushCommand" }
   | { k: "failedPush"; kind: FaultKind }
   | { k: "mateEdit"; path: number; line: number }
   | { k: "mateSync" }
@@ -82,6 +83,8 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
     weight: 3,
   },
   { arbitrary: fc.constant({ k: "push" as const }), weight: 6 },
+  // `mpsync push`: a scan finds the changes and is the push's first read of them.
+  { arbitrary: fc.constant({ k: "pushCommand" as const }), weight: 2 },
   // A teammate: a second folder and engine on the same design (issue 10).
   { arbitrary: fc.record({ k: fc.constant("mateEdit" as const), path, line }), weight: 2 },
   { arbitrary: fc.constant({ k: "mateSync" as const }), weight: 2 },
@@ -251,8 +254,16 @@ function generate(w: World, edits: GenEdit[], hostile: number | undefined): void
   for (const [rel, text] of w.service.active().files) w.noteRemote(rel, text);
 }
 
-async function applyEngineCommand(w: World, c: Extract<Command, { k: "push" | "full" | "crash" | "crashMid" | "quiet" }>): Promise<string[]> {
+async function applyEngineCommand(w: World, c: Extract<Command, { k: "push" | "pushCommand" | "full" | "crash" | "crashMid" | "quiet" }>): Promise<string[]> {
   switch (c.k) {
+    case "pushCommand":
+      // What `mpsync push` runs (src/cli/commands/sync-commands.ts). The watcher's pending
+      // paths stay: the daemon would still look at them (a no-op once pushed).
+      await w.step(async (s) => {
+        const changed = await s.localChangeSet();
+        return s.pushPaths(changed.keys(), { seen: changed });
+      });
+      return [];
     case "push": {
       const batch = new Set(w.pending);
       w.pending.clear();

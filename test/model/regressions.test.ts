@@ -187,4 +187,14 @@ describe("a save caught half-written", () => {
     expect(sent).toBe(w.tree.files.get("App.tsx"));
     expect(w.halfTexts.get("App.tsx")?.has(sent ?? "")).toBe(false);
   });
+
+  it("`mpsync push`: the scan that finds the change is the first read; the half is not sent either", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "halfSave", path: 0, line: 0 }, { k: "pushCommand" }])).toEqual([]);
+    expect(w.service.active().files.get("App.tsx")).not.toBe(w.tree.files.get("App.tsx"));
+    expect(await run(w, [{ k: "pushCommand" }])).toEqual([]);
+    const sent = w.service.active().files.get("App.tsx");
+    expect(sent).toBe(w.tree.files.get("App.tsx"));
+    expect(w.halfTexts.get("App.tsx")?.has(sent ?? "")).toBe(false);
+  });
 });

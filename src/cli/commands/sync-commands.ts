@@ -206,11 +206,11 @@ async function runCycle(
       hint: `run mpsync pull ${sync.dir} first (local files are kept and listed as waiting to be pushed), then mpsync push`,
     });
   }
-  const changed = await sync.localChanges();
+  const changed = await sync.localChangeSet();
   // A large push is one PATCH: a spinner with the count while it travels (a terminal only moves it).
-  const spinner = !dryRun && changed.length >= PROGRESS_MIN_FILES ? ctx.out.progress(`pushing ${changed.length.toLocaleString("en-US")} changed files`) : undefined;
+  const spinner = !dryRun && changed.size >= PROGRESS_MIN_FILES ? ctx.out.progress(`pushing ${changed.size.toLocaleString("en-US")} changed files`) : undefined;
   try {
-    return await sync.pushPaths(changed, { dryRun });
+    return await sync.pushPaths(changed.keys(), { dryRun, seen: changed });
   } finally {
     spinner?.stop();
   }
