@@ -37,7 +37,7 @@ import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTabl
  * are fast.
  */
 const PLANS = {
-  full: { saves: 200, bursts: 3, pushSizes: [2000, 10_000], pushRuns: 2, pullFiles: 2000, pullRuns: 3, cliRuns: 2, scaleSizes: [10_000, 30_000], startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, idleSmallFiles: 2000, idleSmallSec: 30, cliStartupRuns: 20 },
+  full: { saves: 200, bursts: 3, pushSizes: [2000, 10_000], pushRuns: 2, pullFiles: 2000, pullRuns: 7, cliRuns: 2, scaleSizes: [10_000, 30_000], startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, idleSmallFiles: 2000, idleSmallSec: 30, cliStartupRuns: 20 },
   quick: { saves: 50, bursts: 2, pushSizes: [500], pushRuns: 1, pullFiles: 500, pullRuns: 2, cliRuns: 1, scaleSizes: [], startupFiles: 2000, reconcileRuns: 2, idleSec: 30, idleSmallFiles: undefined, idleSmallSec: 0, cliStartupRuns: 4 },
 };
 const FILE_BYTES = 4096;
