@@ -1,7 +1,7 @@
 import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileAtomicallyGuarded } from "../../src/local/atomic-write.js";
+import { INLINE_WRITE_MAX_BYTES, writeFileAtomicallyGuarded } from "../../src/local/atomic-write.js";
 import {
   backupLocalFile,
   removeIfUnchanged,
@@ -77,6 +77,28 @@ describe("writeFileAtomicallyGuarded", () => {
     expect(wrote).toBe(false);
     expect(await readFile(file, "utf8")).toBe("edited");
     expect(await readdir(root)).toEqual(["a.ts"]);
+  });
+
+  // Small contents without fsync take the inline path (system calls on this thread), the rest
+  // libuv's thread pool: both must behave alike.
+  describe.each([
+    ["inline (small, no fsync)", "x".repeat(100), false],
+    ["thread pool (over INLINE_WRITE_MAX_BYTES)", "y".repeat(INLINE_WRITE_MAX_BYTES + 1), false],
+    ["thread pool (fsync)", "z".repeat(100), true],
+  ] as const)("%s", (_, text, fsync) => {
+    it("replaces a file keeping its mode; create-only refuses a name that exists; no temp file is left", async () => {
+      const file = join(root, "run.sh");
+      await writeFile(file, "old");
+      await chmod(file, 0o750);
+      expect(await writeFileAtomicallyGuarded(file, text, { fsync })).toBe(true);
+      expect(await readFile(file, "utf8")).toBe(text);
+      expect((await stat(file)).mode & 0o777).toBe(0o750);
+      expect(await writeFileAtomicallyGuarded(file, "other", { fsync, createOnly: true })).toBe(false);
+      expect(await readFile(file, "utf8")).toBe(text);
+      expect(await writeFileAtomicallyGuarded(join(root, "new.ts"), text, { fsync, createOnly: true })).toBe(true);
+      expect(await readFile(join(root, "new.ts"), "utf8")).toBe(text);
+      expect((await readdir(root)).sort()).toEqual(["new.ts", "run.sh"]);
+    });
   });
 });
 
