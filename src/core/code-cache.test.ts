@@ -90,4 +90,12 @@ describe("codeCacheDir", () => {
   ] as const)("%j on %s: %s", (env, platform, expected) => {
     expect(codeCacheDir(env, platform, home)).toBe(expected);
   });
+
+  it("is undefined (no cache, no crash) when there is no home folder", () => {
+    const none = (): string => {
+      throw new Error("ENOENT: no such file or directory, uv_os_homedir");
+    };
+    expect(codeCacheDir({}, "linux", none)).toBeUndefined();
+    expect(codeCacheDir({ XDG_CACHE_HOME: "/x" }, "linux", none)).toBe("/x/mpsync");
+  });
 });

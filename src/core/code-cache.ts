@@ -25,10 +25,15 @@ import { constants, Script } from "node:vm";
 export function codeCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home: () => string = homedir): string | undefined {
   if (env.MPSYNC_CODE_CACHE === "0") return undefined;
   if (env.MPSYNC_CODE_CACHE_DIR !== undefined && env.MPSYNC_CODE_CACHE_DIR !== "") return env.MPSYNC_CODE_CACHE_DIR;
-  if (platform === "win32") return join(env.LOCALAPPDATA ?? join(home(), "AppData", "Local"), "mpsync", "Cache");
-  if (platform === "darwin") return join(home(), "Library", "Caches", "mpsync");
-  const xdg = env.XDG_CACHE_HOME;
-  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home(), ".cache"), "mpsync");
+  try {
+    if (platform === "win32") return join(env.LOCALAPPDATA ?? join(home(), "AppData", "Local"), "mpsync", "Cache");
+    if (platform === "darwin") return join(home(), "Library", "Caches", "mpsync");
+    const xdg = env.XDG_CACHE_HOME;
+    return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home(), ".cache"), "mpsync");
+  } catch {
+    // No home folder (os.homedir() throws without HOME and a passwd entry): no cache.
+    return undefined;
+  }
 }
 
 /** What runCachedCommonJs did with the cache (tests, `--verbose` one day). */
