@@ -36,7 +36,7 @@ export function codeCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform =
   }
 }
 
-/** What runCachedCommonJs did with the cache (tests, `--verbose` one day). */
+/** What runCachedCommonJs did with the cache (its tests ask). */
 export interface CodeCacheUse {
   /** The cache file of this source, or undefined without a cache folder. */
   path: string | undefined;

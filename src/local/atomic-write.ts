@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, linkSync, openSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { link, lstat, mkdir, open, rename, unlink } from "node:fs/promises";
+import { lstat, mkdir, open, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 
@@ -90,8 +90,7 @@ export async function writeFileAtomicallyGuarded(
       await removeTemp(tmp);
       return false;
     }
-    const published = inline ? publishInline(tmp, file, options.createOnly === true) : await publish(tmp, file, options.createOnly === true);
-    if (!published) return false;
+    if (!publish(tmp, file, options.createOnly === true)) return false;
   } catch (err) {
     await removeTemp(tmp);
     throw err;
@@ -102,11 +101,12 @@ export async function writeFileAtomicallyGuarded(
 }
 
 /**
- * Largest content whose guarded write (without fsync) makes its system calls inline, on this
- * thread: five calls of a few microseconds each, where each call through libuv's thread pool
- * costs tens of microseconds of queueing and promise work. A pull of 2,000 files of 4 KB spent
- * most of its time there (issue 13: writing them took 0.7-1.6 s through the pool, 0.1 s
- * inline). Larger contents, and writes that fsync, keep the thread pool.
+ * Largest content whose guarded write (without fsync) writes its temp file inline, on this
+ * thread (the rename or link that publishes a write always is): calls of a few microseconds
+ * each, where each call through libuv's thread pool costs tens of microseconds of queueing and
+ * promise work. A pull of 2,000 files of 4 KB spent most of its time there (issue 13: writing
+ * them took 0.7-1.6 s through the pool, 0.1 s inline). Larger contents, and writes that
+ * fsync, write through the thread pool.
  */
 export const INLINE_WRITE_MAX_BYTES = 64 * 1024;
 
@@ -136,26 +136,10 @@ function writeTempInline(tmp: string, data: string | Uint8Array, mode: number | 
 
 /**
  * Puts `tmp` in place of `file`: rename(2), or with `createOnly` link(2) then removing `tmp`,
- * which fails (false) when `file` appeared meanwhile: an atomic "create only if absent".
+ * which fails (false) when `file` appeared meanwhile: an atomic "create only if absent". On this
+ * thread whatever the size: these calls only move names (see INLINE_WRITE_MAX_BYTES).
  */
-async function publish(tmp: string, file: string, createOnly: boolean): Promise<boolean> {
-  if (!createOnly) {
-    await rename(tmp, file);
-    return true;
-  }
-  const created = await link(tmp, file).then(
-    () => true,
-    (err: NodeJS.ErrnoException) => {
-      if (err.code === "EEXIST") return false;
-      throw err;
-    },
-  );
-  await removeTemp(tmp);
-  return created;
-}
-
-/** publish on this thread. */
-function publishInline(tmp: string, file: string, createOnly: boolean): boolean {
+function publish(tmp: string, file: string, createOnly: boolean): boolean {
   if (!createOnly) {
     renameSync(tmp, file);
     return true;

@@ -3,6 +3,7 @@
  * (hostile names refused and reported, never written), and the contents asked for.
  */
 import type { V3Client } from "../api/client-types.js";
+import { MAX_RESPONSE_BYTES } from "../api/http-transport.js";
 import { checkRemoteName, findCaseTwins, folderPrefixes, foldName } from "../local/path-jail.js";
 
 /** One refused remote name and why. */
@@ -56,7 +57,7 @@ export function findFileFolderClashes(names: readonly string[]): Set<string> {
 }
 
 /** Why a remote file was not read (an answer holding it alone was refused or too large). */
-export const TOO_LARGE_TO_READ = "too large to read (413, or an answer past the 64 MiB size cap): not synced";
+export const TOO_LARGE_TO_READ = `too large to read (413, or an answer past the ${MAX_RESPONSE_BYTES / 2 ** 20} MiB size cap): not synced`;
 
 /** Reads the active artifact and the contents of `want(names)` (all names when omitted). */
 export async function readRemoteSnapshot(
