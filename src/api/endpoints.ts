@@ -68,8 +68,11 @@ export const ENDPOINTS = {
     method: "PATCH",
     template: "/v3/designs/{editorId}/artifacts/{artifactId}/files",
     response: writeFilesResponseSchema,
-    // Writing the same contents twice leaves the same artifact.
-    idempotent: true,
+    // Not repeated by the client: a whole-file write is idempotent only while nobody else
+    // writes. Re-sent after a 503, a reset or a timeout, it would overwrite an edit that landed
+    // between the attempts (the web editor, a teammate). A failed PATCH is retried by the next
+    // sync cycle instead, which reads the remote again and reconciles (design-sync.ts).
+    idempotent: false,
   }),
   createArtifact: endpoint({
     method: "POST",

@@ -69,3 +69,42 @@ export async function listCopies(store: StateStore, rel: string, baseHash: strin
 function escapeRe(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/** What putting `copy` back changes against the last synced version: lines it drops and adds. */
+export interface RestoreChange {
+  removed: string[];
+  added: string[];
+}
+
+/**
+ * The lines a restore of `copy` would take away from (and add to) `synced`, the text both
+ * sides last agreed on: what the next push would change on the service. Blank lines ignored.
+ */
+export function restoreChange(synced: string, copy: string): RestoreChange {
+  const count = (text: string): Map<string, number> => {
+    const out = new Map<string, number>();
+    for (const raw of text.split("\n")) {
+      const line = raw.replace(/\s+$/, "");
+      if (line !== "") out.set(line, (out.get(line) ?? 0) + 1);
+    }
+    return out;
+  };
+  const [s, c] = [count(synced), count(copy)];
+  const removed = [...s].flatMap(([line, n]) => Array<string>(Math.max(0, n - (c.get(line) ?? 0))).fill(line));
+  const added = [...c].flatMap(([line, n]) => Array<string>(Math.max(0, n - (s.get(line) ?? 0))).fill(line));
+  return { removed, added };
+}
+
+/**
+ * The copy `mpsync restore` puts back: the newest at or before `from`; without it, for a file
+ * deleted here the last synced version (a backup is older than what the service holds), else
+ * the newest copy, else the last synced version.
+ */
+export function chooseCopy(copies: readonly FileCopy[], options: { deleted: boolean; from: number | undefined }): FileCopy | undefined {
+  if (options.from !== undefined) {
+    const limit = options.from;
+    return copies.find((c) => c.at !== undefined && c.at <= limit);
+  }
+  if (options.deleted) return copies.find((c) => c.at === undefined) ?? copies[0];
+  return copies[0];
+}

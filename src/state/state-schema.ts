@@ -53,8 +53,17 @@ const syncStateShape = {
   pending: z.record(z.string(), hashSchema).optional(),
   /** path -> {hash pushed, base before}: a PATCH in flight when the process died. */
   pendingPush: z.record(z.string(), z.object({ hash: hashSchema, previous: hashSchema.nullable() })).optional(),
-  /** path -> {hash pushed, remote hash it replaced, artifact}: PATCHes answered on the active artifact. */
-  landed: z.record(z.string(), z.object({ hash: hashSchema, previous: hashSchema.nullable(), artifactId: z.string() })).optional(),
+  /**
+   * path -> {hash pushed, remote hash it replaced, artifact, when answered, settled}: PATCHes
+   * answered on the active artifact. Until `settled` (the service seen holding the text at
+   * least RACE_WINDOW_MS after the answer), a remote text without the edit is a race to repair.
+   */
+  landed: z
+    .record(
+      z.string(),
+      z.object({ hash: hashSchema, previous: hashSchema.nullable(), artifactId: z.string(), at: z.number().optional(), settled: z.literal(true).optional() }),
+    )
+    .optional(),
 };
 
 /** state.json (unknown keys kept at run time). */

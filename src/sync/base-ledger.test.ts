@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BaseLedger, resolveBase } from "./base-ledger.js";
+import { BaseLedger, RACE_WINDOW_MS, resolveBase } from "./base-ledger.js";
 import type { PersistedState } from "./ports.js";
 
 const B = "b".repeat(64);
@@ -10,12 +10,16 @@ function state(extra: Partial<PersistedState> = {}): PersistedState {
   return { files: { "a.ts": { hash: B } }, ...extra };
 }
 
-function ledgerOf(s: PersistedState): { ledger: BaseLedger; saves: () => number } {
+function ledgerOf(s: PersistedState, now: () => number = () => 1_000): { ledger: BaseLedger; saves: () => number } {
   let saves = 0;
-  const ledger = new BaseLedger(s, () => {
-    saves += 1;
-    return Promise.resolve();
-  });
+  const ledger = new BaseLedger(
+    s,
+    () => {
+      saves += 1;
+      return Promise.resolve();
+    },
+    now,
+  );
   return { ledger, saves: () => saves };
 }
 
@@ -63,17 +67,60 @@ describe("BaseLedger", () => {
     expect(s.files).toEqual({ "a.ts": { hash: X }, "p.ts": { hash: R } });
     expect(s.pending).toBeUndefined();
     expect(s.pendingPush).toBeUndefined();
-    expect(ledger.landedOn("a.ts", "art-1")).toEqual({ hash: X, previous: B, artifactId: "art-1" });
+    expect(ledger.landedOn("a.ts", "art-1")).toEqual({ hash: X, previous: B, artifactId: "art-1", at: 1_000 });
     expect(ledger.landedOn("a.ts", "art-2")).toBeUndefined();
   });
 
-  it("an unanswered PATCH keeps its journal; a new artifact consumes what landed on the old one", () => {
+  describe("an answered PATCH another writer may still overwrite (RACE_WINDOW_MS)", () => {
+    const landedState = (): PersistedState => state({ files: { "a.ts": { hash: X } }, landed: { "a.ts": { hash: X, previous: B, artifactId: "art-1", at: 1_000 } } });
+
+    it("a remote text other than the one sent, on the same artifact, is a suspect; its base stays until races.ts judges", () => {
+      const { ledger } = ledgerOf(landedState(), () => 2_000);
+      expect(ledger.resolve("a.ts", X, R, "art-1")).toBe(X);
+      expect([...ledger.suspects().keys()]).toEqual(["a.ts"]);
+    });
+
+    it("on another artifact it is no race (a new version: displaced.ts judges)", () => {
+      const { ledger } = ledgerOf(landedState(), () => 2_000);
+      ledger.resolve("a.ts", X, R, "art-2");
+      expect(ledger.suspects().size).toBe(0);
+    });
+
+    it("seen as sent within the window: still unsettled; after it: settled by the commit, and no longer a suspect", () => {
+      let now = 1_000 + RACE_WINDOW_MS - 1;
+      const s = landedState();
+      const { ledger } = ledgerOf(s, () => now);
+      ledger.resolve("a.ts", X, X, "art-1");
+      ledger.commit([], { pushAnswered: true, artifactId: "art-1" });
+      expect(s.landed?.["a.ts"]?.settled).toBeUndefined();
+      now = 1_000 + RACE_WINDOW_MS;
+      ledger.resolve("a.ts", X, X, "art-1");
+      expect(ledger.commit([], { pushAnswered: true, artifactId: "art-1" })).toBe(true);
+      expect(s.landed?.["a.ts"]?.settled).toBe(true);
+      ledger.resolve("a.ts", X, R, "art-1");
+      expect(ledger.suspects().size).toBe(0);
+    });
+  });
+
+  it("an unanswered PATCH keeps its journal; a landed push lives while the base is what it sent, on any later version", () => {
     const s = state({ landed: { "a.ts": { hash: B, previous: null, artifactId: "art-1" } }, pendingPush: { "b.ts": { hash: X, previous: null } } });
     const { ledger } = ledgerOf(s);
     expect(ledger.commit([], { pushAnswered: false, artifactId: "art-1" })).toBe(false);
     expect(s.pendingPush).toEqual({ "b.ts": { hash: X, previous: null } });
     expect(ledger.landedOn("a.ts", "art-1")).toBeDefined();
+    // A new version the cycle did not judge that path on (skipped): the record stays.
+    expect(ledger.commit([], { pushAnswered: false, artifactId: "art-2" })).toBe(false);
+    expect(ledger.landedElsewhere("a.ts", "art-2")).toBeDefined();
+    // The new version holds the text as sent: it carried the edit, the record goes.
+    ledger.resolve("a.ts", B, B, "art-2");
     expect(ledger.commit([], { pushAnswered: false, artifactId: "art-2" })).toBe(true);
+    expect(s.landed).toBeUndefined();
+  });
+
+  it("a landed push whose base moved (pulled over, or pushed again) is dropped", () => {
+    const s = state({ landed: { "a.ts": { hash: B, previous: null, artifactId: "art-1" } } });
+    const { ledger } = ledgerOf(s);
+    expect(ledger.commit([{ path: "a.ts", hash: R }], { pushAnswered: true, artifactId: "art-1" })).toBe(true);
     expect(s.landed).toBeUndefined();
   });
 

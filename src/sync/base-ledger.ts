@@ -12,6 +12,11 @@
  *   what was sent. A remote that merely moved off the old content proves nothing: a refused or
  *   dropped PATCH followed by a generation looks the same, and taking the unsent edit as the
  *   base would pull the remote change over it.
+ * - an answered PATCH can still be overwritten: the API has no compare-and-swap, so another
+ *   writer that read the old text before our PATCH landed writes over it a moment later. Until
+ *   the service is seen holding our text at least RACE_WINDOW_MS after the answer (`settled`),
+ *   a remote text of that artifact without the edit is a race (races.ts): the cycle reconciles
+ *   that path from what the PATCH replaced, so the edit is merged back, not pulled over.
  */
 import type { BaseMove, PersistedState } from "./ports.js";
 
@@ -21,7 +26,19 @@ export interface LandedPush {
   hash: string;
   previous: string | null;
   artifactId: string;
+  /** When the answer came (clock ms; missing in older state files: settles at the next read). */
+  at?: number;
+  /** Seen on the service after the race window: later changes are other writers' intent. */
+  settled?: true;
 }
+
+/**
+ * How long after a PATCH's answer another writer's PATCH may still land over it: that writer
+ * read before ours landed and sends at once, so its request is in flight within a request's
+ * time limit (the client's header timeout is 30 s). A read later than this that shows our
+ * text settles the push; the daemon's next content check (remoteCheckSec, 60 s) is one.
+ */
+export const RACE_WINDOW_MS = 30_000;
 
 /** The base chosen for one path, and whether a journal supplied it. */
 export interface ResolvedBase {
@@ -43,12 +60,20 @@ export function resolveBase(state: PersistedState, path: string, localHash: stri
 export class BaseLedger {
   readonly #state: PersistedState;
   readonly #save: () => Promise<void>;
+  readonly #now: () => number;
   /** Bases a journal supplied this cycle: recorded by the next commit. */
   readonly #adopted = new Map<string, string | undefined>();
+  /** Landed pushes this cycle saw on the service after the race window: settled by the next commit. */
+  readonly #settling = new Set<string>();
+  /** Landed pushes whose remote text moved within the race window: judged by races.ts. */
+  readonly #suspects = new Map<string, LandedPush>();
+  /** Landed pushes of an older version that the active version holds as sent: dropped by the next commit. */
+  readonly #carried = new Set<string>();
 
-  constructor(state: PersistedState, save: () => Promise<void>) {
+  constructor(state: PersistedState, save: () => Promise<void>, now: () => number = Date.now) {
     this.#state = state;
     this.#save = save;
+    this.#now = now;
   }
 
   /** The confirmed base of `path`. */
@@ -71,13 +96,31 @@ export class BaseLedger {
   /** Starts a cycle: adoptions of an earlier, abandoned cycle are dropped. */
   begin(): void {
     this.#adopted.clear();
+    this.#settling.clear();
+    this.#suspects.clear();
+    this.#carried.clear();
   }
 
-  /** The base a cycle reconciles `path` from (journals applied; see resolveBase). */
-  resolve(path: string, localHash: string | undefined, remoteHash: string | undefined): string | undefined {
+  /**
+   * The base a cycle reconciles `path` from (journals applied; see resolveBase). `artifactId`:
+   * the artifact the remote hash was read from, to judge this folder's answered PATCHes on it.
+   */
+  resolve(path: string, localHash: string | undefined, remoteHash: string | undefined, artifactId?: string): string | undefined {
     const { base, adopted } = resolveBase(this.#state, path, localHash, remoteHash);
     if (adopted) this.#adopted.set(path, base);
+    const older = artifactId === undefined ? undefined : this.landedElsewhere(path, artifactId);
+    if (older !== undefined && remoteHash === older.hash) this.#carried.add(path);
+    const l = artifactId === undefined || adopted ? undefined : this.landedOn(path, artifactId);
+    if (l !== undefined && l.settled !== true && remoteHash !== undefined) {
+      if (remoteHash !== l.hash) this.#suspects.set(path, l);
+      else if (this.#now() - (l.at ?? 0) >= RACE_WINDOW_MS) this.#settling.add(path);
+    }
     return base;
+  }
+
+  /** This cycle's paths whose answered, unsettled PATCH the remote no longer holds as sent. */
+  suspects(): ReadonlyMap<string, LandedPush> {
+    return this.#suspects;
   }
 
   /** Journals the remote contents a cycle is about to write (path -> content hash), then saves. */
@@ -102,6 +145,7 @@ export class BaseLedger {
    * when anything the state holds about bases changed (the caller saves).
    */
   commit(moves: readonly BaseMove[], outcome: { pushAnswered: boolean; artifactId: string }): boolean {
+    const at = this.#now();
     const s = this.#state;
     const files = { ...s.files };
     const set = (path: string, hash: string | undefined): void => {
@@ -111,13 +155,23 @@ export class BaseLedger {
     for (const [path, hash] of this.#adopted) set(path, hash);
     for (const m of moves) set(m.path, m.hash);
     let changed = moves.length > 0 || this.#adopted.size > 0 || s.pending !== undefined;
-    // Landed pushes describe the artifact they were sent to; a new artifact consumes them.
+    // A landed push lives while the file's base is what it sent: a version built without it
+    // (displaced.ts) is judged whenever that path is next pulled, even several versions later
+    // (a path a cycle skipped, such as one hidden by a refused case twin, keeps its record).
+    // A newer version that holds the text as sent carried the edit: the record goes.
     // A new object (never s.landed itself), filled in place: a push of thousands of files
     // must not copy it once per file.
-    const landed = s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([, l]) => l.artifactId === outcome.artifactId));
+    const landed = s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !this.#carried.has(path)));
+    for (const path of this.#settling) {
+      const l = landed[path];
+      if (l !== undefined && files[path]?.hash === l.hash) {
+        landed[path] = { ...l, settled: true };
+        changed = true;
+      }
+    }
     if (outcome.pushAnswered && s.pendingPush !== undefined) {
       for (const [path, p] of Object.entries(s.pendingPush)) {
-        if (files[path]?.hash === p.hash) landed[path] = { ...p, artifactId: outcome.artifactId };
+        if (files[path]?.hash === p.hash) landed[path] = { ...p, artifactId: outcome.artifactId, at };
       }
       s.pendingPush = undefined;
       changed = true;
@@ -128,6 +182,9 @@ export class BaseLedger {
     s.pending = undefined;
     s.files = files;
     this.#adopted.clear();
+    this.#settling.clear();
+    this.#suspects.clear();
+    this.#carried.clear();
     return changed;
   }
 
@@ -135,6 +192,15 @@ export class BaseLedger {
   landedOn(path: string, artifactId: string): LandedPush | undefined {
     const l = this.#state.landed?.[path];
     return l !== undefined && l.artifactId === artifactId && this.baseOf(path) === l.hash ? l : undefined;
+  }
+
+  /**
+   * The PATCH answered for `path` on a version other than `artifactId`, if the current base is
+   * what it sent: the file still holds an edit that version got (displaced.ts).
+   */
+  landedElsewhere(path: string, artifactId: string): LandedPush | undefined {
+    const l = this.#state.landed?.[path];
+    return l !== undefined && l.artifactId !== artifactId && this.baseOf(path) === l.hash ? l : undefined;
   }
 
   /** Base-text hashes still needed: the bases and everything the journals name. */

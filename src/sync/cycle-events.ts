@@ -1,6 +1,7 @@
 /** The events a finished cycle reports (stable names: see events.ts). */
 import type { EventSink, SyncEvent } from "./events.js";
 import type { ExecuteResult } from "./executor.js";
+import type { DisplacedEdit } from "./displaced.js";
 
 /** Emits pulled / pushed / conflict events and the notices of one executed cycle. */
 export function emitCycleEvents(
@@ -8,6 +9,7 @@ export function emitCycleEvents(
   notice: (message: string) => void,
   origin: Pick<SyncEvent, "dir" | "editorId">,
   r: ExecuteResult,
+  raced: ReadonlySet<string> = new Set(),
 ): void {
   if (r.pulled.length + r.removed.length > 0) {
     const removed = r.removed.length > 0 ? `, removed ${r.removed.length} (backed up)` : "";
@@ -18,7 +20,13 @@ export function emitCycleEvents(
     const how = c.unresolved ? "markers written, resolve and save to push" : `resolved by ${c.policy}`;
     // `path:line:` lets editors (VS Code problem matchers) jump to the first marker.
     const where = c.line === undefined ? c.path : `${c.path}:${c.line}`;
-    emit({ ...origin, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, message: `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)` });
+    // A race (races.ts): another writer's PATCH landed over ours; said as such.
+    const message = !raced.has(c.path)
+      ? `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)`
+      : !c.unresolved && c.policy === "merge"
+        ? `re-applied your edit to ${c.path}: another writer replaced it, and both edits are now in the file`
+        : `conflict in ${where}: another writer replaced your pushed edit; ${how}, both sides are in .mpsync/conflicts/`;
+    emit({ ...origin, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, ...(raced.has(c.path) ? { reapplied: true } : {}), message });
   }
   for (const p of r.refused) {
     const what = p.reason === "too-large" ? `the file ${p.path} as too large (413)` : `the new file ${p.path}`;
@@ -32,21 +40,23 @@ export function emitCycleEvents(
 
 /**
  * Edits the service had acknowledged that a new version replaced without them (displaced.ts):
- * one `conflict` event each, naming the backup and the way back.
+ * one `conflict` event each, naming what was lost and the backup. The advice never undoes the
+ * new version: the lines are copied back by hand (a restore of the backup would revert every
+ * other change the version made to the file); a file the version lacks may be restored whole.
  */
-export function emitDisplaced(emit: EventSink, origin: Pick<SyncEvent, "dir" | "editorId">, paths: readonly string[], stamp: string): void {
-  for (const path of paths) {
+export function emitDisplaced(emit: EventSink, origin: Pick<SyncEvent, "dir" | "editorId">, displaced: ReadonlyMap<string, DisplacedEdit>, stamp: string): void {
+  for (const [path, d] of displaced) {
     const backup = `.mpsync/backups/${stamp}/${path}`;
-    emit({
-      ...origin,
-      event: "conflict",
-      files: [path],
-      unresolved: true,
-      displaced: true,
-      backup,
-      message: `conflict in ${path}: the new version was built without your pushed edit, and now holds the file; your edit is in ${backup} (get it back: mpsync restore ${path})`,
-    });
+    const what = d.lost.length === 0 ? "your pushed edit" : `your pushed edit ${JSON.stringify(truncate(d.lost[0]!))}${d.lost.length > 1 ? ` and ${plural(d.lost.length - 1, "more line")}` : ""}`;
+    const message = d.removed
+      ? `conflict in ${path}: the new version was built without this file you pushed; it was removed here and is kept in ${backup}: bring it back with mpsync restore ${path}`
+      : `conflict in ${path}: the new version was built without ${what}; the version's file is kept, and your copy is in ${backup}: copy the lines back to keep them`;
+    emit({ ...origin, event: "conflict", files: [path], unresolved: true, displaced: true, backup, lost: d.lost, message });
   }
+}
+
+function truncate(line: string): string {
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }
 
 /** `1 file`, `2 files`. */

@@ -132,7 +132,7 @@ export function buildTriples(paths: Set<string>, localOf: (p: string) => LocalFi
     if (text === undefined && remote.names.has(path)) continue;
     const local = localOf(path);
     const remoteHash = text === undefined ? undefined : hashContent(text);
-    const base = ctx.ledger.resolve(path, local?.hash, remoteHash);
+    const base = ctx.ledger.resolve(path, local?.hash, remoteHash, remote.artifactId);
     if (ctx.refuseLocalName(path, local !== undefined && text === undefined && base === undefined, remote)) continue;
     out.push({ path, base, local, remote: remoteHash === undefined ? undefined : { hash: remoteHash } });
   }

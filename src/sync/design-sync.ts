@@ -20,6 +20,8 @@ import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
+import { rebaseRaces } from "./races.js";
+import { readBackPushed } from "./read-back.js";
 import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, pullIntents, pushIntents, readLocalTexts, remoteLabel, type TriplesContext } from "./cycle-io.js";
 import { mapBounded } from "../local/bounded.js";
 import { judgeLocalName } from "./local-refusals.js";
@@ -83,7 +85,12 @@ export interface PushOptions {
    * times. The read of the text sent must still hash alike.
    */
   seen?: ReadonlyMap<string, LocalFile | undefined>;
+  /** Look at every path, also those equal to their base (a read-back found them replaced). */
+  verify?: boolean;
 }
+
+/** Rounds of read-back and re-apply after one push, so two clients cannot ping-pong for ever. */
+const MAX_REAPPLY_ROUNDS = 2;
 
 /** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
 export class DesignSync {
@@ -150,7 +157,7 @@ export class DesignSync {
     state.sourceDesign = this.#o.design;
     this.#editorId = editorId;
     this.#state = state;
-    this.#ledger = new BaseLedger(state, () => this.save());
+    this.#ledger = new BaseLedger(state, () => this.save(), () => this.#o.clock.now());
   }
 
   /**
@@ -158,6 +165,10 @@ export class DesignSync {
    * reported as waiting to be pushed, and a merge is written locally for the next push to send.
    */
   async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
+    return this.#confirmed(await this.#fullPass(options));
+  }
+
+  async #fullPass(options: FullSyncOptions): Promise<CycleReport> {
     // The remote read (mostly waiting on the network) runs while the local scan (mostly this
     // thread) does: neither depends on the other, and the plan only needs both.
     const remoteRead = options.remote ?? this.readRemote();
@@ -166,6 +177,7 @@ export class DesignSync {
     const remote = await remoteRead;
     const paths = new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names]);
     const files = buildTriples(paths, (p) => scan.get(p), remote, this.#triplesCtx());
+    const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
     const plan = reconcile({
       files,
       policy: this.#o.policy,
@@ -178,7 +190,7 @@ export class DesignSync {
       remoteFileCount: remote.listed.length,
     });
     if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
-    return this.#finish(plan, remote, options.dryRun === true, options.pullOnly !== true, options.progress);
+    return this.#finish(plan, remote, raced, options.dryRun === true, options.pullOnly !== true, options.progress);
   }
 
   /**
@@ -196,6 +208,28 @@ export class DesignSync {
    * all when none of them differs from its base: that is how the tool's own writes never echo.
    */
   async pushPaths(paths: Iterable<string>, options: PushOptions = {}): Promise<CycleReport | undefined> {
+    const report = await this.#pushPass(paths, options);
+    return report === undefined ? undefined : this.#confirmed(report);
+  }
+
+  /**
+   * Reads back what a cycle pushed (read-back.ts); a path another writer replaced meanwhile is
+   * reconciled again from what our PATCH replaced (races.ts): merged and pushed, or marked.
+   */
+  async #confirmed(report: CycleReport): Promise<CycleReport> {
+    let last = report;
+    for (let round = 0; round < MAX_REAPPLY_ROUNDS; round += 1) {
+      if (last.dryRun || last.result === undefined) break;
+      const raced = await readBackPushed(this.#o.client, this.editorId, last.artifactId, last.result);
+      if (raced.length === 0) break;
+      const again = await this.#pushPass(raced, { verify: true });
+      if (again === undefined) break;
+      last = again;
+    }
+    return report;
+  }
+
+  async #pushPass(paths: Iterable<string>, options: PushOptions): Promise<CycleReport | undefined> {
     const locals = new Map<string, LocalFile | undefined>();
     // Only hashes are kept: the cycle reads the texts it sends again and sends a file only when
     // both reads agree, so a file caught half-written (an editor truncates, then writes) is not
@@ -205,23 +239,24 @@ export class DesignSync {
     const wanted = [...expandPaths(paths, this.#ledger.paths(), (p) => this.#o.local.ignores(p))];
     await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (p) => {
       const read = seen?.has(p) === true ? seen.get(p) : await this.#o.local.read(p);
-      if (read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
+      if (options.verify === true || read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
     });
     if (locals.size === 0) return undefined;
     if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
       // The folder vanished or was emptied: only the full cycle's breakers judge that.
-      return this.fullSync(options);
+      return this.#fullPass(options);
     }
     const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()]);
     if (this.state.artifactId !== undefined && remote.artifactId !== this.state.artifactId) {
       // The active artifact moved (generation, or another version picked): pull and
       // reconcile everything first; the local edits are part of that reconcile.
       this.#notice(`active artifact changed to ${remote.artifactId}: pulling before pushing`);
-      return this.fullSync(options);
+      return this.#fullPass(options);
     }
     const files = buildTriples(new Set(locals.keys()), (p) => locals.get(p), remote, this.#triplesCtx());
+    const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
     const plan = reconcile({ files, policy: this.#o.policy, force: false, folderExists: true, fullRemote: false });
-    return this.#finish(plan, remote, options.dryRun === true);
+    return this.#finish(plan, remote, raced, options.dryRun === true);
   }
 
   /** Local paths that differ from their base (for push, status and start-up). */
@@ -256,7 +291,7 @@ export class DesignSync {
     return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
   }
 
-  async #finish(plan: SyncPlan, remote: RemoteSnapshot, dryRun: boolean, send = true, progress?: CycleProgress): Promise<CycleReport> {
+  async #finish(plan: SyncPlan, remote: RemoteSnapshot, raced: ReadonlySet<string>, dryRun: boolean, send = true, progress?: CycleProgress): Promise<CycleReport> {
     const report: CycleReport = {
       plan,
       dryRun,
@@ -278,19 +313,22 @@ export class DesignSync {
     if (dryRun) return report;
     const haltCleared = this.state.halted !== undefined;
     this.state.halted = undefined;
-    report.result = await this.#execute(plan, remote, haltCleared, send, progress);
+    report.result = await this.#execute(plan, remote, raced, haltCleared, send, progress);
     return report;
   }
 
-  async #execute(plan: SyncPlan, remote: RemoteSnapshot, haltCleared: boolean, send: boolean, progress?: CycleProgress): Promise<ExecuteResult> {
+  async #execute(plan: SyncPlan, remote: RemoteSnapshot, raced: ReadonlySet<string>, haltCleared: boolean, send: boolean, progress?: CycleProgress): Promise<ExecuteResult> {
     const ledger = this.#ledger;
     this.#o.local.beginWrites?.();
     const localTexts = await readLocalTexts(this.#o.local, plan);
-    const displaced = await findDisplaced(plan, ledger, this.state.artifactId, remote, this.#o.store);
+    const displaced = await findDisplaced(plan, ledger, remote, this.#o.store);
     await ledger.intendPulls(await pullIntents(this.#o.store, plan, remote));
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
     let label: Promise<string> | undefined;
+    // Said before the files are written: a process killed between the write and the report
+    // would leave the edit only in backups, and the next cycle would see nothing to report.
+    emitDisplaced(this.#o.emit, { dir: this.#o.dir, editorId: this.editorId }, displaced, stamp);
     const result = await executePlan(
       { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused, send },
       {
@@ -324,8 +362,8 @@ export class DesignSync {
       await this.save();
     }
     const origin = { dir: this.#o.dir, editorId: this.editorId };
-    emitCycleEvents(this.#o.emit, (m) => this.#notice(m), origin, result);
-    emitDisplaced(this.#o.emit, origin, result.pulled.filter((p) => displaced.has(p)), stamp);
+    emitCycleEvents(this.#o.emit, (m) => this.#notice(m), origin, result, raced);
+
     if (result.pushError !== undefined) throw result.pushError;
     return result;
   }

@@ -74,17 +74,23 @@ describe("retries", () => {
     expect(server.requests).toHaveLength(4);
   });
 
-  it("retries PATCH files and publish (idempotent)", async () => {
-    server = await startTestServer((req, res, i) => {
+  it("retries publish (idempotent)", async () => {
+    server = await startTestServer((_req, res, i) => {
       if (i % 2 === 0) return sendJson(res, 500, { error: "flaky" });
-      if (req.method === "PATCH") return sendJson(res, 200, { files: ["a.ts"] });
       sendJson(res, 200, { compiledFiles: ["a.ts"] });
     });
     const client = testClient(server.baseUrl);
-    expect(await client.writeFiles(EDITOR_ID, "a", [{ fileName: "a.ts", code: "x" }])).toEqual(["a.ts"]);
     expect((await client.publish(EDITOR_ID, "a")).compiledFiles).toEqual(["a.ts"]);
     await client.close();
-    expect(server.requests).toHaveLength(4);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("never re-sends a PATCH that reached the server: a 503 or a lost answer is the sync cycle's to retry", async () => {
+    server = await startTestServer((_req, res) => sendJson(res, 503, { error: "busy" }));
+    const client = testClient(server.baseUrl, { retry: { baseDelayMs: 1 } });
+    await expect(client.writeFiles(EDITOR_ID, "a", [{ fileName: "a.ts", code: "x" }])).rejects.toMatchObject({ code: "SERVER_ERROR", retryable: false });
+    await client.close();
+    expect(server.requests).toHaveLength(1);
   });
 });
 

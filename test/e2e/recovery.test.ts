@@ -18,7 +18,7 @@ usePulledSite((w, id) => {
 });
 
 describe("restore", () => {
-  it("lists a backup and the last synced version, puts one back, and backs up what it replaced", async () => {
+  it("lists a backup and the last synced version; a copy older than what the service holds needs --force", async () => {
     const synced = await readText(site("index.css"));
     // A remote change replaces the local file: the old one goes to backups.
     world.emulator.control.editFile(editorId, "index.css", "/* remote v2 */\n");
@@ -28,13 +28,31 @@ describe("restore", () => {
     const copies = world.readJson<{ copies: { reason: string; at?: number }[] }>(list.stdout).copies;
     expect(copies.map((c) => c.reason)).toEqual(["backup: replaced or removed by sync", "last synced version (both sides agreed on it)"]);
 
-    const r = await world.run(["restore", "site/index.css"]);
+    // The backup lacks the service's line: the next push would take it away there too.
+    const refused = await world.run(["restore", "site/index.css"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr + refused.stdout).toContain('lacks 1 line of the last synced version, first "/* remote v2 */"');
+    expect(refused.stderr + refused.stdout).toContain("--force");
+    expect(await readText(site("index.css"))).toBe("/* remote v2 */\n");
+
+    const r = await world.run(["restore", "site/index.css", "--force"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("restored index.css in site");
     expect(await readText(site("index.css"))).toBe(synced);
     // The replaced content (remote v2) is itself backed up: the restore can be undone.
     const again = world.readJson<{ copies: { reason: string }[] }>((await world.run(["restore", "site/index.css", "--list", "--json"])).stdout);
     expect(again.copies.filter((c) => c.reason.startsWith("backup"))).toHaveLength(2);
+  });
+
+  it("a file deleted after a teammate's line was pulled comes back as the last synced version, with that line", async () => {
+    await writeFile(site("index.css"), "/* mine */\n");
+    expect((await world.run(["push"])).code).toBe(0);
+    world.emulator.control.editFile(editorId, "index.css", "/* mine */\n/* teammate */\n");
+    expect((await world.run(["pull"])).code).toBe(0);
+    await rm(site("index.css"));
+    const r = await world.run(["restore", "site/index.css"]);
+    expect(r.code).toBe(0);
+    expect(await readText(site("index.css"))).toBe("/* mine */\n/* teammate */\n");
   });
 
   it("brings back a file deleted locally from its last synced version", async () => {

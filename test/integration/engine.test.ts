@@ -360,10 +360,12 @@ describe("a generation racing a push", () => {
     const backups = await Promise.all(stamps.map((s) => readFile(join(h.root, ".mpsync/backups", s, "App.tsx"), "utf8").catch(() => "")));
     expect(backups).toContain(mine);
     expect(h.emu.control.getFiles(h.editorId, pushedTo)["App.tsx"]).toBe(mine);
-    // ...and said so: one conflict event naming the backup and the way back (issue 11).
+    // ...and said so: one conflict event naming what was lost and the backup (issue 11). It
+    // never advises a restore of the whole file, which would undo the new version (issue 23).
     const displaced = h.events.filter((e) => e.event === "conflict" && e["displaced"] === true);
     expect(displaced.map((e) => e.files)).toEqual([["App.tsx"]]);
-    expect(displaced[0]!.message).toContain("mpsync restore App.tsx");
+    expect(displaced[0]!.message).toContain('"// my edit"');
+    expect(displaced[0]!.message).not.toContain("mpsync restore");
     const backup = String(displaced[0]!["backup"]);
     expect(await readFile(join(h.root, backup), "utf8")).toBe(mine);
   });

@@ -39,7 +39,8 @@ describe("watch", () => {
     h.emu.control.resetRequestLog();
     daemon = await startDaemon(h);
     expect(h.emu.control.countRequests((e) => e.path.endsWith("/active-artifact"))).toBe(1);
-    expect(h.emu.control.countRequests((e) => e.path.endsWith("/files/read"))).toBe(1);
+    // The start read, then the read-back of the pushed file (read-back.ts).
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/files/read"))).toBe(2);
     expect(h.remoteFiles()["index.css"]).toBe("/* made while the daemon was down */\n");
     await h.writeLocal("App.tsx", "export function App() { return null; }\n");
     await until(() => h.remoteFiles()["App.tsx"] === "export function App() { return null; }\n");

@@ -38,6 +38,9 @@ export type Command =
   | { k: "pushCommand" }
   | { k: "failedPush"; kind: FaultKind }
   | { k: "mateEdit"; path: number; line: number }
+  | { k: "retriedPush" }
+  | { k: "sameMoment"; path: number; line: number; mateLine: number }
+  | { k: "staleVersion"; path: number; genPath: number; line: number }
   | { k: "mateSync" }
   | { k: "full" }
   | { k: "crash"; loseState: boolean }
@@ -88,6 +91,11 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   // A teammate: a second folder and engine on the same design (issue 10).
   { arbitrary: fc.record({ k: fc.constant("mateEdit" as const), path, line }), weight: 2 },
   { arbitrary: fc.constant({ k: "mateSync" as const }), weight: 2 },
+  // Issue 23's writers: a PATCH repeated after a web save, a teammate's PATCH between our
+  // check and our PATCH, a version built before our push.
+  { arbitrary: fc.constant({ k: "retriedPush" as const }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("sameMoment" as const), path, line, mateLine: line }), weight: 1 },
+  { arbitrary: fc.record({ k: fc.constant("staleVersion" as const), path, genPath: path, line }), weight: 1 },
   // A push whose PATCH is refused, times out, is dropped after landing or answered garbage:
   // the move that found issue 11 (a failed PATCH then a remote change pulled over the edit).
   {
@@ -137,6 +145,10 @@ export const failureCommandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.constant({ k: "push" as const }), weight: 2 },
   { arbitrary: fc.constant({ k: "full" as const }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant("crashMid" as const), after: fc.integer({ min: 1, max: 4 }), full: fc.boolean() }), weight: 1 },
+  { arbitrary: fc.constant({ k: "retriedPush" as const }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant("sameMoment" as const), path: fc.nat({ max: 2 }), line, mateLine: line }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant("staleVersion" as const), path: fc.nat({ max: 3 }), genPath: fc.nat({ max: 2 }), line }), weight: 1 },
+  { arbitrary: fc.constant({ k: "mateSync" as const }), weight: 1 },
 );
 
 const pick = (i: number): string => PATHS[i % PATHS.length] ?? "App.tsx";
@@ -205,19 +217,52 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
     case "generate":
       generate(w, c.edits, c.hostile);
       return [];
-    case "webEdit": {
-      const rel = pick(c.path);
-      const current = w.service.active().files.get(rel);
-      const next = current === undefined ? w.freshText("web") : w.editLine(current, c.line, "r");
-      w.service.editInPlace(rel, next);
-      w.noteRemote(rel, next);
+    case "webEdit":
+      w.webEdit(pick(c.path), c.line);
       return [];
-    }
     case "switchVersion": {
       const ids = [...w.service.artifacts.keys()];
       const index = ids.indexOf(w.service.activeId) - c.back;
       const id = ids[Math.max(0, index)];
+      const before = w.service.active().files;
       if (id !== undefined) w.service.activate(id);
+      w.lines.replacedVersion(before, w.service.active().files);
+      return [];
+    }
+    case "retriedPush":
+      w.service.faults.push({ kind: "retry-after-edit", target: "writeFiles" });
+      return applyEngineCommand(w, { k: "push" });
+    case "sameMoment": {
+      // Two people save the same file at the same moment (issue 23): the teammate's PATCH
+      // lands between this client's pre-push read and its PATCH.
+      const rel = pick(c.path);
+      const mate = await teammate(w);
+      const current = w.tree.files.get(rel);
+      w.userWrite(rel, typeof current === "string" ? w.editLine(current, c.line) : w.freshText("new"));
+      mate.edit(rel, c.mateLine);
+      // Only the teammate acts in that window: a web save there is lost for good (the API has
+      // no compare-and-swap; README's known limits), so queued faults wait for our PATCH.
+      w.service.beforePatch = async () => {
+        const queued = w.service.faults.splice(0);
+        await mate.push();
+        w.service.faults.push(...queued);
+      };
+      await applyEngineCommand(w, { k: "push" });
+      w.service.beforePatch = undefined;
+      return [];
+    }
+    case "staleVersion": {
+      // A version built before this push (a generation that started earlier, a version picked
+      // in the editor) becomes active between the push's check and its PATCH (issue 23).
+      const rel = pick(c.path);
+      const current = w.tree.files.get(rel);
+      w.userWrite(rel, typeof current === "string" ? w.editLine(current, c.line) : w.freshText("new"));
+      w.service.beforePatch = () => {
+        generate(w, [{ path: c.genPath, op: "edit", line: c.line }], undefined);
+        return Promise.resolve();
+      };
+      await applyEngineCommand(w, { k: "push" });
+      w.service.beforePatch = undefined;
       return [];
     }
     case "fault":
@@ -241,6 +286,7 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
 }
 
 function generate(w: World, edits: GenEdit[], hostile: number | undefined): void {
+  const before = w.service.active().files;
   w.service.generate((files) => {
     for (const e of edits) {
       const rel = pick(e.path);
@@ -251,6 +297,7 @@ function generate(w: World, edits: GenEdit[], hostile: number | undefined): void
     }
     if (hostile !== undefined) files.set(HOSTILE_NAMES[hostile] ?? "../x", "hostile\n");
   });
+  w.lines.replacedVersion(before, w.service.active().files);
   for (const [rel, text] of w.service.active().files) w.noteRemote(rel, text);
 }
 

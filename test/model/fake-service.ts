@@ -23,7 +23,13 @@ export type FaultKind =
   | "bad-request"
   | "too-large"
   | "malformed"
-  | "schema-invalid";
+  | "schema-invalid"
+  /**
+   * A PATCH whose first attempt fails (503, reset, timeout) while the web editor saves one of
+   * its files; the client then repeats it only if the endpoint is marked idempotent, as the
+   * request executor would (issue 23: the repeat overwrote the web edit).
+   */
+  | "retry-after-edit";
 
 /** Every fault kind, for generators. */
 export const FAULT_KINDS: readonly FaultKind[] = [
@@ -85,6 +91,14 @@ export interface FakeService {
   onPatch: ((record: PatchRecord) => void) | undefined;
   /** A PATCH of more files than this is answered 413, nothing applied (a body-size limit). */
   maxPatchFiles: number | undefined;
+  /**
+   * Runs once, when the next PATCH arrives, before it is applied: another writer acting between
+   * a client's pre-push read and its PATCH (a teammate's PATCH, a generation that started
+   * earlier). Cleared before it runs, so its own PATCHes pass.
+   */
+  beforePatch: (() => Promise<void>) | undefined;
+  /** The web editor's save between two attempts of a PATCH ("retry-after-edit"): the names sent. */
+  betweenAttempts: ((names: string[]) => void) | undefined;
 }
 
 const JSON_HEADERS: IncomingHttpHeaders = { "content-type": "application/json" };
@@ -112,6 +126,8 @@ export function createFakeService(options: { editorId: string; files: Record<str
     onPatch: undefined,
     refuseNew: new Set(),
     maxPatchFiles: undefined,
+    beforePatch: undefined,
+    betweenAttempts: undefined,
     served: new Map(),
     active() {
       const a = artifacts.get(service.activeId);
@@ -191,6 +207,9 @@ function answer<T>(
     case "schema-invalid":
       effect();
       return parseSuccess(ctx, jsonResponse(200, invalid), schema);
+    case "retry-after-edit":
+      // Reached only where no edit between attempts is modelled: a plain failed attempt.
+      throw errorFromResponse(ctx, jsonResponse(503, { error: "unavailable" }), now);
   }
 }
 
@@ -223,13 +242,23 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
         for (const f of got) service.served.set(f.name, (service.served.get(f.name) ?? new Set()).add(f.content));
         return got;
       }),
-    writeFiles: (editorId, artifactId, files) =>
-      call(() => {
+    writeFiles: async (editorId, artifactId, files) => {
+      await Promise.resolve();
+      const hook = service.beforePatch;
+      service.beforePatch = undefined;
+      if (hook !== undefined) await hook();
+      return call(() => {
         const body = writeFilesRequestSchema.parse({ files });
         const a = artifactOf(editorId, artifactId);
         const refused = body.files.some((f) => !a.files.has(f.fileName) && service.refuseNew.has(f.fileName));
         const tooLarge = service.maxPatchFiles !== undefined && body.files.length > service.maxPatchFiles;
-        const fault = refused ? "bad-request" : tooLarge ? "too-large" : takeFault(service, "writeFiles");
+        let fault = refused ? "bad-request" : tooLarge ? "too-large" : takeFault(service, "writeFiles");
+        if (fault === "retry-after-edit") {
+          // The first attempt failed before anything was written; the web editor saves; the
+          // client repeats the call only when the endpoint says that is safe.
+          service.betweenAttempts?.(body.files.map((f) => f.fileName));
+          fault = ENDPOINTS.writeFiles.idempotent ? undefined : "retry-after-edit";
+        }
         const record: PatchRecord = { artifactId, files: body.files, applied: false, before: new Map(body.files.map((f) => [f.fileName, a.files.get(f.fileName)])) };
         service.patches.push(record);
         service.onPatch?.(record);
@@ -240,7 +269,8 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
           return { files: [...a.files.keys()] };
         };
         return answer(fault, ENDPOINTS.writeFiles, `${base}/artifacts/${artifactId}/files`, now(), effect, { files: "nope" }).files;
-      }),
+      });
+    },
     listVersions: (editorId, skip = 0) =>
       call(() => {
         const fault = takeFault(service, "listVersions");

@@ -86,7 +86,7 @@ export function checkNoEcho(w: World): string[] {
       if (w.tree.ignores(f.fileName)) out.push(`PATCH carried an ignored file ${f.fileName}`);
       if (w.halfTexts.get(f.fileName)?.has(f.code) === true) out.push(`PATCH sent ${f.fileName} half-written (read once, while the editor was still writing)`);
       const before = patch.before.get(f.fileName);
-      if (before !== undefined && w.service.served.get(f.fileName)?.has(before) !== true && !w.sentBefore(patch, f.fileName, before)) {
+      if (patch.applied && before !== undefined && w.service.served.get(f.fileName)?.has(before) !== true && !w.sentBefore(patch, f.fileName, before)) {
         out.push(`blind overwrite: PATCH replaced remote ${f.fileName} content the engine never read`);
       }
       if (patch.before.get(f.fileName) === f.code) out.push(`redundant PATCH of ${f.fileName}: the artifact already held it`);
@@ -112,9 +112,25 @@ export function checkBases(w: World): string[] {
   return out;
 }
 
+/**
+ * 6. No lost line, whoever typed it (lines.ts): this folder's user, the web editor, the
+ * teammate. Visible means on the active version, in either folder, or in a conflict copy; a
+ * line only in `.mpsync/backups/` is lost unless a conflict event named its file.
+ */
+export function checkNoLostLine(w: World): string[] {
+  const seen = [
+    ...w.service.active().files.values(),
+    ...w.tree.files.values(),
+    ...(w.mate?.tree.files.values() ?? []),
+    ...[...w.store.conflicts, ...(w.mate?.store.conflicts ?? [])].flatMap((c) => [c.sides.local, c.sides.remote, c.sides.base]),
+  ];
+  const events = [...w.events, ...(w.mate?.events ?? [])];
+  return w.lines.lost(seen, (rel) => events.some((e) => e.event === "conflict" && e.files?.includes(rel) === true));
+}
+
 /** Invariants that hold after every step. */
 export function checkAlways(w: World): string[] {
-  return [...checkNoLostContent(w), ...checkNoHiddenEdit(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w)];
+  return [...checkNoLostContent(w), ...checkNoHiddenEdit(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w), ...checkNoLostLine(w)];
 }
 
 /**

@@ -198,3 +198,50 @@ describe("a save caught half-written", () => {
     expect(w.halfTexts.get("App.tsx")?.has(sent ?? "")).toBe(false);
   });
 });
+
+describe("other writers (issue 23): each found by the model when its fix is reverted", () => {
+  // Shrunk: ["merge",[{"k":"edit","path":0,"line":0},{"k":"retriedPush"}]] with writeFiles
+  // marked idempotent: the client repeated the PATCH over the web editor's save ("lost line
+  // r5 edited", and a blind overwrite).
+  it("a PATCH whose first attempt failed is not repeated over a web save; the next cycle merges both", async () => {
+    const w = await started();
+    const found = await run(w, [{ k: "edit", path: 0, line: 3 }, { k: "retriedPush" }, { k: "push" }]);
+    expect(found).toEqual([]);
+    expect(await quiet(w)).toEqual([]);
+    const app = w.service.active().files.get("App.tsx") ?? "";
+    expect(app).toMatch(/^u\d+ edited$/m);
+    expect(app).toMatch(/^r\d+ edited$/m);
+  });
+
+  // Shrunk: ["merge",[{"k":"sameMoment","path":0,"line":0,"mateLine":0}]] without races.ts:
+  // the teammate's answered PATCH was overwritten by ours; it then pulled our text over its
+  // own edit ("lost line m5 edited", only in its backups).
+  it("two saves of the same line at the same moment: a conflict is reported, both texts live", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "sameMoment", path: 0, line: 0, mateLine: 0 }, { k: "mateSync" }])).toEqual([]);
+    expect(w.mate?.events.some((e) => e.event === "conflict" && e.files?.includes("App.tsx") === true)).toBe(true);
+  });
+
+  it("two saves of different lines at the same moment: both end merged on the service and in both folders", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "sameMoment", path: 0, line: 0, mateLine: 2 }, { k: "mateSync" }])).toEqual([]);
+    expect(await quiet(w)).toEqual([]);
+    const app = w.service.active().files.get("App.tsx") ?? "";
+    expect(app).toMatch(/^u\d+ edited$/m);
+    expect(app).toMatch(/^m\d+ edited$/m);
+    expect(w.tree.files.get("App.tsx")).toBe(app);
+    expect(w.mate?.tree.files.get("App.tsx")).toBe(app);
+    expect(w.mate?.events.some((e) => e.reapplied === true && /re-applied your edit to App.tsx/.test(e.message ?? ""))).toBe(true);
+  });
+
+  // Shrunk: ["merge",[{"k":"staleVersion","path":3,"genPath":0,"line":0}]] with findDisplaced
+  // looking at pulls only: the pushed new file was removed locally with no word ("lost line
+  // new4 line 0").
+  it("a pushed new file a version built before it lacks is reported when it is removed", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "staleVersion", path: 3, genPath: 0, line: 0 }, { k: "full" }])).toEqual([]);
+    const event = w.events.find((e) => e.event === "conflict" && e.files?.includes("lib/util.ts") === true);
+    expect(event?.message).toMatch(/built without this file you pushed/);
+    expect(w.tree.files.has("lib/util.ts")).toBe(false);
+  });
+});

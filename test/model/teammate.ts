@@ -51,7 +51,9 @@ export class Teammate {
   /** The teammate saves `rel` with line `line` changed. */
   edit(rel: string, line: number): void {
     const current = this.tree.files.get(rel);
-    this.tree.put(rel, typeof current === "string" ? this.#w.editLine(current, line, "m") : this.#w.freshText("mate"));
+    const next = typeof current === "string" ? this.#w.editLine(current, line, "m") : this.#w.freshText("mate");
+    this.#w.lines.wrote(rel, current, next);
+    this.tree.put(rel, next);
     this.pending.add(rel);
   }
 

@@ -21,6 +21,7 @@ import {
 import type { DesignStore } from "../../src/sync/ports.js";
 import type { ConflictPolicy } from "../../src/sync/model.js";
 import { createFakeService, type FakeService, type PatchRecord } from "./fake-service.js";
+import { TypedLines } from "./lines.js";
 
 /** The paths commands pick from (index into this list). */
 export const PATHS = ["App.tsx", "index.css", "components/Button.tsx", "lib/util.ts", "notes.md", "scratch.tmp"] as const;
@@ -109,6 +110,8 @@ export class World {
    * that path). A later save of the same text there (a rename back) is the user's own again.
    */
   readonly halfTexts = new Map<string, Set<string>>();
+  /** Every line people typed, on either side (lines.ts). */
+  readonly lines = new TypedLines();
   /** Set once a crash point fired: the dying process persists nothing more. */
   #dead = false;
   #patchesNoted = 0;
@@ -137,6 +140,11 @@ export class World {
       this.userWrite(rel, current === undefined || typeof current !== "string" ? this.freshText("race") : this.editLine(current, 0));
     };
     this.service.afterApply = () => this.#tickCrash();
+    // The web editor saves one of the files of a PATCH between its attempts ("retry-after-edit").
+    this.service.betweenAttempts = (names) => {
+      const rel = names[0];
+      if (rel !== undefined) this.webEdit(rel, 1);
+    };
     this.service.onPatch = (record) => this.basedAtPatch.set(record, new Set(Object.keys(this.store.saved?.files ?? {})));
   }
 
@@ -161,8 +169,18 @@ export class World {
     return body.join("\n") + "\n";
   }
 
+  /** The web editor saves `rel` in place on the active version, line `line` changed. */
+  webEdit(rel: string, line: number): void {
+    const current = this.service.active().files.get(rel);
+    const next = current === undefined ? this.freshText("web") : this.editLine(current, line, "r");
+    this.lines.wrote(rel, current, next);
+    this.service.editInPlace(rel, next);
+    this.noteRemote(rel, next);
+  }
+
   /** The user saves `content` at `rel` (the editor overwrote whatever was there). */
   userWrite(rel: string, content: MemoryContent): void {
+    this.lines.wrote(rel, this.tree.files.get(rel), content);
     this.halfSaves.delete(rel);
     if (typeof content === "string") this.halfTexts.get(rel)?.delete(content);
     this.#forgetOwed(rel);
@@ -181,6 +199,7 @@ export class World {
   /** The user deletes `rel`. */
   userDelete(rel: string): void {
     if (!this.tree.files.has(rel)) return;
+    this.lines.wrote(rel, this.tree.files.get(rel), undefined);
     this.halfSaves.delete(rel);
     this.#forgetOwed(rel);
     this.tree.drop(rel);

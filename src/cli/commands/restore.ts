@@ -1,13 +1,13 @@
 /** `mpsync restore PATH`: list every copy mpsync holds of a file, and put one back. */
 import type { Command } from "commander";
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { MpsyncError } from "../../core/errors.js";
 import { writeFileAtomically } from "../../local/atomic-write.js";
 import { backupLocalFile } from "../../local/local-fs.js";
 import { checkRemoteName } from "../../local/path-jail.js";
 import type { Mapping } from "../../runtime.js";
-import { listCopies, stampTime, type FileCopy } from "../../state/copies.js";
+import { chooseCopy, listCopies, restoreChange, stampTime, type FileCopy } from "../../state/copies.js";
 import { openStateStore } from "../../state/state-store.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
@@ -17,6 +17,7 @@ interface RestoreFlags {
   dir?: string;
   list?: boolean;
   from?: string;
+  force?: boolean;
 }
 
 /** Registers `restore`. */
@@ -28,17 +29,21 @@ export function registerRestore(program: Command, io: CliIo, exit: ExitHolder): 
     .option("--dir <dir>", "mapped folder (needed when several are mapped and the path is not inside one)")
     .option("--list", "only list the copies, newest first")
     .option("--from <time>", "restore the newest copy saved at or before TIME (ISO time, or a backup folder name)")
+    .option("--force", "restore a copy that would take lines away from the last synced version")
     .addHelpText(
       "after",
       `
-Without --from, the newest copy is restored; with nothing newer, the last synced version. The
-current file (if any) is backed up first, so a restore can itself be undone. A running watch,
-or the next push, sends the restored content.
+Without --from, a file deleted here comes back as its last synced version; any other file as
+the newest copy (with nothing newer, the last synced version). The current file (if any) is
+backed up first, so a restore can itself be undone. A running watch, or the next push, sends
+the restored content: a copy that lacks lines of the last synced version (older than what the
+service holds, so the push would take them away there too) is only restored with --force, and
+the command says which lines.
 
 Examples:
   $ mpsync restore web/App.tsx --list
   $ mpsync restore web/App.tsx
-  $ mpsync restore App.tsx --dir web --from 2026-11-22T15:40:00Z`,
+  $ mpsync restore App.tsx --dir web --from 2026-11-22T15:40:00Z --force`,
     )
     .action(action(io, exit, (ctx, path: string, flags: RestoreFlags) => runRestore(ctx, path, flags)));
 }
@@ -56,17 +61,33 @@ async function runRestore(ctx: CommandContext, path: string, flags: RestoreFlags
     });
     return EXIT.ok;
   }
-  const chosen = pick(copies, flags.from);
+  const target = join(mapping.root, ...rel.split("/"));
+  const deleted = await stat(target).then(
+    () => false,
+    () => true,
+  );
+  const chosen = chooseCopy(copies, { deleted, from: fromTime(flags.from) });
   if (chosen === undefined) {
     throw new MpsyncError("USAGE", `no copy of ${rel} in ${mapping.dir}${flags.from === undefined ? "" : ` saved at or before ${flags.from}`}`, {
       hint: `see what there is: mpsync restore ${path} --list`,
     });
   }
+  const synced = copies.find((c) => c.at === undefined);
+  const content = await chosen.read();
+  const change = synced === undefined || chosen === synced ? undefined : restoreChange((await synced.read()).toString("utf8"), content.toString("utf8"));
+  if (change !== undefined && change.removed.length > 0 && flags.force !== true) {
+    const first = JSON.stringify(change.removed[0]!.trim().slice(0, 60));
+    const message = `not restored: this copy of ${rel} (${label(chosen).trim()}) lacks ${lines(change.removed.length)} of the last synced version, first ${first}; the next push would take them away on the service too`;
+    ctx.out.result({ ok: false, dir: mapping.dir, path: rel, wouldRemove: change.removed, wouldAdd: change.added, needs: "--force" }, () => {
+      ctx.out.warn(message);
+      ctx.out.info(ctx.out.c.dim(`  to restore it anyway: mpsync restore ${path}${flags.dir === undefined ? "" : ` --dir ${flags.dir}`}${flags.from === undefined ? "" : ` --from ${flags.from}`} --force`));
+    });
+    return EXIT.failure;
+  }
   const stamp = new Date(ctx.runtime.clock.now()).toISOString().replace(/[:.]/g, "-");
   const savedCurrent = await backupLocalFile(mapping.root, rel, store.backupsDir, stamp);
-  const target = join(mapping.root, ...rel.split("/"));
   await mkdir(dirname(target), { recursive: true });
-  await writeFileAtomically(target, await chosen.read());
+  await writeFileAtomically(target, content);
   const doc = { ok: true, dir: mapping.dir, path: rel, restored: { at: chosen.at, reason: chosen.reason }, currentBackedUpTo: savedCurrent };
   ctx.out.result(doc, () => {
     ctx.out.success(`restored ${rel} in ${mapping.dir}: ${label(chosen).trim()}`);
@@ -76,12 +97,16 @@ async function runRestore(ctx: CommandContext, path: string, flags: RestoreFlags
   return EXIT.ok;
 }
 
-/** The copy to restore: the newest at or before `from`, else the newest, else the last synced. */
-function pick(copies: FileCopy[], from: string | undefined): FileCopy | undefined {
-  if (from === undefined) return copies[0];
+/** `--from` as epoch ms (an ISO time or a backup folder name). */
+function fromTime(from: string | undefined): number | undefined {
+  if (from === undefined) return undefined;
   const limit = stampTime(from) ?? Date.parse(from);
   if (Number.isNaN(limit)) throw new MpsyncError("USAGE", `--from ${from}: not a time (use an ISO time such as 2026-11-22T15:40:00Z)`);
-  return copies.find((c) => c.at !== undefined && c.at <= limit);
+  return limit;
+}
+
+function lines(n: number): string {
+  return `${n} line${n === 1 ? "" : "s"}`;
 }
 
 /** The mapping holding `path` and the file's name inside it. */
