@@ -39,9 +39,14 @@ async function startDaemon(emu) {
 async function timedSave(emu, ctx, rel, content) {
   const { control } = emu;
   const firstRequest = control.waitForRequest((e) => routeOf(e) === ROUTES.active, { timeoutMs: SAVE_TIMEOUT_MS });
+  // The window (issue 23): from the pre-push read reaching the service to the PATCH reaching it.
+  // Another writer's save inside it is overwritten unseen (the API has no compare-and-swap).
+  const readAt = control.waitForRequest((e) => routeOf(e) === ROUTES.read, { timeoutMs: SAVE_TIMEOUT_MS }).then(() => performance.now());
+  let patchAt = 0;
   const landed = (async () => {
     for (;;) {
       const e = await control.waitForRequest((x) => routeOf(x) === ROUTES.patch, { timeoutMs: SAVE_TIMEOUT_MS });
+      patchAt = performance.now();
       if (control.getFiles(ctx.editorId)[rel] === content) return e;
     }
   })();
@@ -54,15 +59,17 @@ async function timedSave(emu, ctx, rel, content) {
   const detectMs = performance.now() - written;
   await landed;
   const ms = performance.now() - written;
+  const windowMs = patchAt - (await readAt);
   // Let the cycle finish (state saved) before the next save: one save at a time.
   await Promise.all(ctx.daemon.workers.map((w) => w.idle()));
-  return { ms, detectMs, requests: control.requests().slice(before) };
+  return { ms, detectMs, windowMs, requests: control.requests().slice(before) };
 }
 
 /** Figure 1: `saves` single saves, rotating over a few files, each with new content. */
 async function benchSaves(emu, ctx, saves, log) {
   const latencies = [];
   const detects = [];
+  const windows = [];
   const requestsPerSave = [];
   const allRequests = [];
   for (let i = 0; i < saves; i++) {
@@ -70,6 +77,7 @@ async function benchSaves(emu, ctx, saves, log) {
     const r = await timedSave(emu, ctx, rel, fileText(`${rel} save ${i}`, 2048));
     latencies.push(r.ms);
     detects.push(r.detectMs);
+    windows.push(r.windowMs);
     requestsPerSave.push(r.requests.length);
     allRequests.push(...r.requests);
     // A human does not save twice within a few milliseconds; a short random gap also keeps
@@ -79,7 +87,7 @@ async function benchSaves(emu, ctx, saves, log) {
   }
   // Per-save average by route (the daemon's own status polls fall into some save windows).
   const routes = Object.fromEntries(Object.entries(countByRoute(allRequests)).map(([k, n]) => [k, n / saves]));
-  return { latencyMs: summarize(latencies), detectMs: summarize(detects), requestsPerSave: summarize(requestsPerSave), routes };
+  return { latencyMs: summarize(latencies), detectMs: summarize(detects), windowMs: summarize(windows), requestsPerSave: summarize(requestsPerSave), routes };
 }
 
 /** Figure 2: one burst of BURST_WRITES writes over BURST_FILES within BURST_SPAN_MS. */

@@ -53,7 +53,7 @@ export interface StateStore {
   /** Reads state.json; never throws (missing or corrupt: an empty state and `recovered`). */
   load(): Promise<LoadedState>;
   /** Validates and atomically writes state.json. */
-  save(state: SyncStateInput): Promise<void>;
+  save(state: SyncStateInput, options?: { durable?: boolean }): Promise<void>;
   /**
    * A side file of the store, kept out of state.json so the bases are not rewritten for it:
    * the scan cache, the daemon's last status. Undefined when missing or malformed (both are
@@ -132,12 +132,12 @@ class FolderStateStore implements StateStore {
     return { state: result.data };
   }
 
-  async save(state: SyncStateInput): Promise<void> {
+  async save(state: SyncStateInput, options: { durable?: boolean } = {}): Promise<void> {
     // Validation here catches engine bugs (a bad hash) before they reach the disk.
     const valid = syncStateSchema.parse({ ...state, version: STATE_VERSION });
     await this.ensureLayout();
     // Compact: with 10,000 files (and their scan cache) pretty-printing triples the size.
-    await writeJsonAtomically(this.#statePath, valid, { compact: true });
+    await writeJsonAtomically(this.#statePath, valid, { compact: true, fsync: options.durable !== false });
   }
 
   async loadSide<T>(name: SideFile, schema: z.ZodType<T>): Promise<T | undefined> {

@@ -51,9 +51,25 @@ describe("BaseLedger", () => {
     expect([...ledger.keep()].sort()).toEqual([B, X, R].sort());
   });
 
-  it("commit applies adoptions, then the executor's moves in order; an answered PATCH becomes landed", () => {
-    const s = state({ pending: { "p.ts": R }, pendingPush: { "a.ts": { hash: X, previous: B } } });
+  it("a push journalled before the read is saved once; its PATCH then saves nothing more, and only what was sent can land", async () => {
+    const s = state();
+    const { ledger, saves } = ledgerOf(s);
+    await ledger.journalPush(new Map([["a.ts", X], ["b.ts", R]]));
+    expect(s.pendingPush).toEqual({ "a.ts": { hash: X, previous: null }, "b.ts": { hash: R, previous: null } });
+    await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
+    expect(saves()).toBe(1);
+    expect(s.pendingPush?.["a.ts"]).toEqual({ hash: X, previous: B });
+    ledger.commit([{ path: "a.ts", hash: X }, { path: "b.ts", hash: R }], { pushAnswered: true, artifactId: "art-1" });
+    expect(ledger.landedOn("a.ts", "art-1")).toMatchObject({ hash: X, previous: B });
+    // b.ts was journalled but not sent (the remote already held it): no claim that we wrote it.
+    expect(ledger.landedOn("b.ts", "art-1")).toBeUndefined();
+    expect(s.pendingPush).toBeUndefined();
+  });
+
+  it("commit applies adoptions, then the executor's moves in order; an answered PATCH becomes landed", async () => {
+    const s = state({ pending: { "p.ts": R } });
     const { ledger } = ledgerOf(s);
+    await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
     expect(ledger.resolve("p.ts", R, undefined)).toBe(R);
     const changed = ledger.commit(
       [

@@ -67,6 +67,8 @@ export class BaseLedger {
   readonly #settling = new Set<string>();
   /** Landed pushes whose remote text moved within the race window: judged by races.ts. */
   readonly #suspects = new Map<string, LandedPush>();
+  /** Paths this cycle sent (intendPush): only these can become `landed`. */
+  readonly #sent = new Set<string>();
   /** Landed pushes of an older version that the active version holds as sent: dropped by the next commit. */
   readonly #carried = new Set<string>();
 
@@ -99,6 +101,7 @@ export class BaseLedger {
     this.#settling.clear();
     this.#suspects.clear();
     this.#carried.clear();
+    this.#sent.clear();
   }
 
   /**
@@ -130,12 +133,33 @@ export class BaseLedger {
     await this.#save();
   }
 
-  /** Journals a PATCH about to be sent (path, hash sent, remote hash it replaces), then saves. */
-  async intendPush(sent: readonly { path: string; hash: string; previous: string | null }[]): Promise<void> {
+  /**
+   * Journals texts a push pass may send (path -> hash), before it reads the remote: the read
+   * its decision rests on and the PATCH then have no disk write between them. What it
+   * replaces is not known yet (`previous` is filled in by intendPush, in memory).
+   */
+  async journalPush(hashes: ReadonlyMap<string, string>): Promise<void> {
+    if (hashes.size === 0) return;
     const pendingPush = { ...this.#state.pendingPush };
-    for (const s of sent) pendingPush[s.path] = { hash: s.hash, previous: s.previous };
+    for (const [path, hash] of hashes) pendingPush[path] = { hash, previous: pendingPush[path]?.hash === hash ? pendingPush[path].previous : null };
     this.#state.pendingPush = pendingPush;
     await this.#save();
+  }
+
+  /**
+   * Journals a PATCH about to be sent (path, hash sent, remote hash it replaces). Saved only
+   * when a text was not journalled yet (a merge made this cycle): a crash needs only the hash
+   * sent, and what it replaced is kept by the commit's save.
+   */
+  async intendPush(sent: readonly { path: string; hash: string; previous: string | null }[]): Promise<void> {
+    const pendingPush = { ...this.#state.pendingPush };
+    const fresh = sent.some((s) => pendingPush[s.path]?.hash !== s.hash);
+    for (const s of sent) {
+      pendingPush[s.path] = { hash: s.hash, previous: s.previous };
+      this.#sent.add(s.path);
+    }
+    this.#state.pendingPush = pendingPush;
+    if (fresh) await this.#save();
   }
 
   /**
@@ -171,7 +195,7 @@ export class BaseLedger {
     }
     if (outcome.pushAnswered && s.pendingPush !== undefined) {
       for (const [path, p] of Object.entries(s.pendingPush)) {
-        if (files[path]?.hash === p.hash) landed[path] = { ...p, artifactId: outcome.artifactId, at };
+        if (this.#sent.has(path) && files[path]?.hash === p.hash) landed[path] = { ...p, artifactId: outcome.artifactId, at };
       }
       s.pendingPush = undefined;
       changed = true;
@@ -185,6 +209,7 @@ export class BaseLedger {
     this.#settling.clear();
     this.#suspects.clear();
     this.#carried.clear();
+    this.#sent.clear();
     return changed;
   }
 

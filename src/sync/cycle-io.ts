@@ -28,6 +28,25 @@ export async function pushIntents(
   });
 }
 
+/**
+ * The second read of a push pass's changed files, made before its remote read (the first read
+ * found them changed): a text whose hash differs is still being written and is left out. The
+ * texts kept are stored as base texts and journalled (BaseLedger.journalPush), so the PATCH
+ * can follow the remote read with no disk write in between.
+ */
+export async function readToSend(local: LocalTree, store: DesignStore, ledger: BaseLedger, changed: ReadonlyMap<string, LocalFile | undefined>): Promise<Map<string, ReadText>> {
+  const wanted = [...changed].flatMap(([path, l]) => (l === undefined || l.binary || l.hasMarkers || l.hash === ledger.baseOf(path) ? [] : [{ path, hash: l.hash }]));
+  const reads = await mapBounded(wanted, LOCAL_READ_CONCURRENCY, (w) => local.read(w.path));
+  const out = new Map<string, ReadText>();
+  for (const [i, w] of wanted.entries()) {
+    const read = reads[i];
+    if (read?.text !== undefined && read.hash === w.hash) out.set(w.path, { hash: w.hash, text: read.text });
+  }
+  await putBaseTexts(store, [...out.values()].map((r) => r.text));
+  await ledger.journalPush(new Map([...out].map(([path, r]) => [path, r.hash])));
+  return out;
+}
+
 /** The remote contents the plan is about to write (path -> stored base hash), stored in one go. */
 export async function pullIntents(store: DesignStore, plan: SyncPlan, remote: RemoteSnapshot): Promise<Map<string, string>> {
   const paths: string[] = [];
@@ -42,14 +61,28 @@ export async function pullIntents(store: DesignStore, plan: SyncPlan, remote: Re
   return new Map(paths.map((p, i) => [p, hashes[i]!]));
 }
 
-/** Texts of the files the plan pushes or merges; a file changed since the scan is skipped. */
-export async function readLocalTexts(local: LocalTree, plan: SyncPlan): Promise<Map<string, string>> {
+/** A local text read for sending, with its hash. */
+export interface ReadText {
+  hash: string;
+  text: string;
+}
+
+/**
+ * Texts of the files the plan pushes or merges; a file changed since the scan is skipped.
+ * `preread`: texts a push pass read (and journalled) before its remote read, used as they are.
+ */
+export async function readLocalTexts(local: LocalTree, plan: SyncPlan, preread?: ReadonlyMap<string, ReadText>): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
   const wanted = plan.actions.flatMap((a) => {
     const expect = a.kind === "push" ? a.expectLocal : a.kind === "conflict" ? a.localHash : a.kind === "record-base" ? a.hash : undefined;
+    const early = preread?.get(a.path);
+    if (expect !== undefined && early?.hash === expect) {
+      texts.set(a.path, early.text);
+      return [];
+    }
     return expect === undefined ? [] : [{ path: a.path, expect }];
   });
   const reads = await mapBounded(wanted, LOCAL_READ_CONCURRENCY, (w) => local.read(w.path));
-  const texts = new Map<string, string>();
   for (const [i, w] of wanted.entries()) {
     const read = reads[i];
     if (read?.text !== undefined && read.hash === w.expect) texts.set(w.path, read.text);

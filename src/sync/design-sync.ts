@@ -22,7 +22,18 @@ import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
 import { rebaseRaces } from "./races.js";
 import { readBackPushed } from "./read-back.js";
-import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, pullIntents, pushIntents, readLocalTexts, remoteLabel, type TriplesContext } from "./cycle-io.js";
+import {
+  buildTriples,
+  expandPaths,
+  LOCAL_READ_CONCURRENCY,
+  pullIntents,
+  pushIntents,
+  readLocalTexts,
+  readToSend,
+  remoteLabel,
+  type ReadText,
+  type TriplesContext,
+} from "./cycle-io.js";
 import { mapBounded } from "../local/bounded.js";
 import { judgeLocalName } from "./local-refusals.js";
 import { localNameJudge, type LocalNameRefusal } from "../local/path-jail.js";
@@ -98,6 +109,8 @@ export class DesignSync {
   #state: PersistedState | undefined;
   #editorId: string | undefined;
   #ledger!: BaseLedger;
+  /** Labels of the versions conflicts were marked against (#remoteLabel). */
+  readonly #labels = new Map<string, Promise<string>>();
   /** The refused local names moved this cycle: state.json must be saved (status reads them). */
   #refusedLocalChanged = false;
 
@@ -157,7 +170,9 @@ export class DesignSync {
     state.sourceDesign = this.#o.design;
     this.#editorId = editorId;
     this.#state = state;
-    this.#ledger = new BaseLedger(state, () => this.save(), () => this.#o.clock.now());
+    // The journals are saved without a flush: they sit between a read and the write it decided
+    // (README, known limits: the window); the cycle's flush makes them durable with the files.
+    this.#ledger = new BaseLedger(state, () => this.#o.store.save(this.state, { durable: false }), () => this.#o.clock.now());
   }
 
   /**
@@ -246,6 +261,7 @@ export class DesignSync {
       // The folder vanished or was emptied: only the full cycle's breakers judge that.
       return this.#fullPass(options);
     }
+    const toSend = options.dryRun === true ? undefined : await readToSend(this.#o.local, this.#o.store, this.#ledger, locals);
     const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()]);
     if (this.state.artifactId !== undefined && remote.artifactId !== this.state.artifactId) {
       // The active artifact moved (generation, or another version picked): pull and
@@ -256,7 +272,7 @@ export class DesignSync {
     const files = buildTriples(new Set(locals.keys()), (p) => locals.get(p), remote, this.#triplesCtx());
     const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
     const plan = reconcile({ files, policy: this.#o.policy, force: false, folderExists: true, fullRemote: false });
-    return this.#finish(plan, remote, raced, options.dryRun === true);
+    return this.#finish(plan, remote, raced, options.dryRun === true, true, undefined, toSend);
   }
 
   /** Local paths that differ from their base (for push, status and start-up). */
@@ -291,7 +307,15 @@ export class DesignSync {
     return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
   }
 
-  async #finish(plan: SyncPlan, remote: RemoteSnapshot, raced: ReadonlySet<string>, dryRun: boolean, send = true, progress?: CycleProgress): Promise<CycleReport> {
+  async #finish(
+    plan: SyncPlan,
+    remote: RemoteSnapshot,
+    raced: ReadonlySet<string>,
+    dryRun: boolean,
+    send = true,
+    progress?: CycleProgress,
+    preread?: ReadonlyMap<string, ReadText>,
+  ): Promise<CycleReport> {
     const report: CycleReport = {
       plan,
       dryRun,
@@ -313,19 +337,29 @@ export class DesignSync {
     if (dryRun) return report;
     const haltCleared = this.state.halted !== undefined;
     this.state.halted = undefined;
-    report.result = await this.#execute(plan, remote, raced, haltCleared, send, progress);
+    report.result = await this.#execute(plan, remote, raced, haltCleared, send, progress, preread);
     return report;
   }
 
-  async #execute(plan: SyncPlan, remote: RemoteSnapshot, raced: ReadonlySet<string>, haltCleared: boolean, send: boolean, progress?: CycleProgress): Promise<ExecuteResult> {
+  async #execute(
+    plan: SyncPlan,
+    remote: RemoteSnapshot,
+    raced: ReadonlySet<string>,
+    haltCleared: boolean,
+    send: boolean,
+    progress?: CycleProgress,
+    preread?: ReadonlyMap<string, ReadText>,
+  ): Promise<ExecuteResult> {
     const ledger = this.#ledger;
     this.#o.local.beginWrites?.();
-    const localTexts = await readLocalTexts(this.#o.local, plan);
+    // A conflict's markers name the version: asked while the local texts are read, and once
+    // per version (#labels), not between the PATCH's decision and the PATCH when avoidable.
+    const label = plan.actions.some((a) => a.kind === "conflict") ? this.#remoteLabel(remote.artifactId) : undefined;
+    const localTexts = await readLocalTexts(this.#o.local, plan, preread);
     const displaced = await findDisplaced(plan, ledger, remote, this.#o.store);
     await ledger.intendPulls(await pullIntents(this.#o.store, plan, remote));
     const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
     const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
-    let label: Promise<string> | undefined;
     // Said before the files are written: a process killed between the write and the report
     // would leave the edit only in backups, and the next cycle would see nothing to report.
     emitDisplaced(this.#o.emit, { dir: this.#o.dir, editorId: this.editorId }, displaced, stamp);
@@ -342,7 +376,7 @@ export class DesignSync {
           await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
         },
         saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
-        remoteLabel: () => (label ??= remoteLabel(this.#o.client, this.editorId, remote.artifactId)),
+        remoteLabel: () => label ?? this.#remoteLabel(remote.artifactId),
         ...(progress === undefined ? {} : { progress }),
       },
     );
@@ -366,6 +400,17 @@ export class DesignSync {
 
     if (result.pushError !== undefined) throw result.pushError;
     return result;
+  }
+
+  /** "remote v7" for `artifactId`, asked once per version (a version's label never changes). */
+  #remoteLabel(artifactId: string): Promise<string> {
+    let label = this.#labels.get(artifactId);
+    if (label === undefined) {
+      label = remoteLabel(this.#o.client, this.editorId, artifactId);
+      if (this.#labels.size > 16) this.#labels.clear();
+      this.#labels.set(artifactId, label);
+    }
+    return label;
   }
 
   #triplesCtx(): TriplesContext {

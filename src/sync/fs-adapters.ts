@@ -55,7 +55,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
       writtenDaemon = undefined;
       return { state: { ...core, ...daemon } as PersistedState, recovered: loaded.recovered };
     },
-    async save(state) {
+    async save(state, options) {
       // Never re-create a mapped folder that vanished just to hold its state: that would
       // turn "folder missing" into "folder emptied" and hide what happened from the user.
       if (!(await folderExists(root))) return;
@@ -63,7 +63,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
       const { lastStatus, lastError, ...core } = state;
       const coreText = JSON.stringify(core);
       if (coreText !== writtenState) {
-        await store.save(core);
+        await store.save(core, options);
         writtenState = coreText;
       }
       const daemonText = JSON.stringify({ lastStatus, lastError });

@@ -66,7 +66,12 @@ export type PersistedState = Omit<SyncState, "version" | "scanCache">;
 /** Load/save of the state plus the base-text, conflict and backup areas. */
 export interface DesignStore extends BaseTexts {
   load(): Promise<{ state: PersistedState; recovered?: "missing" | "corrupt" | undefined }>;
-  save(state: PersistedState): Promise<void>;
+  /**
+   * Persists the state. `durable: false` (the intent journals, written just before a write
+   * goes out): no fsync; the rename alone survives a killed process, and the cycle's flush
+   * makes it durable before the state that names the new bases. @default durable: true
+   */
+  save(state: PersistedState, options?: { durable?: boolean }): Promise<void>;
   saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
   pruneBases(keep: ReadonlySet<string>): Promise<void>;
   /** Stores many base texts at once (a pull: one pack instead of a file each); in order. */

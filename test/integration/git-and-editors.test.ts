@@ -102,7 +102,7 @@ describe("git pause", () => {
 });
 
 describe("git begins during a cycle", () => {
-  it("a push whose cycle began before git took its lock is held at the PATCH, journals nothing, and goes out once git is done", async () => {
+  it("a push whose cycle began before git took its lock is held at the PATCH, nothing taken as landed, and goes out once git is done", async () => {
     h = await startHarness();
     let gitHolds = false;
     const [mapping] = await h.runtime.mappings();
@@ -114,7 +114,8 @@ describe("git begins during a cycle", () => {
     await expect(sync.pushPaths(["index.css"])).rejects.toMatchObject({ code: "GIT_BUSY" });
     expect(h.emu.control.countRequests(isPatch)).toBe(0);
     expect(h.remoteFiles()["index.css"]).toBe(STARTER_FILES["index.css"]);
-    expect(sync.state.pendingPush ?? []).toEqual([]);
+    // Journalled before the remote read (BaseLedger.journalPush), but never sent: no claim of a landed push.
+    expect(sync.state.landed ?? {}).toEqual({});
     gitHolds = false;
     await sync.pushPaths(["index.css"]);
     expect(h.emu.control.countRequests(isPatch)).toBe(1);
