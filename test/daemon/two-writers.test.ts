@@ -1,0 +1,58 @@
+/**
+ * Two people save the same file at the same moment (issue 23, item 2): two real `mpsync watch`
+ * processes, two folders, one design. Both pre-push reads are held at the service so both see
+ * the old text, then both PATCH: the later write replaces the earlier one on the service, and
+ * both were answered. The read-back and the unsettled push (races.ts) must bring the loser's
+ * edit back, or mark the conflict, in a live file.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { startHarness, STARTER_FILES, until, type Harness } from "../support/harness.js";
+import { spawnWatch, type DaemonProcess } from "./daemon-process.js";
+
+const SYNCRC = { debounceMs: 30, pollIntervalSec: 0.2, remoteCheckSec: 0.5 };
+let a: Harness | undefined;
+let b: Harness | undefined;
+const daemons: DaemonProcess[] = [];
+
+afterEach(async () => {
+  for (const d of daemons.splice(0)) {
+    if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill("SIGKILL");
+    await d.exited;
+  }
+  await b?.close();
+  await a?.close();
+  a = b = undefined;
+});
+
+/** Two folders on one design, each with its own `watch`, both ready. */
+async function twoWatches(): Promise<[Harness, Harness, DaemonProcess, DaemonProcess]> {
+  a = await startHarness({ syncrc: SYNCRC });
+  b = await startHarness({ sharing: a, syncrc: SYNCRC });
+  const [da, db] = [spawnWatch(a.home, a.env), spawnWatch(b.home, b.env)];
+  daemons.push(da, db);
+  await Promise.all([da.waitFor((e) => e.event === "ready"), db.waitFor((e) => e.event === "ready")]);
+  // Both pre-push reads wait at the service: each client decides on the old text.
+  a.emu.control.failNext({ method: "POST", path: /\/files\/read$/ }, { delayMs: 400 }, 2);
+  return [a, b, da, db];
+}
+
+const APP = STARTER_FILES["App.tsx"]!;
+
+describe("two watch processes saving one file at the same moment", () => {
+  it("different lines: both edits end merged on the service and in both folders", async () => {
+    const [ha, hb] = await twoWatches();
+    await Promise.all([ha.writeLocal("App.tsx", APP.replace("// App line 3", "// edit A")), hb.writeLocal("App.tsx", APP.replace("// App line 16", "// edit B"))]);
+    const both = (text: string | undefined): boolean => /edit A/.test(text ?? "") && /edit B/.test(text ?? "");
+    await until(() => both(ha.remoteFiles()["App.tsx"]), 20_000, "both edits on the service");
+    await until(async () => both(await ha.readLocal("App.tsx")) && both(await hb.readLocal("App.tsx")), 20_000, "both edits in both folders");
+  });
+
+  it("the same line: a reported conflict, with both texts in a live file of at least one folder", async () => {
+    const [ha, hb, da, db] = await twoWatches();
+    await Promise.all([ha.writeLocal("App.tsx", APP.replace("// App line 5", "// edit A")), hb.writeLocal("App.tsx", APP.replace("// App line 5", "// edit B"))]);
+    const isConflict = (e: Record<string, unknown>): boolean => e["event"] === "conflict" && (e["files"] as string[] | undefined)?.includes("App.tsx") === true;
+    await Promise.race([da.waitFor(isConflict, { timeoutMs: 20_000 }), db.waitFor(isConflict, { timeoutMs: 20_000 })]);
+    const live = [await ha.readLocal("App.tsx"), await hb.readLocal("App.tsx")];
+    expect(live.some((t) => /edit A/.test(t ?? "") && /edit B/.test(t ?? ""))).toBe(true);
+  });
+});

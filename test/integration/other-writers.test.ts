@@ -1,0 +1,57 @@
+/**
+ * Issue 23 on the real daemon (real chokidar, the undici client, the emulator on 127.0.0.1):
+ * a PATCH answered 503 while the web editor saves, and a version built before a pushed new
+ * file. Two real `watch` processes saving at once live in test/daemon/two-writers.test.ts.
+ */
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { WatchDaemon } from "../../src/daemon/watch-daemon.js";
+import { startDaemon, startHarness, STARTER_FILES, until, type Harness } from "../support/harness.js";
+
+let h: Harness | undefined;
+let daemon: WatchDaemon | undefined;
+afterEach(async () => {
+  await daemon?.stop();
+  daemon = undefined;
+  await h?.close();
+  h = undefined;
+});
+
+const isPatch = (e: { method: string }): boolean => e.method === "PATCH";
+
+describe("a PATCH whose first attempt failed", () => {
+  it("is not repeated over a web save made meanwhile: the next cycle reads it and both edits end on the service", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    const app = STARTER_FILES["App.tsx"]!;
+    h.emu.control.failNext({ method: "PATCH" }, { status: 503 }, 1);
+    await h.writeLocal("App.tsx", app.replace("// App line 3", "// my edit"));
+    await h.emu.control.waitForRequest(isPatch, { timeoutMs: 10_000 });
+    // The web editor saves another line while the client holds the 503.
+    h.emu.control.editFile(h.editorId, "App.tsx", app.replace("// App line 15", "// web edit"));
+    const both = (text: string | undefined): boolean => /my edit/.test(text ?? "") && /web edit/.test(text ?? "");
+    await until(() => both(h!.remoteFiles()["App.tsx"]), 15_000, "both edits on the service");
+    await until(async () => both(await h!.readLocal("App.tsx")), 15_000, "both edits in the folder");
+  });
+});
+
+describe("a version built before a push of a new file", () => {
+  it("removes the file as the new version says, and says so: the event names it and where it is kept", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    // The PATCH is held at the service for a moment; a version built from the files before it
+    // becomes active meanwhile (a generation that started earlier).
+    h.emu.control.failNext({ method: "PATCH" }, { delayMs: 300 }, 1);
+    const since = h.mark();
+    await h.writeLocal("components/New.tsx", "export function New() { return null; }\n");
+    await h.emu.control.waitForRequest(isPatch, { timeoutMs: 10_000 });
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES }, { newArtifact: true, title: "generation" });
+    const event = await h.waitForEvent((e) => e.event === "conflict" && e.files?.includes("components/New.tsx") === true, { since, timeoutMs: 15_000 });
+    expect(event.message).toContain("the new version was built without this file you pushed");
+    // Said before the cycle writes (a kill in between must not lose the report), then removed.
+    await until(async () => (await h!.readLocal("components/New.tsx")) === undefined, 10_000, "the file removed");
+    const backups = await readdir(join(h.root, ".mpsync/backups"), { recursive: true });
+    expect(backups.some((p) => String(p).endsWith(join("components", "New.tsx")))).toBe(true);
+  });
+});
