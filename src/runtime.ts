@@ -49,6 +49,8 @@ export interface DesignWorkerWiring {
   lockHeld: () => Promise<boolean>;
   /** The whole daemon must stop (a refused key). */
   onFatal: (err: unknown) => void;
+  /** This design stopped for good (403, 404, its lock gone). */
+  onStopped?: ((err: unknown) => void) | undefined;
   retry?: { baseMs: number; maxMs: number } | undefined;
 }
 
@@ -275,6 +277,7 @@ export class Runtime {
       gitBusy,
       waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
       onFatal: wiring.onFatal,
+      onStopped: wiring.onStopped,
       settleHeap: (this.#settleHeap ??= createHeapSettler()),
     });
   }

@@ -55,6 +55,8 @@ export interface DesignWorkerOptions {
   lockHeld?: () => Promise<boolean>;
   /** Called when the whole daemon must stop (401). */
   onFatal(err: unknown): void;
+  /** Called once when this design stops for good (403, 404, its lock gone), with the reason. */
+  onStopped?: (err: unknown) => void;
   /** After a full sync of a large design: free its garbage once quiet (src/core/heap.ts). */
   settleHeap?: () => void;
   /** Backoff of failed cycles, in ms. @default { baseMs: 1000, maxMs: 60000 } */
@@ -221,6 +223,9 @@ export class DesignWorker {
         return;
       case "close-source":
         void this.#source?.close();
+        return;
+      case "stopped":
+        this.#o.onStopped?.(about.err);
         return;
       case "fatal":
         this.#o.onFatal(about.err);

@@ -125,7 +125,7 @@ describe("worker loop: failures", () => {
     ["git began during the cycle: its work is redone in full once git is done; no error, no retry", {}, failed("git", "GIT_BUSY"), ["log", "wait-git"], [], { waitingForGit: true, needsFullSync: true, failures: 0, retryArmed: false }],
     ["git began during the cycle, already waiting: nothing more", { waitingForGit: true }, failed("git", "GIT_BUSY"), [], [], { waitingForGit: true }],
     ["a refused key stops the daemon", {}, failed("fatal", "UNAUTHORIZED"), ["halt", "fatal"], [], { stopped: true }],
-    ["no access stops this design only", {}, failed("stop-design", "FORBIDDEN"), ["emit", "halt", "close-source"], ["error: service unreachable; sync of web stopped"], { stopped: true }],
+    ["no access stops this design only", {}, failed("stop-design", "FORBIDDEN"), ["emit", "halt", "close-source", "stopped"], ["error: service unreachable; sync of web stopped"], { stopped: true }],
   ])("%s", (_name, before, event, effects, said, after) => expectStep(before, event, effects, said, after));
 
   it("backs off exponentially, with jitter in the upper half, up to maxMs", () => {

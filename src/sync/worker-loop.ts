@@ -90,6 +90,8 @@ export type Effect =
   | { do: "settle-heap" }
   | { do: "halt" }
   | { do: "close-source" }
+  /** This design stopped for good (no access, lock gone): tell the daemon, which may have no folder left. */
+  | { do: "stopped" }
   | { do: "fatal" }
   | { do: "log"; level: "info" | "debug"; message: string; fields: Record<string, unknown> };
 
@@ -273,7 +275,7 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
     case "stop-design":
       return {
         state: { ...s, stopped: true },
-        effects: [{ do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } }, { do: "halt" }, { do: "close-source" }],
+        effects: [{ do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } }, { do: "halt" }, { do: "close-source" }, { do: "stopped" }],
       };
     case "retry": {
       let next = s;

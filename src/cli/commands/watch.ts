@@ -21,6 +21,8 @@ second signal exits at once (one that follows the first within 0.5 s, as when \`
 passes on the terminal's Ctrl-C, counts as the same request). Edits not sent stay on disk
 and go out at the next start.
 SIGHUP re-reads .syncrc (adds or drops folders).
+A folder stops alone on a 403 or 404, or when its .mpsync/ is removed; when none is left,
+watch exits with one line saying why (exit 3 after a 403, else 1).
 With --json, stdout is a JSON Lines stream of events (ready, pushed, pulled, conflict,
 generating, idle, published, halted, rate_limited, error); logs go to stderr.
 
@@ -85,7 +87,10 @@ Examples:
           return EXIT.ok;
         } catch (err) {
           await (stopping ?? daemon.stop().catch(() => undefined));
-          ctx.out.error(explainRefusedKey(err, ctx));
+          const explained = explainRefusedKey(err, ctx);
+          // --json: stdout stays JSON Lines to the end, so the last word is an event too.
+          if (ctx.out.opts.json) ctx.out.event({ event: "error", dir: "*", code: errorCode(explained), message: describeError(explained), exitCode: exitCodeFor(explained) });
+          else ctx.out.error(explained);
           return exitCodeFor(err);
         } finally {
           for (const u of unsubscribe) u();
