@@ -30,11 +30,11 @@ export type TimedSummary = CycleSummary & { elapsedMs: number };
 
 /** pullFolder with a progress bar on a terminal (PROGRESS_MIN_FILES or more) and its duration. */
 async function timedPull(ctx: CommandContext, mapping: Mapping, sync: DesignSync, emit: EventSink, options: { send?: boolean } = {}): Promise<TimedSummary> {
-  const started = ctx.runtime.clock.now();
-  const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.now(), PROGRESS_MIN_FILES);
+  const started = ctx.runtime.clock.monotonic();
+  const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.monotonic(), PROGRESS_MIN_FILES);
   try {
     const summary = summarizeCycle(await pullFolder(ctx.runtime, mapping, sync, emit, { ...options, progress: bar.update }));
-    return { ...summary, elapsedMs: ctx.runtime.clock.now() - started };
+    return { ...summary, elapsedMs: ctx.runtime.clock.monotonic() - started };
   } finally {
     bar.stop();
   }

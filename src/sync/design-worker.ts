@@ -243,7 +243,7 @@ export class DesignWorker {
   #cycleDone(full: boolean, report: CycleReport | undefined): Promise<void> {
     const result = report?.result;
     const summary = report === undefined ? undefined : { remoteNames: [...report.remoteNames], pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0), pushed: result?.pushed.length ?? 0 };
-    const event: LoopEvent = { type: "cycle-done", full, report: summary, hadPersistedError: this.#o.sync.state.lastError !== undefined, now: this.#o.clock.now() };
+    const event: LoopEvent = { type: "cycle-done", full, report: summary, hadPersistedError: this.#o.sync.state.lastError !== undefined, now: this.#o.clock.monotonic() };
     return this.#send(event, { report });
   }
 
@@ -271,7 +271,7 @@ export class DesignWorker {
       });
     }
     const { state } = this.#o.sync;
-    await this.#send({ type: "status", status, persisted: state.lastStatus, artifactId: state.artifactId, halted: state.halted !== undefined, now: this.#o.clock.now() });
+    await this.#send({ type: "status", status, persisted: state.lastStatus, artifactId: state.artifactId, halted: state.halted !== undefined, now: this.#o.clock.monotonic(), at: this.#o.clock.now() });
   }
 
   async #publish(artifactId: string): Promise<void> {

@@ -86,14 +86,16 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
   try {
     let reports: DesignStatusReport[] = [];
     let collectedAt = 0;
+    // Ages and the next collection are measured on the monotonic clock; `at` stays wall time.
+    let collectedMono = Number.NEGATIVE_INFINITY;
     let ended = false;
     void stopped.then(() => (ended = true));
     while (!ended) {
-      const now = ctx.runtime.clock.now();
-      if (now - collectedAt >= collectMs) {
+      if (ctx.runtime.clock.monotonic() - collectedMono >= collectMs) {
         reports = [];
         for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
         collectedAt = ctx.runtime.clock.now();
+        collectedMono = ctx.runtime.clock.monotonic();
         if (ctx.out.opts.json) {
           // JSON Lines: one status document per collection.
           ctx.io.stdout.write(`${JSON.stringify({ ok: reports.every((r) => r.errorCode === undefined), at: new Date(collectedAt).toISOString(), designs: reports })}\n`);
@@ -108,8 +110,8 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
         ctx.out.info(ctx.out.c.bold(`mpsync status --watch  (${clockTime(ctx.runtime.clock.now())}; Ctrl-C to stop)`));
         ctx.out.info("");
         renderStatus(ctx.out, reports);
-        const next = Math.max(0, Math.round((collectedAt + collectMs - ctx.runtime.clock.now()) / 1000));
-        ctx.out.info(ctx.out.c.dim(`asked the service ${Math.round((ctx.runtime.clock.now() - collectedAt) / 1000)} s ago; next in ${next} s`));
+        const next = Math.max(0, Math.round((collectedMono + collectMs - ctx.runtime.clock.monotonic()) / 1000));
+        ctx.out.info(ctx.out.c.dim(`asked the service ${Math.round((ctx.runtime.clock.monotonic() - collectedMono) / 1000)} s ago; next in ${next} s`));
       }
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, live ? STATUS_WATCH_REDRAW_MS : collectMs)))]);
@@ -138,9 +140,9 @@ async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFla
   };
   for (const mapping of await ctx.runtime.mappings(dirs)) {
     try {
-      const started = ctx.runtime.clock.now();
+      const started = ctx.runtime.clock.monotonic();
       const one = await syncOne(ctx, mapping, flags, kind, emit);
-      results.push({ ...one, elapsedMs: ctx.runtime.clock.now() - started });
+      results.push({ ...one, elapsedMs: ctx.runtime.clock.monotonic() - started });
     } catch (err) {
       // A design with no version yet (first generation running) is not a failure: nothing to do.
       if (!hasCode(err, "NO_ARTIFACT")) throw err;
@@ -187,7 +189,7 @@ async function runCycle(
   const dryRun = flags.dryRun === true;
   // `pull` only brings remote changes in: local edits wait for push or watch (README, "How sync works").
   if (kind === "pull") {
-    const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.now(), PROGRESS_MIN_FILES);
+    const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.monotonic(), PROGRESS_MIN_FILES);
     try {
       return await sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true, progress: bar.update });
     } finally {

@@ -44,12 +44,12 @@ Examples:
           if (stopping !== undefined) {
             // One Ctrl-C often arrives twice: from the terminal, and passed on by `npm run` or
             // a supervisor a moment later. Only a signal after that moment means "exit now".
-            if (ctx.runtime.clock.now() - firstSignalAt < repeatMs) return;
+            if (ctx.runtime.clock.monotonic() - firstSignalAt < repeatMs) return;
             ctx.out.warn(`second signal: exiting now; ${unsent}`);
             forceExit();
             return;
           }
-          firstSignalAt = ctx.runtime.clock.now();
+          firstSignalAt = ctx.runtime.clock.monotonic();
           ctx.out.warn(`stopping: flushing pending pushes (at most ${Math.ceil(flushMs / 1000)} s; press Ctrl-C again to exit now)`);
           stopping = daemon.stop();
           setTimeout(() => {
