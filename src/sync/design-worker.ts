@@ -74,6 +74,8 @@ export class DesignWorker {
   #chain: Promise<void> = Promise.resolve();
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
+  /** Status polls in a row that found the folder's lock gone (two stop the design). */
+  #lockMisses = 0;
   /** The start-up cycle's remote read, begun before the watcher is ready (start()). */
   #startupRemote: Promise<RemoteSnapshot> | undefined;
 
@@ -263,7 +265,12 @@ export class DesignWorker {
 
   async #onStatus(status: DesignStatus): Promise<void> {
     if (this.#loop.stopped) return;
-    if (this.#o.lockHeld !== undefined && !(await this.#o.lockHeld())) {
+    const held = this.#o.lockHeld === undefined || (await this.#o.lockHeld());
+    this.#lockMisses = held ? 0 : this.#lockMisses + 1;
+    // One look can land inside `rm -rf` of the whole folder (its .mpsync/ gone, the folder not
+    // yet): a vanished folder is the breaker's case (halt and wait), so a second poll decides.
+    if (this.#lockMisses === 1) return;
+    if (!held) {
       // `.mpsync/` was removed (or the lock taken over): another process may now sync this
       // folder, and two daemons on one folder is what the lock exists to prevent.
       throw new MpsyncError("FOLDER_LOCKED", `the lock of ${this.#o.dir} (.mpsync/lock) vanished or changed owner while mpsync ran`, {

@@ -5,7 +5,7 @@
  * `.mpsync/daemon.json`: state.json holds the bases and their journals only.
  */
 import { stat } from "node:fs/promises";
-import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged } from "../local/local-fs.js";
+import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged, type BackupMemory } from "../local/local-fs.js";
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
 import { removeStaleTempFiles } from "../local/stale-temps.js";
@@ -41,6 +41,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
   // so a status save touches daemon.json, never the (large) bases of state.json.
   let writtenState: string | undefined;
   let writtenDaemon: string | undefined;
+  const backups: BackupMemory = new Map();
   const designStore: DesignStore = {
     async load() {
       const loaded = await store.load();
@@ -131,7 +132,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     },
     async backup(rel, stamp) {
       await store.ensureLayout();
-      await backupLocalFile(root, rel, store.backupsDir, stamp);
+      await backupLocalFile(root, rel, store.backupsDir, stamp, backups);
     },
   };
   return { local, store: designStore, matcher };
