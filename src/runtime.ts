@@ -282,9 +282,17 @@ export class Runtime {
     });
   }
 
-  /** Drops the cached config so the next config() re-reads .syncrc (SIGHUP). */
-  forgetConfig(): void {
-    this.#config = undefined;
+  /**
+   * Re-reads .syncrc (a reload): on success it replaces the config every later call sees, and
+   * the settings a running process can change in place (poll interval, concurrency) follow;
+   * on failure (CONFIG_INVALID) the config in use stays.
+   */
+  async reloadConfig(): Promise<LoadedConfig> {
+    const loaded = await loadConfig({ cwd: this.options.cwd, configPath: this.options.configPath, env: this.options.env });
+    this.#config = loaded;
+    if (this.#poller !== undefined) this.#poller.intervalMs = loaded.config.pollIntervalSec * 1000;
+    if (this.#apiKey !== undefined && this.#apiKey !== "") this.queues.forKey(this.#apiKey, loaded.config.concurrency);
+    return loaded;
   }
 
   /** Releases sockets (keep-alive) so the process can exit. */
