@@ -26,7 +26,7 @@ import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-qu
 import { DesignSync } from "./sync/design-sync.js";
 import type { EventSink } from "./sync/events.js";
 import type { DesignWorker } from "./sync/design-worker.js";
-import { openFsFolder } from "./sync/fs-adapters.js";
+import { openFsFolder, type FsFolder } from "./sync/fs-adapters.js";
 
 /** Process-level inputs; only bin.ts reads them from `process`. */
 export interface RuntimeOptions {
@@ -72,6 +72,8 @@ export class Runtime {
   #logger: Logger | undefined;
   #client: (V3Client & { close(): Promise<void> }) | undefined;
   #poller: PollScheduler | undefined;
+  /** Every folder this process opened (interrupt() stops their writes). */
+  readonly #folders = new Set<FsFolder>();
   /** One for the process: a collection is process-wide, however many designs asked. */
   #settleHeap: (() => void) | undefined;
 
@@ -220,6 +222,7 @@ export class Runtime {
   async createDesignSync(mapping: Mapping, emit: EventSink, options: { holdPushes?: () => boolean } = {}): Promise<DesignSync> {
     const { config } = await this.config();
     const folder = await openFsFolder(mapping.root, config.ignore, this.clock);
+    this.#folders.add(folder);
     return new DesignSync({
       dir: mapping.dir,
       design: mapping.design,
@@ -295,6 +298,24 @@ export class Runtime {
     return loaded;
   }
 
+  /**
+   * Ctrl-C during a command that writes (pull, init): stops every opened folder's writes
+   * between files, waits (at most `maxWaitMs`) for the writes in flight, and removes the temp
+   * files left in those folders. Resolves how many temp files were removed.
+   */
+  async interrupt(maxWaitMs = INTERRUPT_WAIT_MS): Promise<number> {
+    const folders = [...this.#folders];
+    const late = new AbortController();
+    const cleaned = await Promise.race([
+      Promise.all(folders.map((f) => f.interrupt())),
+      this.clock.sleep(maxWaitMs, late.signal).then(() => undefined, () => undefined),
+    ]);
+    late.abort();
+    // A write stuck in the kernel past the wait: sweep anyway; it fails (or is swept) at exit.
+    const removed = cleaned ?? (await Promise.all(folders.map((f) => f.local.removeStaleTemps?.() ?? Promise.resolve([]))));
+    return removed.flat().length;
+  }
+
   /** Releases sockets (keep-alive) so the process can exit. */
   async close(): Promise<void> {
     await this.#client?.close();
@@ -304,5 +325,7 @@ export class Runtime {
 
 /** `--log-file`: rotated by size (PATH.1, PATH.2, ...; log/rotating-file.ts). */
 export const LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
+/** How long an interrupt waits for the writes in flight before sweeping temp files anyway. */
+export const INTERRUPT_WAIT_MS = 2000;
 /** Rotated log files kept beside the current one. */
 export const LOG_FILE_COUNT = 5;

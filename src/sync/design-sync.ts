@@ -142,7 +142,10 @@ export class DesignSync {
   async open(options: { holdsLock?: boolean } = {}): Promise<void> {
     if (options.holdsLock === true) {
       const removed = (await this.#o.local.removeStaleTemps?.()) ?? [];
-      if (removed.length > 0) this.#o.logger.info({ removed }, "removed temp files left by an interrupted write");
+      if (removed.length > 0) {
+        const names = `${removed.slice(0, 3).join(", ")}${removed.length > 3 ? `, and ${removed.length - 3} more` : ""}`;
+        this.#o.logger.info(`removed ${removed.length === 1 ? "a temp file" : `${removed.length} temp files`} an interrupted write left: ${names}`);
+      }
     }
     const { state, recovered } = await this.#o.store.load();
     if (recovered === "corrupt") {
