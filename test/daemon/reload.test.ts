@@ -34,7 +34,8 @@ describe("watch and a changed .syncrc", () => {
     const init = await runCli(["init", "second", "--design", second.editorId]);
     expect(init.code, init.stderr).toBe(0);
     await d.waitFor((e) => e.event === "ready" && e.dir === "second");
-    expect(d.events.some((e) => e.code === "RELOADED" && String(e.message).includes("started second"))).toBe(true);
+    // Said once the reload is done (after the folder's start-up sync, which says `ready`).
+    await d.waitFor((e) => e.code === "RELOADED" && String(e.message).includes("started second"));
     await h.writeLocal("../second/App.tsx", "export const second = 'edited';\n");
     await d.waitFor((e) => e.event === "pushed" && e.dir === "second");
     expect(h.emu.control.getFiles(second.editorId)["App.tsx"]).toBe("export const second = 'edited';\n");
