@@ -26,7 +26,7 @@ import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-qu
 import { DesignSync } from "./sync/design-sync.js";
 import type { EventSink } from "./sync/events.js";
 import type { DesignWorker } from "./sync/design-worker.js";
-import { openFsFolder } from "./sync/fs-adapters.js";
+import { openFsFolder, type FsFolder } from "./sync/fs-adapters.js";
 
 /** Process-level inputs; only bin.ts reads them from `process`. */
 export interface RuntimeOptions {
@@ -49,6 +49,8 @@ export interface DesignWorkerWiring {
   lockHeld: () => Promise<boolean>;
   /** The whole daemon must stop (a refused key). */
   onFatal: (err: unknown) => void;
+  /** This design stopped for good (403, 404, its lock gone). */
+  onStopped?: ((err: unknown) => void) | undefined;
   retry?: { baseMs: number; maxMs: number } | undefined;
 }
 
@@ -70,6 +72,8 @@ export class Runtime {
   #logger: Logger | undefined;
   #client: (V3Client & { close(): Promise<void> }) | undefined;
   #poller: PollScheduler | undefined;
+  /** Every folder this process opened (interrupt() stops their writes). */
+  readonly #folders = new Set<FsFolder>();
   /** One for the process: a collection is process-wide, however many designs asked. */
   #settleHeap: (() => void) | undefined;
 
@@ -218,6 +222,7 @@ export class Runtime {
   async createDesignSync(mapping: Mapping, emit: EventSink, options: { holdPushes?: () => boolean } = {}): Promise<DesignSync> {
     const { config } = await this.config();
     const folder = await openFsFolder(mapping.root, config.ignore, this.clock);
+    this.#folders.add(folder);
     return new DesignSync({
       dir: mapping.dir,
       design: mapping.design,
@@ -275,13 +280,40 @@ export class Runtime {
       gitBusy,
       waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
       onFatal: wiring.onFatal,
+      onStopped: wiring.onStopped,
       settleHeap: (this.#settleHeap ??= createHeapSettler()),
     });
   }
 
-  /** Drops the cached config so the next config() re-reads .syncrc (SIGHUP). */
-  forgetConfig(): void {
-    this.#config = undefined;
+  /**
+   * Re-reads .syncrc (a reload): on success it replaces the config every later call sees, and
+   * the settings a running process can change in place (poll interval, concurrency) follow;
+   * on failure (CONFIG_INVALID) the config in use stays.
+   */
+  async reloadConfig(): Promise<LoadedConfig> {
+    const loaded = await loadConfig({ cwd: this.options.cwd, configPath: this.options.configPath, env: this.options.env });
+    this.#config = loaded;
+    if (this.#poller !== undefined) this.#poller.intervalMs = loaded.config.pollIntervalSec * 1000;
+    if (this.#apiKey !== undefined && this.#apiKey !== "") this.queues.forKey(this.#apiKey, loaded.config.concurrency);
+    return loaded;
+  }
+
+  /**
+   * Ctrl-C during a command that writes (pull, init): stops every opened folder's writes
+   * between files, waits (at most `maxWaitMs`) for the writes in flight, and removes the temp
+   * files left in those folders. Resolves how many temp files were removed.
+   */
+  async interrupt(maxWaitMs = INTERRUPT_WAIT_MS): Promise<number> {
+    const folders = [...this.#folders];
+    const late = new AbortController();
+    const cleaned = await Promise.race([
+      Promise.all(folders.map((f) => f.interrupt())),
+      this.clock.sleep(maxWaitMs, late.signal).then(() => undefined, () => undefined),
+    ]);
+    late.abort();
+    // A write stuck in the kernel past the wait: sweep anyway; it fails (or is swept) at exit.
+    const removed = cleaned ?? (await Promise.all(folders.map((f) => f.local.removeStaleTemps?.() ?? Promise.resolve([]))));
+    return removed.flat().length;
   }
 
   /** Releases sockets (keep-alive) so the process can exit. */
@@ -293,5 +325,7 @@ export class Runtime {
 
 /** `--log-file`: rotated by size (PATH.1, PATH.2, ...; log/rotating-file.ts). */
 export const LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
+/** How long an interrupt waits for the writes in flight before sweeping temp files anyway. */
+export const INTERRUPT_WAIT_MS = 2000;
 /** Rotated log files kept beside the current one. */
 export const LOG_FILE_COUNT = 5;

@@ -119,7 +119,7 @@ export class RequestExecutor {
   }
 
   async #attempt<T>(call: PreparedCall<T>, ctx: CallContext, attempt: number): Promise<AttemptOutcome<T>> {
-    const started = this.#deps.clock.now();
+    const started = this.#deps.clock.monotonic();
     let res: HttpResponse;
     try {
       res = await this.#deps.queue.run(
@@ -155,7 +155,7 @@ export class RequestExecutor {
 
   #logAttempt(ctx: CallContext, attempt: number, started: number, outcome: number | string): void {
     this.#deps.logger.debug(
-      { endpoint: ctx.endpoint, url: ctx.request.url, attempt: attempt + 1, outcome, ms: this.#deps.clock.now() - started },
+      { endpoint: ctx.endpoint, url: ctx.request.url, attempt: attempt + 1, outcome, ms: this.#deps.clock.monotonic() - started },
       "api request",
     );
   }

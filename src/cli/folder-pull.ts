@@ -11,6 +11,7 @@ import type { EventSink } from "../sync/events.js";
 import { PROGRESS_MIN_FILES } from "./render-plan.js";
 import type { CommandContext } from "./context.js";
 import { EXIT } from "./exit-codes.js";
+import type { PullProgress } from "./interrupt.js";
 
 /** Notices and halts from the engine become warnings on stderr. */
 export function warnSink(ctx: CommandContext): EventSink {
@@ -20,7 +21,7 @@ export function warnSink(ctx: CommandContext): EventSink {
 }
 
 /** Pulls the mapping's design under the folder's lock (`send`: init --force's full reconcile). */
-export async function pullMapped(ctx: CommandContext, mapping: Mapping, command: string, options: { send?: boolean } = {}): Promise<TimedSummary> {
+export async function pullMapped(ctx: CommandContext, mapping: Mapping, command: string, options: { send?: boolean; progress?: PullProgress } = {}): Promise<TimedSummary> {
   const emit = warnSink(ctx);
   return withFolder(ctx.runtime, mapping, { command, emit }, (sync) => timedPull(ctx, mapping, sync, emit, options));
 }
@@ -29,21 +30,32 @@ export async function pullMapped(ctx: CommandContext, mapping: Mapping, command:
 export type TimedSummary = CycleSummary & { elapsedMs: number };
 
 /** pullFolder with a progress bar on a terminal (PROGRESS_MIN_FILES or more) and its duration. */
-async function timedPull(ctx: CommandContext, mapping: Mapping, sync: DesignSync, emit: EventSink, options: { send?: boolean } = {}): Promise<TimedSummary> {
-  const started = ctx.runtime.clock.now();
-  const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.now(), PROGRESS_MIN_FILES);
+async function timedPull(ctx: CommandContext, mapping: Mapping, sync: DesignSync, emit: EventSink, options: { send?: boolean; progress?: PullProgress } = {}): Promise<TimedSummary> {
+  const started = ctx.runtime.clock.monotonic();
+  const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.monotonic(), PROGRESS_MIN_FILES);
+  const tracked = options.progress;
+  if (tracked !== undefined) Object.assign(tracked, { dir: mapping.dir, done: 0, total: 0 });
+  const progress = (done: number, total: number): void => {
+    if (tracked !== undefined) Object.assign(tracked, { done, total });
+    bar.update(done, total);
+  };
   try {
-    const summary = summarizeCycle(await pullFolder(ctx.runtime, mapping, sync, emit, { ...options, progress: bar.update }));
-    return { ...summary, elapsedMs: ctx.runtime.clock.now() - started };
+    const summary = summarizeCycle(await pullFolder(ctx.runtime, mapping, sync, emit, { send: options.send, progress }));
+    return { ...summary, elapsedMs: ctx.runtime.clock.monotonic() - started };
   } finally {
     bar.stop();
   }
 }
 
 /** pullMapped, unless another process (a daemon) holds the folder: that process pulls. */
-export async function pullMappedIfFree(ctx: CommandContext, mapping: Mapping, command: string): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {
+export async function pullMappedIfFree(
+  ctx: CommandContext,
+  mapping: Mapping,
+  command: string,
+  options: { send?: boolean; progress?: PullProgress } = {},
+): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {
   const emit = warnSink(ctx);
-  const done = await withFolderIfFree(ctx.runtime, mapping, { command, emit }, (sync) => timedPull(ctx, mapping, sync, emit));
+  const done = await withFolderIfFree(ctx.runtime, mapping, { command, emit }, (sync) => timedPull(ctx, mapping, sync, emit, options));
   return done.value === undefined ? { pull: undefined, pulledBy: holderLabel(done.holder) } : { pull: done.value, pulledBy: undefined };
 }
 

@@ -30,11 +30,11 @@ export async function pollUntilIdle(
   const scheduler = await ctx.runtime.pollScheduler();
   const client = await ctx.runtime.client();
   const clock = ctx.runtime.clock;
-  const started = clock.now();
+  const started = clock.monotonic();
   const progress = ctx.out.progress("waiting for the design to finish generating");
-  let nextPollAt = clock.now();
+  let nextPollAt = clock.monotonic();
   const render = (): void => {
-    const now = clock.now();
+    const now = clock.monotonic();
     const next = nextPollAt > now ? `next poll in ${formatDuration(nextPollAt - now)}` : "polling now";
     progress.update(`generating… ${formatDuration(now - started)} elapsed, ${next}`);
   };
@@ -44,7 +44,7 @@ export async function pollUntilIdle(
   ticker?.unref();
   try {
     for (;;) {
-      nextPollAt = clock.now() + (await scheduler.delayUntilNextPoll(editorId));
+      nextPollAt = clock.monotonic() + (await scheduler.delayUntilNextPoll(editorId));
       render();
       const status = await scheduler.poll(editorId, () => client.getStatus(editorId));
       onStatus(status);

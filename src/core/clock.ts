@@ -1,7 +1,14 @@
-/** Time as a port, so schedulers and the engine can run on a fake clock in unit tests. */
+/**
+ * Time as a port, so schedulers and the engine can run on a fake clock in unit tests.
+ * Two readings: `now` is the wall clock (what is stored, shown, or shared with other
+ * processes); `monotonic` is for every interval, timeout and age the process itself measures,
+ * so a wall clock stepped back (NTP, a laptop waking, a user) never stalls or hurries sync.
+ */
 export interface Clock {
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds (wall clock: may jump either way). */
   now(): number;
+  /** Milliseconds from an arbitrary origin that never moves backwards (durations only). */
+  monotonic(): number;
   /** Resolves after `ms`, or rejects with the signal's reason when aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -10,6 +17,7 @@ export interface Clock {
 export function createSystemClock(): Clock {
   return {
     now: () => Date.now(),
+    monotonic: () => performance.now(),
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);

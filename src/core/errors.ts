@@ -30,6 +30,7 @@ export type ErrorCode =
   | "GIT_BUSY"
   | "NO_ARTIFACT"
   | "UNSAFE_STATE_DIR"
+  | "INTERRUPTED"
   | "INTERNAL";
 
 /** Base of every deliberate error: a one-line message, a stable code, an optional cause. */

@@ -1,16 +1,25 @@
 /**
  * `mpsync watch`: one DesignWorker per mapped folder, each holding its folder's lock.
- * A 401 stops everything (`done` rejects); 403/404 stop one design; `reload` (SIGHUP) adds
- * and drops mappings without a restart; `stop` (SIGINT/SIGTERM) flushes pending pushes first.
+ * A 401 stops everything (`done` rejects); 403/404 (or a lost lock) stop one design, and when
+ * no folder is left `done` rejects with why (a daemon that syncs nothing must not linger, nor
+ * end without a word). A saved .syncrc (watched) or SIGHUP reloads: new mappings start,
+ * removed ones stop, changed settings apply (config-diff.ts) and one line says what happened.
+ * `stop` (SIGINT/SIGTERM) flushes pending pushes first.
  */
 import { classifyFailure } from "../sync/failure.js";
-import { errorCode } from "../core/errors.js";
+import { errorCode, hasCode, MpsyncError, type ErrorCode } from "../core/errors.js";
 import { stat } from "node:fs/promises";
 import type { Mapping, Runtime } from "../runtime.js";
+import type { ResolvedConfig } from "../config/load-config.js";
 import type { EventSink } from "../sync/events.js";
 import type { DesignWorker } from "../sync/design-worker.js";
 import { acquireFolderLock, type FolderLock } from "../state/lock.js";
 import { describeError } from "../sync/describe-error.js";
+import { describeReload, planReload } from "./config-diff.js";
+import { readConfigText, watchConfigFile, type ConfigWatcher } from "./config-watcher.js";
+
+/** A new folder another mpsync process holds (`init` pulling it) is tried again this often. */
+export const LOCKED_RETRY_MS = 1000;
 
 interface Running {
   mapping: Mapping;
@@ -26,12 +35,24 @@ export interface WatchDaemonOptions {
   emit: EventSink;
   /** Backoff of failed cycles. @default { baseMs: 1000, maxMs: 60000 } */
   retry?: { baseMs: number; maxMs: number };
+  /** Reload when .syncrc is saved. @default true */
+  watchConfig?: boolean;
 }
 
 /** The running daemon. */
 export class WatchDaemon {
   readonly #o: WatchDaemonOptions;
   readonly #running = new Map<string, Running>();
+  /** Folders that stopped for good since the last start or reload, with why. */
+  #stopped: { dir: string; err: unknown }[] = [];
+  #stopping = false;
+  /** New folders held by another mpsync process, started once it lets go. */
+  readonly #waiting = new Map<string, { mapping: Mapping; timer: NodeJS.Timeout }>();
+  /** The settings the running folders use (a reload compares the new file with them). */
+  #config: ResolvedConfig | undefined;
+  #configWatcher: ConfigWatcher | undefined;
+  /** Reloads run one at a time (a signal and a save may come together). */
+  #reloads: Promise<unknown> = Promise.resolve();
   #fatal: (err: unknown) => void = () => undefined;
   /** Rejects with the error that stopped the whole daemon (401); resolves after stop(). */
   readonly done: Promise<void>;
@@ -54,47 +75,143 @@ export class WatchDaemon {
 
   /** Starts a worker for every selected mapping. A folder that fails to start is reported; others go on. */
   async start(): Promise<void> {
+    const loaded = await this.#o.runtime.config();
+    this.#config = loaded.config;
     const mappings = await this.#o.runtime.mappings(this.#o.dirs);
     for (const m of mappings) await this.#startOne(m);
-    if (this.#running.size === 0) throw new Error("no folder could be started");
+    if (this.#running.size === 0) throw this.#nothingLeft();
+    if (this.#o.watchConfig !== false) {
+      this.#configWatcher = watchConfigFile({
+        path: loaded.path,
+        initialText: await readConfigText(loaded.path),
+        onChange: () => void this.reloadAndSay("file"),
+        onError: (err) => this.#o.runtime.logger().debug({ err }, "cannot watch .syncrc; SIGHUP still reloads it"),
+      });
+    }
   }
 
-  /** Re-reads .syncrc: starts new mappings, stops (with a flush) removed ones. */
-  async reload(): Promise<void> {
-    this.#o.runtime.forgetConfig();
-    const wanted = await this.#o.runtime.mappings(this.#o.dirs);
-    const roots = new Set(wanted.map((m) => m.root));
-    for (const [root, r] of this.#running) {
-      if (!roots.has(root)) await this.#stopOne(r);
+  /**
+   * Re-reads .syncrc: starts new mappings, stops (with a flush) removed ones, restarts the sync
+   * of running folders whose settings changed, applies poll interval and concurrency in place.
+   * Resolves the line that says what changed (undefined: nothing); rejects (CONFIG_INVALID) and
+   * changes nothing when the file does not validate.
+   */
+  reload(): Promise<string | undefined> {
+    const next = this.#reloads.then(() => this.#reloadNow());
+    this.#reloads = next.catch(() => undefined);
+    return next;
+  }
+
+  /** reload(), then one event: what changed (a signal hears "nothing changed" too), or why it was refused. */
+  async reloadAndSay(trigger: "signal" | "file"): Promise<void> {
+    const { emit } = this.#o;
+    try {
+      const line = await this.reload();
+      if (line !== undefined || trigger === "signal") emit({ event: "notice", dir: "*", code: "RELOADED", message: line ?? "reloaded .syncrc: nothing changed" });
+    } catch (err) {
+      const fix = trigger === "signal" ? "fix .syncrc, then SIGHUP again" : "fix .syncrc: it is read again when saved";
+      emit({ event: "error", dir: "*", code: errorCode(err), message: `reload refused, the running designs keep their settings (${fix}): ${describeError(err)}` });
     }
-    for (const m of wanted) if (!this.#running.has(m.root)) await this.#startOne(m);
+  }
+
+  async #reloadNow(): Promise<string | undefined> {
+    const { runtime } = this.#o;
+    if (this.#stopping || this.#config === undefined) return undefined;
+    const loaded = await runtime.reloadConfig();
+    this.#configWatcher?.taken(await readConfigText(loaded.path));
+    const wanted = await runtime.mappings(this.#o.dirs);
+    const current = [...[...this.#running.values()].map((r) => r.mapping), ...[...this.#waiting.values()].map((w) => w.mapping)];
+    const plan = planReload(this.#config, loaded.config, current, wanted);
+    this.#config = loaded.config;
+    for (const m of [...plan.stop, ...plan.restart]) {
+      this.#unwait(m.root);
+      const r = this.#running.get(m.root);
+      if (r !== undefined) await this.#stopOne(r);
+    }
+    for (const m of [...plan.restart, ...plan.start]) await this.#startOne(m, { waitForLock: true });
+    if (this.#running.size === 0 && this.#waiting.size === 0 && !this.#stopping) this.#fatal(this.#nothingLeft());
+    return describeReload(plan);
   }
 
   /** Flushes every worker's pending changes, then releases the folders. */
   async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#configWatcher?.close();
+    for (const root of [...this.#waiting.keys()]) this.#unwait(root);
     for (const r of [...this.#running.values()]) await this.#stopOne(r);
     this.#resolveDone();
   }
 
-  async #startOne(mapping: Mapping): Promise<void> {
+  async #startOne(mapping: Mapping, options: { waitForLock?: boolean; quiet?: boolean } = {}): Promise<void> {
     const { runtime, emit } = this.#o;
     let lock: FolderLock | undefined;
     try {
       lock = await acquireFolderLock(mapping.root, { command: "mpsync watch" });
+    } catch (err) {
+      // A folder `mpsync init` is still pulling (it added the mapping a moment ago): start it
+      // once that process lets go, instead of giving it up.
+      if (options.waitForLock === true && hasCode(err, "FOLDER_LOCKED")) {
+        if (options.quiet !== true) emit({ event: "notice", dir: mapping.dir, code: "WAITING", message: `${describeError(err)}; its sync starts here when that process ends` });
+        const timer = setTimeout(() => {
+          if (this.#waiting.get(mapping.root)?.timer !== timer || this.#stopping) return;
+          this.#waiting.delete(mapping.root);
+          void this.#startOne(mapping, { waitForLock: true, quiet: true });
+        }, LOCKED_RETRY_MS);
+        this.#waiting.set(mapping.root, { mapping, timer });
+        return;
+      }
+      return this.#startFailed(mapping, err, undefined);
+    }
+    try {
       const held = lock;
       // A vanished mapped folder (lock included) is the folder-missing breaker's case: it halts
       // and waits; only a lock gone from a folder that is still there stops the worker.
       const lockHeld = async (): Promise<boolean> => (await stat(mapping.root).then(() => true, () => false)) ? held.stillHeld() : true;
-      const worker = await runtime.createDesignWorker(mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), retry: this.#o.retry });
+      const onStopped = (err: unknown): void => void this.#onStopped(mapping, err);
+      const worker = await runtime.createDesignWorker(mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), onStopped, retry: this.#o.retry });
       this.#running.set(mapping.root, { mapping, worker, lock });
       await worker.start();
     } catch (err) {
       this.#running.delete(mapping.root);
-      await lock?.release();
-      emit({ event: "error", dir: mapping.dir, code: errorCode(err), message: `${describeError(err)}; ${mapping.dir} is not synced` });
-      if (classifyFailure(err) === "fatal") this.#fatal(err);
-      runtime.logger().debug({ err }, "start failed");
+      await this.#startFailed(mapping, err, lock);
     }
+  }
+
+  async #startFailed(mapping: Mapping, err: unknown, lock: FolderLock | undefined): Promise<void> {
+    await lock?.release();
+    this.#stopped.push({ dir: mapping.dir, err });
+    this.#o.emit({ event: "error", dir: mapping.dir, code: errorCode(err), message: `${describeError(err)}; ${mapping.dir} is not synced` });
+    if (classifyFailure(err) === "fatal") this.#fatal(err);
+    this.#o.runtime.logger().debug({ err }, "start failed");
+  }
+
+  #unwait(root: string): void {
+    const w = this.#waiting.get(root);
+    if (w === undefined) return;
+    clearTimeout(w.timer);
+    this.#waiting.delete(root);
+  }
+
+  /** A worker stopped itself (its error event is out): release its folder; none left ends the daemon. */
+  async #onStopped(mapping: Mapping, err: unknown): Promise<void> {
+    this.#stopped.push({ dir: mapping.dir, err });
+    const r = this.#running.get(mapping.root);
+    if (r === undefined) return;
+    this.#running.delete(mapping.root);
+    await r.lock.release().catch((e: unknown) => this.#o.runtime.logger().debug({ err: e }, "lock release failed"));
+    if (this.#running.size === 0 && this.#waiting.size === 0 && !this.#stopping) this.#fatal(this.#nothingLeft());
+  }
+
+  /** Why the daemon has nothing to do: every folder stopped or never started. */
+  #nothingLeft(): MpsyncError {
+    const last = this.#stopped.at(-1)?.err;
+    // The exit code is the last cause's (403: 3); a stop with no coded cause is a failure.
+    const code: ErrorCode = last instanceof MpsyncError ? last.code : "INTERNAL";
+    const why = this.#stopped.map((s) => `${s.dir}: ${s.err instanceof MpsyncError ? s.err.code : describeError(s.err)}`).join(", ");
+    return new MpsyncError(code, `watch stopped: no folder left to sync${why === "" ? "" : ` (${why})`}`, {
+      cause: last,
+      hint: "fix the cause named above, then start mpsync watch again",
+    });
   }
 
   async #stopOne(r: Running): Promise<void> {

@@ -68,7 +68,7 @@ export interface WaitForGitIdleOptions {
 export async function waitForGitIdle(gitDir: string, options: WaitForGitIdleOptions = {}): Promise<{ waitedMs: number; operation?: string }> {
   if (!isGitBusy(gitDir)) return { waitedMs: 0 };
   const clock = options.clock ?? createSystemClock();
-  const started = clock.now();
+  const started = clock.monotonic();
   // Guessed at first sight: a rebase's state folder is removed in the same breath as its last
   // index.lock, so a guess taken at the end would often miss it.
   let operation = guessGitOperation(gitDir);
@@ -77,5 +77,5 @@ export async function waitForGitIdle(gitDir: string, options: WaitForGitIdleOpti
     await clock.sleep(options.pollMs ?? 100, options.signal);
     if (operation === "checkout/commit") operation = guessGitOperation(gitDir);
   }
-  return { waitedMs: clock.now() - started, operation };
+  return { waitedMs: clock.monotonic() - started, operation };
 }

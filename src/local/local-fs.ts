@@ -69,15 +69,25 @@ export async function removeIfUnchanged(root: string, rel: string, expectedHash:
   return (await removeLocalFile(root, rel)) ? "removed" : "changed-meanwhile";
 }
 
+/** The last backup made of each path (by the caller's lifetime): its content hash and file. */
+export type BackupMemory = Map<string, { hash: string; path: string }>;
+
 /**
  * Copies the current content of `rel` to `<backupsDir>/<stamp>/<rel>` atomically; when that
  * name already holds other content (a second backup in one run), `.1`, `.2`, ... are used.
+ * With `memory`, a content already backed up (and still there) is not copied again: a path
+ * whose write keeps failing gets one backup, not one per retry (issue 24).
  * Resolves the backup's path, or undefined when there is nothing to back up.
  */
-export async function backupLocalFile(root: string, rel: string, backupsDir: string, stamp: string): Promise<string | undefined> {
+export async function backupLocalFile(root: string, rel: string, backupsDir: string, stamp: string, memory?: BackupMemory): Promise<string | undefined> {
   assertStamp(stamp);
   const current = await readLocalFile(root, rel);
   if (current === undefined) return undefined;
+  const prior = memory?.get(rel);
+  if (prior !== undefined && prior.hash === current.hash) {
+    const kept = await readFile(prior.path).then((b) => hashContent(b) === current.hash, () => false);
+    if (kept) return prior.path;
+  }
   const target = resolveInside(join(backupsDir, stamp), rel);
   for (let n = 0; ; n++) {
     const candidate = n === 0 ? target : `${target}.${n}`;
@@ -85,9 +95,13 @@ export async function backupLocalFile(root: string, rel: string, backupsDir: str
       if (err.code === "ENOENT") return undefined;
       throw err;
     });
-    if (existing !== undefined && hashContent(existing) === current.hash) return candidate;
+    if (existing !== undefined && hashContent(existing) === current.hash) {
+      memory?.set(rel, { hash: current.hash, path: candidate });
+      return candidate;
+    }
     if (existing === undefined) {
       await writeFileAtomically(candidate, current.bytes);
+      memory?.set(rel, { hash: current.hash, path: candidate });
       return candidate;
     }
   }

@@ -18,7 +18,7 @@ export interface PollSchedulerOptions {
 
 /** Spaces the status polls of each design. */
 export class PollScheduler {
-  readonly #intervalMs: number;
+  #intervalMs: number;
   readonly #clock: Clock;
   readonly #ledger: PollLedger;
   /** Last poll per design seen by this process: a fallback when the ledger cannot be written. */
@@ -33,6 +33,16 @@ export class PollScheduler {
     this.#intervalMs = options.intervalMs;
     this.#clock = options.clock;
     this.#ledger = options.ledger;
+  }
+
+  /** Minimum time between two polls of one design; set by a reload of .syncrc. */
+  get intervalMs(): number {
+    return this.#intervalMs;
+  }
+
+  set intervalMs(value: number) {
+    if (!Number.isFinite(value) || value < 0) throw new TypeError(`intervalMs must be a finite number >= 0, got ${String(value)}`);
+    this.#intervalMs = value;
   }
 
   /** Milliseconds to wait before `editorId` may be polled again (0: now). */

@@ -18,6 +18,7 @@ import { readRemoteSnapshot, type RemoteSnapshot } from "./remote-snapshot.js";
 import type { DesignStore, PersistedState } from "./ports.js";
 import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
+import { SaidOnce } from "./said-once.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
 import { rebaseRaces } from "./races.js";
@@ -108,6 +109,8 @@ export class DesignSync {
   readonly #o: DesignSyncOptions;
   #state: PersistedState | undefined;
   #editorId: string | undefined;
+  /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
+  readonly #said = new SaidOnce();
   #ledger!: BaseLedger;
   /** Labels of the versions conflicts were marked against (#remoteLabel). */
   readonly #labels = new Map<string, Promise<string>>();
@@ -152,7 +155,10 @@ export class DesignSync {
   async open(options: { holdsLock?: boolean } = {}): Promise<void> {
     if (options.holdsLock === true) {
       const removed = (await this.#o.local.removeStaleTemps?.()) ?? [];
-      if (removed.length > 0) this.#o.logger.info({ removed }, "removed temp files left by an interrupted write");
+      if (removed.length > 0) {
+        const names = `${removed.slice(0, 3).join(", ")}${removed.length > 3 ? `, and ${removed.length - 3} more` : ""}`;
+        this.#o.logger.info(`removed ${removed.length === 1 ? "a temp file" : `${removed.length} temp files`} an interrupted write left: ${names}`);
+      }
     }
     const { state, recovered } = await this.#o.store.load();
     if (recovered === "corrupt") {
@@ -331,11 +337,17 @@ export class DesignSync {
         this.state.halted = { reason: why, at: this.#o.clock.now() };
         await this.save();
       }
-      this.#o.emit({ event: "halted", dir: this.#o.dir, editorId: this.editorId, code: "HALTED", message: `needs attention: ${why}; run "mpsync pull --force" to proceed` });
+      if (this.#said.halt(why)) {
+        this.#o.emit({ event: "halted", dir: this.#o.dir, editorId: this.editorId, code: "HALTED", message: `needs attention: ${why}; run "mpsync pull --force" to proceed` });
+      }
       return report;
     }
     if (dryRun) return report;
     const haltCleared = this.state.halted !== undefined;
+    if (this.state.halted !== undefined) {
+      this.#said.haltCleared();
+      this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.editorId, code: "RESUMED", message: `resumed: syncs again (it needed attention: ${this.state.halted.reason})` });
+    }
     this.state.halted = undefined;
     report.result = await this.#execute(plan, remote, raced, haltCleared, send, progress, preread);
     return report;
@@ -396,8 +408,9 @@ export class DesignSync {
       await this.save();
     }
     const origin = { dir: this.#o.dir, editorId: this.editorId };
-    emitCycleEvents(this.#o.emit, (m) => this.#notice(m), origin, result, raced);
-
+    const failures = this.#said.failures(result);
+    emitCycleEvents(this.#o.emit, (m) => this.#notice(m), origin, { ...result, failed: failures.fresh }, raced);
+    for (const p of failures.cleared) this.#o.emit({ ...origin, event: "notice", code: "RESUMED", files: [p], message: `resumed: ${p} is written now` });
     if (result.pushError !== undefined) throw result.pushError;
     return result;
   }

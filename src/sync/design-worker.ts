@@ -55,6 +55,8 @@ export interface DesignWorkerOptions {
   lockHeld?: () => Promise<boolean>;
   /** Called when the whole daemon must stop (401). */
   onFatal(err: unknown): void;
+  /** Called once when this design stops for good (403, 404, its lock gone), with the reason. */
+  onStopped?: (err: unknown) => void;
   /** After a full sync of a large design: free its garbage once quiet (src/core/heap.ts). */
   settleHeap?: () => void;
   /** Backoff of failed cycles, in ms. @default { baseMs: 1000, maxMs: 60000 } */
@@ -72,6 +74,8 @@ export class DesignWorker {
   #chain: Promise<void> = Promise.resolve();
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
+  /** Status polls in a row that found the folder's lock gone (two stop the design). */
+  #lockMisses = 0;
   /** The start-up cycle's remote read, begun before the watcher is ready (start()). */
   #startupRemote: Promise<RemoteSnapshot> | undefined;
 
@@ -222,6 +226,9 @@ export class DesignWorker {
       case "close-source":
         void this.#source?.close();
         return;
+      case "stopped":
+        this.#o.onStopped?.(about.err);
+        return;
       case "fatal":
         this.#o.onFatal(about.err);
         return;
@@ -238,7 +245,7 @@ export class DesignWorker {
   #cycleDone(full: boolean, report: CycleReport | undefined): Promise<void> {
     const result = report?.result;
     const summary = report === undefined ? undefined : { remoteNames: [...report.remoteNames], pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0), pushed: result?.pushed.length ?? 0 };
-    const event: LoopEvent = { type: "cycle-done", full, report: summary, hadPersistedError: this.#o.sync.state.lastError !== undefined, now: this.#o.clock.now() };
+    const event: LoopEvent = { type: "cycle-done", full, report: summary, hadPersistedError: this.#o.sync.state.lastError !== undefined, now: this.#o.clock.monotonic() };
     return this.#send(event, { report });
   }
 
@@ -258,7 +265,12 @@ export class DesignWorker {
 
   async #onStatus(status: DesignStatus): Promise<void> {
     if (this.#loop.stopped) return;
-    if (this.#o.lockHeld !== undefined && !(await this.#o.lockHeld())) {
+    const held = this.#o.lockHeld === undefined || (await this.#o.lockHeld());
+    this.#lockMisses = held ? 0 : this.#lockMisses + 1;
+    // One look can land inside `rm -rf` of the whole folder (its .mpsync/ gone, the folder not
+    // yet): a vanished folder is the breaker's case (halt and wait), so a second poll decides.
+    if (this.#lockMisses === 1) return;
+    if (!held) {
       // `.mpsync/` was removed (or the lock taken over): another process may now sync this
       // folder, and two daemons on one folder is what the lock exists to prevent.
       throw new MpsyncError("FOLDER_LOCKED", `the lock of ${this.#o.dir} (.mpsync/lock) vanished or changed owner while mpsync ran`, {
@@ -266,7 +278,7 @@ export class DesignWorker {
       });
     }
     const { state } = this.#o.sync;
-    await this.#send({ type: "status", status, persisted: state.lastStatus, artifactId: state.artifactId, halted: state.halted !== undefined, now: this.#o.clock.now() });
+    await this.#send({ type: "status", status, persisted: state.lastStatus, artifactId: state.artifactId, halted: state.halted !== undefined, now: this.#o.clock.monotonic(), at: this.#o.clock.now() });
   }
 
   async #publish(artifactId: string): Promise<void> {

@@ -5,11 +5,12 @@
  * `.mpsync/daemon.json`: state.json holds the bases and their journals only.
  */
 import { stat } from "node:fs/promises";
-import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged } from "../local/local-fs.js";
+import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged, type BackupMemory } from "../local/local-fs.js";
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
 import { removeStaleTempFiles } from "../local/stale-temps.js";
 import { flushWrites, newWriteSession } from "../local/write-session.js";
+import { WriteGate } from "../local/write-gate.js";
 import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
 import { openStateStore } from "../state/state-store.js";
@@ -23,6 +24,11 @@ export interface FsFolder {
   local: LocalTree;
   store: DesignStore;
   matcher: IgnoreMatcher;
+  /**
+   * Stops this folder's local writes (Ctrl-C): none starts any more, those in flight end, then
+   * any temp file left in the folder is removed. Resolves the temp files removed.
+   */
+  interrupt(): Promise<string[]>;
 }
 
 /** Builds the real adapters of the folder `root` (reads `.syncignore`). */
@@ -41,6 +47,8 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
   // so a status save touches daemon.json, never the (large) bases of state.json.
   let writtenState: string | undefined;
   let writtenDaemon: string | undefined;
+  const backups: BackupMemory = new Map();
+  const gate = new WriteGate();
   const designStore: DesignStore = {
     async load() {
       const loaded = await store.load();
@@ -109,16 +117,17 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     },
     skipped: () => skipped,
     ignores: (rel) => matcher.ignores(rel),
-    async replaceIfUnchanged(rel, expect, text) {
-      await store.ensureLayout();
-      try {
-        const outcome = await replaceIfUnchanged(root, rel, expect, text, { session });
-        return outcome === "written" ? "done" : "changed-meanwhile";
-      } catch (err) {
-        if (isBlockedPath(err)) return "blocked";
-        throw err;
-      }
-    },
+    replaceIfUnchanged: (rel, expect, text) =>
+      gate.run(async () => {
+        await store.ensureLayout();
+        try {
+          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session });
+          return outcome === "written" ? "done" : "changed-meanwhile";
+        } catch (err) {
+          if (isBlockedPath(err)) return "blocked";
+          throw err;
+        }
+      }),
     removeStaleTemps: () => removeStaleTempFiles(root, matcher),
     beginWrites() {
       session.dirs.clear();
@@ -126,15 +135,18 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     async flush() {
       await flushWrites(session);
     },
-    async removeIfUnchanged(rel, expect) {
-      return (await removeIfUnchanged(root, rel, expect)) === "removed" ? "done" : "changed-meanwhile";
-    },
-    async backup(rel, stamp) {
-      await store.ensureLayout();
-      await backupLocalFile(root, rel, store.backupsDir, stamp);
-    },
+    removeIfUnchanged: (rel, expect) => gate.run(async () => ((await removeIfUnchanged(root, rel, expect)) === "removed" ? "done" : "changed-meanwhile")),
+    backup: (rel, stamp) =>
+      gate.run(async () => {
+        await store.ensureLayout();
+        await backupLocalFile(root, rel, store.backupsDir, stamp, backups);
+      }),
   };
-  return { local, store: designStore, matcher };
+  const interrupt = async (): Promise<string[]> => {
+    await gate.close();
+    return removeStaleTempFiles(root, matcher);
+  };
+  return { local, store: designStore, matcher, interrupt };
 }
 
 /** How `status` words each reason a scan leaves a path out. */

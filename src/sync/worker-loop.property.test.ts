@@ -93,7 +93,7 @@ class World {
         if (this.inFlight !== undefined) return; // status is handled on the chain, after the cycle
         if (m.moved && !m.generating) this.artifact += 1;
         const status = { isGenerating: m.generating, activeArtifactId: `a${this.artifact}`, availableFiles: [] } as unknown as DesignStatus;
-        this.send({ type: "status", status, persisted: undefined, artifactId: `a${this.artifact - (m.moved ? 1 : 0)}`, halted: false, now: 0 });
+        this.send({ type: "status", status, persisted: undefined, artifactId: `a${this.artifact - (m.moved ? 1 : 0)}`, halted: false, now: 0, at: 0 });
         return;
       }
     }

@@ -24,6 +24,7 @@ function status(over: Partial<DesignStatus> = {}): StatusEvent {
     artifactId: "a1",
     halted: false,
     now: NOW,
+    at: NOW,
   };
 }
 
@@ -86,6 +87,7 @@ describe("worker loop: status answers", () => {
     ["a new artifact id: full sync, saved", {}, { ...status({ activeArtifactId: "a2" }), persisted: { isGenerating: false, activeArtifactId: "a1" } }, ["set-status", "save", "cycle"], [], { needsFullSync: true }],
     ["the content check is due: full sync", { lastRemoteRead: NOW - 60_000 }, status(), ["set-status", "cycle"], [], { needsFullSync: true }],
     ["a halted design: full sync", {}, { ...status(), halted: true }, ["set-status", "cycle"], [], { needsFullSync: true }],
+    ["the wall clock stepped back 2 h: the check is still due (ages are monotonic)", { lastRemoteRead: NOW - 60_000 }, { ...status(), at: NOW - 7_200_000 }, ["set-status", "cycle"], [], { needsFullSync: true }],
     ["an unchanged status a minute later is saved", { lastStatusSave: NOW - STATUS_SAVE_INTERVAL_MS }, status(), ["set-status", "save", "cycle"], [], { lastStatusSave: NOW }],
     ["no version yet: said once, no cycle", {}, { ...status({ activeArtifactId: null, availableFiles: [] }), persisted: { isGenerating: false, activeArtifactId: null } }, ["set-status", "emit"], ["notice: nothing to pull yet: it has no version yet; sync starts with its first version"], { noArtifactNoted: true }],
     ["no version yet, already said: silent", { noArtifactNoted: true }, { ...status({ activeArtifactId: null, availableFiles: [] }), persisted: { isGenerating: false, activeArtifactId: null } }, ["set-status"], [], { noArtifactNoted: true }],
@@ -125,7 +127,7 @@ describe("worker loop: failures", () => {
     ["git began during the cycle: its work is redone in full once git is done; no error, no retry", {}, failed("git", "GIT_BUSY"), ["log", "wait-git"], [], { waitingForGit: true, needsFullSync: true, failures: 0, retryArmed: false }],
     ["git began during the cycle, already waiting: nothing more", { waitingForGit: true }, failed("git", "GIT_BUSY"), [], [], { waitingForGit: true }],
     ["a refused key stops the daemon", {}, failed("fatal", "UNAUTHORIZED"), ["halt", "fatal"], [], { stopped: true }],
-    ["no access stops this design only", {}, failed("stop-design", "FORBIDDEN"), ["emit", "halt", "close-source"], ["error: service unreachable; sync of web stopped"], { stopped: true }],
+    ["no access stops this design only", {}, failed("stop-design", "FORBIDDEN"), ["emit", "halt", "close-source", "stopped"], ["error: service unreachable; sync of web stopped"], { stopped: true }],
   ])("%s", (_name, before, event, effects, said, after) => expectStep(before, event, effects, said, after));
 
   it("backs off exponentially, with jitter in the upper half, up to maxMs", () => {

@@ -50,9 +50,9 @@ export interface LoopState {
   lastErrorCode: string | undefined;
   /** "nothing to pull yet" said once per stretch without a version. */
   noArtifactNoted: boolean;
-  /** When the last full sync ran (clock ms). */
+  /** When the last full sync ran (monotonic clock ms). */
   lastRemoteRead: number;
-  /** When a status was last persisted (clock ms). */
+  /** When a status was last persisted (monotonic clock ms). */
   lastStatusSave: number;
   /** File names of the remote version last synced. */
   remoteNames: readonly string[];
@@ -90,6 +90,8 @@ export type Effect =
   | { do: "settle-heap" }
   | { do: "halt" }
   | { do: "close-source" }
+  /** This design stopped for good (no access, lock gone): tell the daemon, which may have no folder left. */
+  | { do: "stopped" }
   | { do: "fatal" }
   | { do: "log"; level: "info" | "debug"; message: string; fields: Record<string, unknown> };
 
@@ -101,11 +103,14 @@ export type LoopEvent =
   | { type: "local"; paths: Iterable<string> }
   /** The stop sweep found paths that differ from their base (no cycle queued: stop runs one). */
   | { type: "swept"; paths: Iterable<string> }
-  /** A status answer. `artifactId` is the one synced; `halted` when the design is halted. */
-  | { type: "status"; status: DesignStatus; persisted: { isGenerating: boolean; activeArtifactId: string | null } | undefined; artifactId: string | undefined; halted: boolean; now: number }
+  /**
+   * A status answer. `artifactId` is the one synced; `halted` when the design is halted;
+   * `now` is monotonic (the loop's ages), `at` the wall clock (stored for `status`).
+   */
+  | { type: "status"; status: DesignStatus; persisted: { isGenerating: boolean; activeArtifactId: string | null } | undefined; artifactId: string | undefined; halted: boolean; now: number; at: number }
   /** A cycle is due: what it does depends on git and on what is pending. */
   | { type: "cycle"; gitBusy: boolean; halted: boolean }
-  /** A cycle ran. `report` is undefined when it had nothing to do. */
+  /** A cycle ran. `report` is undefined when it had nothing to do; `now` is monotonic. */
   | { type: "cycle-done"; full: boolean; report: { remoteNames: readonly string[]; pulledOrRemoved: number; pushed: number } | undefined; hadPersistedError: boolean; now: number }
   /** A push cycle failed: its paths go back to pending (the failure follows as `failed`). */
   | { type: "unsent"; paths: ReadonlySet<string> }
@@ -133,8 +138,9 @@ export function initialLoopState(): LoopState {
     retryArmed: false,
     lastErrorCode: undefined,
     noArtifactNoted: false,
-    lastRemoteRead: 0,
-    lastStatusSave: 0,
+    // Never: the monotonic clock starts near 0 with the process, so 0 would read as "just now".
+    lastRemoteRead: Number.NEGATIVE_INFINITY,
+    lastStatusSave: Number.NEGATIVE_INFINITY,
     remoteNames: [],
     watcherErrors: [],
   };
@@ -195,7 +201,7 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
   const changed = last === undefined || last.isGenerating !== status.isGenerating || last.activeArtifactId !== status.activeArtifactId;
   const persist = changed || now - s.lastStatusSave >= STATUS_SAVE_INTERVAL_MS;
   let next: LoopState = persist ? { ...s, lastStatusSave: now } : s;
-  effects.push({ do: "set-status", status: { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: now } });
+  effects.push({ do: "set-status", status: { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: e.at } });
   const save = (): Effect[] => (persist ? [{ do: "save" }] : []);
   if (status.isGenerating) {
     if (!s.generating) effects.push({ do: "emit", event: { event: "generating", message: "design is generating: pushes wait until it is idle" } });
@@ -273,7 +279,7 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
     case "stop-design":
       return {
         state: { ...s, stopped: true },
-        effects: [{ do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } }, { do: "halt" }, { do: "close-source" }],
+        effects: [{ do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } }, { do: "halt" }, { do: "close-source" }, { do: "stopped" }],
       };
     case "retry": {
       let next = s;

@@ -25,7 +25,8 @@ export interface DebouncedBatchOptions {
 const SYSTEM_TIMERS: BatchTimers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-  now: () => Date.now(),
+  // Monotonic: a wall clock stepped back must not hold a batch past its max wait.
+  now: () => performance.now(),
 };
 
 /** Collects keys and delivers them in debounced batches. */

@@ -69,6 +69,7 @@ export function createScaledClock(scale = 100): Clock & { sleeps: number[] } {
   return {
     sleeps,
     now: () => Date.now(),
+    monotonic: () => performance.now(),
     sleep: (ms, signal) => {
       sleeps.push(ms);
       return new Promise<void>((resolve, reject) => {
@@ -93,6 +94,7 @@ export function createFakeClock(start = Date.UTC(2025, 0, 1, 12, 0, 0)): Clock &
   const sleepers: { until: number; resolve: () => void }[] = [];
   return {
     now: () => now,
+    monotonic: () => now - start,
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);

@@ -254,7 +254,8 @@ describe("the folder's lock", () => {
     const stopped = await h.waitForEvent((e) => e.event === "error" && e.code === "FOLDER_LOCKED", { since: mark });
     expect(stopped.message).toContain("vanished or changed owner");
     expect(stopped.message).toContain("sync of design stopped");
-    await daemon.workers[0]!.idle();
+    // Its only folder stopped: the daemon ends (issue 24: it used to wait forever, exit 13).
+    await expect(daemon.done).rejects.toMatchObject({ code: "FOLDER_LOCKED", message: expect.stringContaining("no folder left to sync") });
     expect(h.events.filter((e) => e.code === "FOLDER_LOCKED")).toHaveLength(1);
   });
 });

@@ -118,7 +118,7 @@ export class World {
 
   constructor(policy: ConflictPolicy) {
     this.policy = policy;
-    this.clock = { now: () => this.#now, sleep: (ms) => ((this.#now += ms), Promise.resolve()) };
+    this.clock = { now: () => this.#now, monotonic: () => this.#now, sleep: (ms) => ((this.#now += ms), Promise.resolve()) };
     const files = Object.fromEntries(PATHS.slice(0, 3).map((p, i) => [p, this.freshText(`init${i}`)]));
     this.service = createFakeService({ editorId: "modeldesign0000000000a", files, now: this.clock.now });
     for (const [p, text] of Object.entries(files)) this.noteRemote(p, text);

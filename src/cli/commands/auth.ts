@@ -67,7 +67,7 @@ async function runLogin(ctx: CommandContext, baseUrlFlag: string | undefined): P
   const baseUrl = await addressOf(ctx, baseUrlFlag);
   // A client of its own: the runtime's client is bound to the key already in effect.
   const client = createClient({ baseUrl, apiKey: key });
-  const started = ctx.runtime.clock.now();
+  const started = ctx.runtime.clock.monotonic();
   try {
     await client.health();
   } catch (err) {
@@ -81,7 +81,7 @@ async function runLogin(ctx: CommandContext, baseUrlFlag: string | undefined): P
   } finally {
     await client.close();
   }
-  const latencyMs = ctx.runtime.clock.now() - started;
+  const latencyMs = ctx.runtime.clock.monotonic() - started;
   const path = await storeApiKey(key, ctx.io.env, baseUrl);
   ctx.out.result({ ok: true, path, baseUrl, latencyMs }, () => ctx.out.success(`key accepted by ${baseUrl} and saved to ${path}`));
   if (nonEmpty(ctx.io.env["MP_API_KEY"])) ctx.out.warn("MP_API_KEY is set in this environment and wins over the stored key");

@@ -11,10 +11,11 @@ import type { TimedSummary } from "../folder-pull.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
 import { addCreateOptions, buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
-import { pullExitCode, pullMapped } from "../folder-pull.js";
+import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
 import { EXIT } from "../exit-codes.js";
 import { renderPlan } from "../render-plan.js";
 import { pollUntilIdle } from "../wait-idle.js";
+import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
 
 interface InitFlags extends CreateFlags {
   dir?: string;
@@ -57,15 +58,41 @@ Examples:
     );
 }
 
+/** How far an init got, for the line Ctrl-C prints. */
+interface InitStage {
+  created?: Design | undefined;
+  mapped?: { dir: string; editorId: string; configPath: string } | undefined;
+  progress: PullProgress;
+}
+
 async function runInit(ctx: CommandContext, dir: string, flags: InitFlags): Promise<number> {
+  const stage: InitStage = { progress: newPullProgress() };
+  return untilInterrupted(ctx, () => runInitWork(ctx, dir, flags, stage), () => describeInitStage(ctx, dir, stage));
+}
+
+/** What an interrupted init leaves, and the command that finishes (or undoes) it. */
+function describeInitStage(ctx: CommandContext, dir: string, stage: InitStage): string {
+  const { mapped, created } = stage;
+  if (mapped !== undefined) {
+    const where = displayPath(mapped.configPath, ctx.io.cwd);
+    return `${mapped.dir} is mapped to ${mapped.editorId} in ${where}, but its pull stopped ${describeProgress(stage.progress)}; run "mpsync pull ${mapped.dir}" to finish (or remove the mapping from ${where} to undo)`;
+  }
+  if (created !== undefined) {
+    return `design ${created.editorId} was created (${created.editorUrl}) but not mapped: nothing was written; run "mpsync init ${dir} --design ${created.editorId}" to map and pull it`;
+  }
+  return `nothing was written; run the same mpsync init again`;
+}
+
+async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, stage: InitStage): Promise<number> {
   checkFlags(flags);
   const root = resolve(ctx.io.cwd, dir);
   const target = await configTarget(ctx);
   refuseMapped(target.loaded, root);
   if (flags.force !== true) await refuseNonEmpty(root, dir);
 
-  const { editorId, created, noVersion } = await obtainDesign(ctx, flags);
+  const { editorId, created, noVersion } = await obtainDesign(ctx, flags, stage);
   const written = await writeMapping(ctx, target, dir, root, editorId);
+  stage.mapped = { dir: written.dir, editorId, configPath: written.path };
   ctx.out.success(`mapped ${written.dir} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
   if (noVersion) {
     ctx.out.result({ ok: false, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pull: undefined }, () => {
@@ -75,7 +102,15 @@ async function runInit(ctx: CommandContext, dir: string, flags: InitFlags): Prom
     return EXIT.failure;
   }
 
-  const summary = await pullMapped(ctx, { dir: written.dir, design: editorId, root }, "mpsync init", { send: flags.force === true });
+  // A running `mpsync watch` sees the new mapping in .syncrc and may take the folder first:
+  // then it pulls the design, and init has nothing left to do.
+  const { pull: summary, pulledBy } = await pullMappedIfFree(ctx, { dir: written.dir, design: editorId, root }, "mpsync init", { send: flags.force === true, progress: stage.progress });
+  if (summary === undefined) {
+    ctx.out.result({ ok: true, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pulledBy }, () =>
+      ctx.out.info(`${written.dir} is synced by ${pulledBy ?? "another mpsync process"}: it pulls the design`),
+    );
+    return EXIT.ok;
+  }
   report(ctx, { dir: written.dir, editorId, written, created, summary });
   return pullExitCode(summary);
 }
@@ -133,7 +168,7 @@ async function refuseNonEmpty(root: string, dir: string): Promise<void> {
   });
 }
 
-async function obtainDesign(ctx: CommandContext, flags: InitFlags): Promise<{ editorId: string; created: Design | undefined; noVersion: boolean }> {
+async function obtainDesign(ctx: CommandContext, flags: InitFlags, stage: InitStage): Promise<{ editorId: string; created: Design | undefined; noVersion: boolean }> {
   const client = await ctx.runtime.client();
   if (flags.design !== undefined) {
     const editorId = isBareEditorId(flags.design) ? flags.design : await client.resolveUrl(normalizeDesignUrl(flags.design));
@@ -143,6 +178,7 @@ async function obtainDesign(ctx: CommandContext, flags: InitFlags): Promise<{ ed
   }
   const body = await buildCreateRequest(ctx, flags);
   const design = await createDesign(ctx, body);
+  stage.created = design;
   ctx.out.success(`created design ${design.editorId} (${design.editorUrl})`);
   // A prompted design has no artifact until its first generation ends (status answers
   // activeArtifactId null meanwhile); one that ended without a version has nothing to pull.

@@ -14,6 +14,7 @@ import { collectStatus, renderStatus, type DesignStatusReport } from "./status-r
 import { waitUntilIdle } from "../wait-idle.js";
 import { commitAfterCycle, withFolder } from "../../app/folder.js";
 import { clockTime } from "../../log/clock-time.js";
+import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
 
 interface OneShotFlags {
   dryRun?: boolean;
@@ -86,14 +87,16 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
   try {
     let reports: DesignStatusReport[] = [];
     let collectedAt = 0;
+    // Ages and the next collection are measured on the monotonic clock; `at` stays wall time.
+    let collectedMono = Number.NEGATIVE_INFINITY;
     let ended = false;
     void stopped.then(() => (ended = true));
     while (!ended) {
-      const now = ctx.runtime.clock.now();
-      if (now - collectedAt >= collectMs) {
+      if (ctx.runtime.clock.monotonic() - collectedMono >= collectMs) {
         reports = [];
         for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
         collectedAt = ctx.runtime.clock.now();
+        collectedMono = ctx.runtime.clock.monotonic();
         if (ctx.out.opts.json) {
           // JSON Lines: one status document per collection.
           ctx.io.stdout.write(`${JSON.stringify({ ok: reports.every((r) => r.errorCode === undefined), at: new Date(collectedAt).toISOString(), designs: reports })}\n`);
@@ -108,8 +111,8 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
         ctx.out.info(ctx.out.c.bold(`mpsync status --watch  (${clockTime(ctx.runtime.clock.now())}; Ctrl-C to stop)`));
         ctx.out.info("");
         renderStatus(ctx.out, reports);
-        const next = Math.max(0, Math.round((collectedAt + collectMs - ctx.runtime.clock.now()) / 1000));
-        ctx.out.info(ctx.out.c.dim(`asked the service ${Math.round((ctx.runtime.clock.now() - collectedAt) / 1000)} s ago; next in ${next} s`));
+        const next = Math.max(0, Math.round((collectedMono + collectMs - ctx.runtime.clock.monotonic()) / 1000));
+        ctx.out.info(ctx.out.c.dim(`asked the service ${Math.round((ctx.runtime.clock.monotonic() - collectedMono) / 1000)} s ago; next in ${next} s`));
       }
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, live ? STATUS_WATCH_REDRAW_MS : collectMs)))]);
@@ -130,6 +133,16 @@ function describeKey(key: { source: "env" | "file" | "none"; baseUrl?: string | 
 }
 
 async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {
+  const progress = newPullProgress();
+  const resume = `mpsync ${kind}${dirs.length > 0 ? ` ${dirs.join(" ")}` : ""}`;
+  return untilInterrupted(ctx, () => runOneShotWork(ctx, dirs, flags, kind, progress), () =>
+    flags.dryRun === true
+      ? "nothing was changed (a dry run)"
+      : `${kind} stopped ${describeProgress(progress)}; what was written is kept (replaced files are in .mpsync/backups/); run "${resume}" to finish`,
+  );
+}
+
+async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push", progress: PullProgress): Promise<number> {
   const results: (CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[]; elapsedMs: number })[] = [];
   const events: SyncEvent[] = [];
   const emit = (e: SyncEvent): void => {
@@ -138,9 +151,11 @@ async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFla
   };
   for (const mapping of await ctx.runtime.mappings(dirs)) {
     try {
-      const started = ctx.runtime.clock.now();
-      const one = await syncOne(ctx, mapping, flags, kind, emit);
-      results.push({ ...one, elapsedMs: ctx.runtime.clock.now() - started });
+      const started = ctx.runtime.clock.monotonic();
+      Object.assign(progress, { dir: mapping.dir, done: 0, total: 0 });
+      const one = await syncOne(ctx, mapping, flags, kind, emit, progress);
+      progress.finished.push(mapping.dir);
+      results.push({ ...one, elapsedMs: ctx.runtime.clock.monotonic() - started });
     } catch (err) {
       // A design with no version yet (first generation running) is not a failure: nothing to do.
       if (!hasCode(err, "NO_ARTIFACT")) throw err;
@@ -166,11 +181,12 @@ async function syncOne(
   flags: OneShotFlags,
   kind: "pull" | "push",
   emit: (e: SyncEvent) => void,
+  progress: PullProgress,
 ): Promise<CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] }> {
   const dryRun = flags.dryRun === true;
   // A dry run changes nothing, so it may look while the daemon holds the folder.
   return withFolder(ctx.runtime, mapping, { command: `mpsync ${kind}`, lock: !dryRun, emit }, async (sync) => {
-    const report = await runCycle(ctx, sync, kind, flags);
+    const report = await runCycle(ctx, sync, kind, flags, progress);
     await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit);
     // A push dry run also says which secret-looking files stay home.
     const skippedSecrets = kind === "push" && dryRun ? await findIgnoredSecrets(mapping.root, sync.matcher) : undefined;
@@ -183,13 +199,18 @@ async function runCycle(
   sync: DesignSync,
   kind: "pull" | "push",
   flags: OneShotFlags,
+  progress: PullProgress,
 ): Promise<CycleReport | undefined> {
   const dryRun = flags.dryRun === true;
   // `pull` only brings remote changes in: local edits wait for push or watch (README, "How sync works").
   if (kind === "pull") {
-    const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.now(), PROGRESS_MIN_FILES);
+    const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.monotonic(), PROGRESS_MIN_FILES);
     try {
-      return await sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true, progress: bar.update });
+      const onProgress = (done: number, total: number): void => {
+        Object.assign(progress, { done, total });
+        bar.update(done, total);
+      };
+      return await sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true, progress: onProgress });
     } finally {
       bar.stop();
     }

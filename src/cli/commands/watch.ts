@@ -20,7 +20,11 @@ SIGINT/SIGTERM flush pending pushes for at most 10 s, then pending requests are 
 second signal exits at once (one that follows the first within 0.5 s, as when \`npm run\`
 passes on the terminal's Ctrl-C, counts as the same request). Edits not sent stay on disk
 and go out at the next start.
-SIGHUP re-reads .syncrc (adds or drops folders).
+A saved .syncrc is re-read without a signal (SIGHUP does the same): new mappings start,
+removed ones stop, running folders restart their sync to take changed settings, and one line
+says what changed (baseUrl and logLevel need watch restarted).
+A folder stops alone on a 403 or 404, or when its .mpsync/ is removed; when none is left,
+watch exits with one line saying why (exit 3 after a 403, else 1).
 With --json, stdout is a JSON Lines stream of events (ready, pushed, pulled, conflict,
 generating, idle, published, halted, rate_limited, error); logs go to stderr.
 
@@ -42,12 +46,12 @@ Examples:
           if (stopping !== undefined) {
             // One Ctrl-C often arrives twice: from the terminal, and passed on by `npm run` or
             // a supervisor a moment later. Only a signal after that moment means "exit now".
-            if (ctx.runtime.clock.now() - firstSignalAt < repeatMs) return;
+            if (ctx.runtime.clock.monotonic() - firstSignalAt < repeatMs) return;
             ctx.out.warn(`second signal: exiting now; ${unsent}`);
             forceExit();
             return;
           }
-          firstSignalAt = ctx.runtime.clock.now();
+          firstSignalAt = ctx.runtime.clock.monotonic();
           ctx.out.warn(`stopping: flushing pending pushes (at most ${Math.ceil(flushMs / 1000)} s; press Ctrl-C again to exit now)`);
           stopping = daemon.stop();
           setTimeout(() => {
@@ -58,20 +62,7 @@ Examples:
         const unsubscribe = [
           io.onSignal("SIGINT", stop),
           io.onSignal("SIGTERM", stop),
-          io.onSignal("SIGHUP", () => {
-            daemon.reload().then(
-              () => ctx.runtime.logger().info("reloaded .syncrc"),
-              // An event like any other (one JSON line with --json, never a result document):
-              // running designs keep going as they were, only the reload was refused.
-              (err: unknown) =>
-                ctx.out.event({
-                  event: "error",
-                  dir: "*",
-                  code: errorCode(err),
-                  message: `reload refused, the running designs keep their settings (fix .syncrc, then SIGHUP again): ${describeError(err)}`,
-                }),
-            );
-          }),
+          io.onSignal("SIGHUP", () => void daemon.reloadAndSay("signal")),
         ];
         try {
           unsubscribe.push(
@@ -85,7 +76,10 @@ Examples:
           return EXIT.ok;
         } catch (err) {
           await (stopping ?? daemon.stop().catch(() => undefined));
-          ctx.out.error(explainRefusedKey(err, ctx));
+          const explained = explainRefusedKey(err, ctx);
+          // --json: stdout stays JSON Lines to the end, so the last word is an event too.
+          if (ctx.out.opts.json) ctx.out.event({ event: "error", dir: "*", code: errorCode(explained), message: describeError(explained), exitCode: exitCodeFor(explained) });
+          else ctx.out.error(explained);
           return exitCodeFor(err);
         } finally {
           for (const u of unsubscribe) u();
