@@ -275,7 +275,10 @@ export class Runtime {
       remoteCheckMs: config.remoteCheckSec * 1000,
       onPulled: createPullCommitter({ enabled: config.git.commitOnPull, root: mapping.root, dir: mapping.dir, client, logger, emit: wiring.emit }),
       retry: wiring.retry,
-      watch: (onBatch, onError) => createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError }),
+      // A save opens the connection while the debounce runs (after an idle pause the keep-alive
+      // connection is gone: a TCP and TLS handshake would otherwise delay the push).
+      watch: (onBatch, onError) =>
+        createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError, onActivity: () => client.warm?.() }),
       schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
       gitBusy,
       waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),

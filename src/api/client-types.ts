@@ -33,6 +33,12 @@ export interface ReadFilesOptions extends CallOptions {
 export interface V3Client {
   /** GET /v3/health */
   health(options?: CallOptions): Promise<{ status: string }>;
+  /**
+   * Opens a connection ahead of a request that is about to come (a save in its debounce) when
+   * the client has been idle long enough for its keep-alive connection to be gone: one
+   * GET /v3/health, which changes nothing on the service; errors are ignored.
+   */
+  warm?(): void;
   /** POST /v3/designs. With a prompt this starts a generation and is never retried. */
   createDesign(body: CreateDesignRequest, options?: CallOptions): Promise<Design>;
   /** POST /v3/designs/resolve-url */

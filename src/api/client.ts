@@ -40,6 +40,12 @@ import {
 export { CLOSE_GRACE_MS, MAX_LISTED_VERSIONS, READ_FILES_BATCH_SIZE, type ClientOptions, type ClosableV3Client } from "./client-options.js";
 import { CLOSE_GRACE_MS, MAX_LISTED_VERSIONS, normaliseBaseUrl, positive, READ_FILES_BATCH_SIZE, resolveRetry, type ClientOptions, type ClosableV3Client } from "./client-options.js";
 
+/**
+ * Idle time after which a keep-alive connection may be gone (undici's default keep-alive is
+ * 4 s, and servers close idle connections on their own terms): warm() then opens one.
+ */
+const WARM_AFTER_IDLE_MS = 3_000;
+
 /** Creates the typed v3 client. */
 export function createClient(options: ClientOptions): ClosableV3Client {
   if (typeof options.apiKey !== "string") throw new TypeError("apiKey must be a string");
@@ -113,6 +119,11 @@ class HttpV3Client implements ClosableV3Client {
     ]);
     clearTimeout(timer);
     if (!graceful) await agent.destroy();
+  }
+
+  warm(): void {
+    if (!this.#executor.idleLongerThan(WARM_AFTER_IDLE_MS)) return;
+    this.health().catch(() => undefined);
   }
 
   async health(options: CallOptions = {}): Promise<{ status: string }> {

@@ -34,7 +34,10 @@ export function createDefaultAgent(timeouts: Timeouts): Agent {
     connect: { timeout: timeouts.connectMs },
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
-    keepAliveTimeout: 4_000,
+    // Kept past one status interval when the server allows it (its Keep-Alive hint wins):
+    // the next save then needs no new TCP and TLS handshake. warm() covers the rest.
+    keepAliveTimeout: 65_000,
+    keepAliveMaxTimeout: 600_000,
   });
 }
 

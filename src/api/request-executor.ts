@@ -48,9 +48,17 @@ type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: ApiError; 
 /** Sends calls with the retry policy, the queue and the generation budget. */
 export class RequestExecutor {
   readonly #deps: ExecutorDeps;
+  /** When the last attempt ended (performance.now(); -Infinity before the first). */
+  #lastActivity = Number.NEGATIVE_INFINITY;
+  #inFlight = 0;
 
   constructor(deps: ExecutorDeps) {
     this.#deps = deps;
+  }
+
+  /** True when no attempt ran in the last `ms` (none in flight either). */
+  idleLongerThan(ms: number): boolean {
+    return this.#inFlight === 0 && performance.now() - this.#lastActivity > ms;
   }
 
   /** Runs `call` to a validated value, or rejects with ApiError (or the signal's reason). */
@@ -121,6 +129,7 @@ export class RequestExecutor {
   async #attempt<T>(call: PreparedCall<T>, ctx: CallContext, attempt: number): Promise<AttemptOutcome<T>> {
     const started = this.#deps.clock.monotonic();
     let res: HttpResponse;
+    this.#inFlight += 1;
     try {
       res = await this.#deps.queue.run(
         () =>
@@ -140,6 +149,9 @@ export class RequestExecutor {
       const error = errorFromTransport(ctx, err);
       this.#logAttempt(ctx, attempt, started, error.code);
       return { ok: false, error, sent: err.sent };
+    } finally {
+      this.#inFlight -= 1;
+      this.#lastActivity = performance.now();
     }
     this.#logAttempt(ctx, attempt, started, res.status);
     if (res.status < 200 || res.status >= 300) {

@@ -14,7 +14,7 @@ import type { ConflictPolicy, LocalFile, SyncPlan } from "./model.js";
 import { describeHalt } from "./model.js";
 import type { LocalTree } from "./ports.js";
 import { reconcile } from "./reconcile.js";
-import { readRemoteSnapshot, type RemoteSnapshot } from "./remote-snapshot.js";
+import { readRemoteSnapshot, type RemoteHint, type RemoteSnapshot } from "./remote-snapshot.js";
 import type { DesignStore, PersistedState } from "./ports.js";
 import { resolveEditorId } from "./resolve-design.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
@@ -86,6 +86,8 @@ export interface FullSyncOptions {
   progress?: CycleProgress;
   /** A remote read already under way (readRemote()), e.g. started while the watcher got ready. */
   remote?: Promise<RemoteSnapshot>;
+  /** The active version as a status answer just named it: no active-artifact call (RemoteHint). */
+  active?: { artifactId: string; files: string[] };
 }
 
 /** Options of DesignSync.pushPaths. */
@@ -192,7 +194,7 @@ export class DesignSync {
   async #fullPass(options: FullSyncOptions): Promise<CycleReport> {
     // The remote read (mostly waiting on the network) runs while the local scan (mostly this
     // thread) does: neither depends on the other, and the plan only needs both.
-    const remoteRead = options.remote ?? this.readRemote();
+    const remoteRead = options.remote ?? this.readRemote(options.active === undefined ? {} : { active: options.active });
     const exists = await this.#o.local.exists();
     const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
     const remote = await remoteRead;
@@ -218,8 +220,8 @@ export class DesignSync {
    * Reads the whole remote side (active artifact and every text), for fullSync's `remote`. A
    * rejection is marked handled here: whoever awaits the promise gets the error.
    */
-  readRemote(): Promise<RemoteSnapshot> {
-    const read = readRemoteSnapshot(this.#o.client, this.editorId);
+  readRemote(hint: RemoteHint = {}): Promise<RemoteSnapshot> {
+    const read = readRemoteSnapshot(this.#o.client, this.editorId, undefined, hint);
     read.catch(() => undefined);
     return read;
   }
@@ -268,7 +270,9 @@ export class DesignSync {
       return this.#fullPass(options);
     }
     const toSend = options.dryRun === true ? undefined : await readToSend(this.#o.local, this.#o.store, this.#ledger, locals);
-    const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()]);
+    // The texts are read from the version the last cycle saw, beside the active-artifact call:
+    // one round trip instead of two before the PATCH (a moved version reads again, then pulls).
+    const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()], { artifactId: this.state.artifactId });
     if (this.state.artifactId !== undefined && remote.artifactId !== this.state.artifactId) {
       // The active artifact moved (generation, or another version picked): pull and
       // reconcile everything first; the local edits are part of that reconcile.

@@ -78,6 +78,8 @@ export class DesignWorker {
   #lockMisses = 0;
   /** The start-up cycle's remote read, begun before the watcher is ready (start()). */
   #startupRemote: Promise<RemoteSnapshot> | undefined;
+  /** The version the last status answer named, for the full sync it triggers (see "full-sync"). */
+  #namedVersion: { artifactId: string; files: string[] } | undefined;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
@@ -178,10 +180,16 @@ export class DesignWorker {
       case "full-sync": {
         const remote = this.#startupRemote;
         this.#startupRemote = undefined;
-        const report = await sync.fullSync({ remote });
+        // A status answer that just named a new version lists its files: the pull reads them
+        // without asking for the active artifact again (one round trip less per new version).
+        const named = this.#namedVersion;
+        this.#namedVersion = undefined;
+        const active = remote === undefined && named !== undefined && named.artifactId !== sync.state.artifactId ? named : undefined;
+        const report = await sync.fullSync({ remote, ...(active === undefined ? {} : { active }) });
         return this.#cycleDone(true, report);
       }
       case "push": {
+        this.#namedVersion = undefined;
         let report: CycleReport | undefined;
         try {
           report = await sync.pushPaths(new Set(effect.paths));
@@ -278,6 +286,7 @@ export class DesignWorker {
       });
     }
     const { state } = this.#o.sync;
+    this.#namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
     await this.#send({ type: "status", status, persisted: state.lastStatus, artifactId: state.artifactId, halted: state.halted !== undefined, now: this.#o.clock.monotonic(), at: this.#o.clock.now() });
   }
 

@@ -59,27 +59,53 @@ export function findFileFolderClashes(names: readonly string[]): Set<string> {
 /** Why a remote file was not read (an answer holding it alone was refused or too large). */
 export const TOO_LARGE_TO_READ = `too large to read (413, or an answer past the ${MAX_RESPONSE_BYTES / 2 ** 20} MiB size cap): not synced`;
 
-/** Reads the active artifact and the contents of `want(names)` (all names when omitted). */
+/** What a cycle already knows of the remote side, so its reads need not wait on each other. */
+export interface RemoteHint {
+  /**
+   * The artifact the last cycle saw: with `want` names, their texts are read from it beside the
+   * active-artifact call (one round trip instead of two); used only if it is still the active one.
+   */
+  artifactId?: string | undefined;
+  /** The active artifact and its names as a status answer gave them: no active-artifact call. */
+  active?: { artifactId: string; files: string[] } | undefined;
+}
+
+type FileRead = { name: string; content: string }[];
+
+/**
+ * Reads the active artifact and the contents of `want(names)` (all names when omitted). With
+ * a `hint`, the reads go out together (see RemoteHint); the answer is the same.
+ */
 export async function readRemoteSnapshot(
   client: V3Client,
   editorId: string,
   want?: (names: ReadonlySet<string>) => string[],
+  hint: RemoteHint = {},
 ): Promise<RemoteSnapshot> {
-  const artifact = await client.getActiveArtifact(editorId);
-  const { allowed, refused } = jailRemoteNames(artifact.files);
-  const names = new Set(allowed);
-  const toRead = want === undefined ? allowed : want(names).filter((n) => names.has(n));
+  const refused: RefusedName[] = [];
+  // A file too large to read is not synced this cycle, and said so: left out of `names`, it
+  // is neither pulled nor taken for a remote deletion (buildTriples skips refused names).
+  const tooLarge = new Set<string>();
+  const onTooLarge = (name: string): void => void tooLarge.add(name);
+  // The early read asks `want` before any listing (a push pass wants the paths it changed).
+  const first = hint.artifactId !== undefined && hint.active === undefined && want !== undefined ? want(new Set()) : [];
+  const early = first.length > 0 ? client.readFiles(editorId, hint.artifactId!, first, { onTooLarge }).catch(() => undefined) : undefined;
+  const artifact = hint.active ?? (await client.getActiveArtifact(editorId));
+  const jailed = jailRemoteNames(artifact.files);
+  refused.push(...jailed.refused);
+  const names = new Set(jailed.allowed);
+  const toRead = want === undefined ? jailed.allowed : want(names).filter((n) => names.has(n));
   const texts = new Map<string, string>();
-  if (toRead.length > 0) {
-    // A file too large to read is not synced this cycle, and said so: left out of `names`, it
-    // is neither pulled nor taken for a remote deletion (buildTriples skips refused names).
-    const onTooLarge = (name: string): void => {
-      names.delete(name);
-      refused.push({ name, reason: TOO_LARGE_TO_READ });
-    };
-    for (const file of await client.readFiles(editorId, artifact.artifactId, toRead, { onTooLarge })) {
-      if (names.has(file.name)) texts.set(file.name, file.content);
-    }
+  let files: FileRead | undefined = early === undefined ? undefined : await early;
+  if (files === undefined || artifact.artifactId !== hint.artifactId) {
+    tooLarge.clear();
+    files = toRead.length > 0 ? await client.readFiles(editorId, artifact.artifactId, toRead, { onTooLarge }) : [];
   }
+  for (const name of tooLarge) {
+    if (!names.delete(name)) continue;
+    refused.push({ name, reason: TOO_LARGE_TO_READ });
+  }
+  const wanted = new Set(toRead);
+  for (const file of files) if (names.has(file.name) && wanted.has(file.name)) texts.set(file.name, file.content);
   return { artifactId: artifact.artifactId, listed: artifact.files, names, refused, texts };
 }

@@ -29,6 +29,8 @@ export interface ChangeSourceOptions {
   onBatch: (paths: Set<string>) => void;
   /** Watcher errors and exceptions thrown by onBatch. */
   onError: (err: unknown) => void;
+  /** Told when a batch begins, while the debounce runs (the daemon warms its connection). */
+  onActivity?: () => void;
   /**
    * How long chokidar holds an unlink to see whether the path is re-created (an editor's
    * save-by-rename then becomes one `change`). @default 100
@@ -68,6 +70,7 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
   const newDirs = new Set<string>();
   const batch = new DebouncedBatch({
     debounceMs,
+    ...(options.onActivity === undefined ? {} : { onStart: options.onActivity }),
     maxWaitMs: Math.max(options.maxWaitMs ?? options.debounceMs * 10, debounceMs),
     onFlush: (paths) => {
       if (newDirs.size === 0) return deliver(paths);

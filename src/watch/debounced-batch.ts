@@ -19,6 +19,8 @@ export interface DebouncedBatchOptions {
   maxWaitMs?: number;
   /** Receives each non-empty batch; the set is the caller's to keep. */
   onFlush: (items: Set<string>) => void;
+  /** Told when a batch begins (its first key), while its quiet window runs. */
+  onStart?: () => void;
   timers?: BatchTimers;
 }
 
@@ -34,6 +36,7 @@ export class DebouncedBatch {
   readonly #debounceMs: number;
   readonly #maxWaitMs: number;
   readonly #onFlush: (items: Set<string>) => void;
+  readonly #onStart: (() => void) | undefined;
   readonly #timers: BatchTimers;
   #items = new Set<string>();
   #firstAt = 0;
@@ -47,6 +50,7 @@ export class DebouncedBatch {
     this.#debounceMs = options.debounceMs;
     this.#maxWaitMs = maxWait;
     this.#onFlush = options.onFlush;
+    this.#onStart = options.onStart;
     this.#timers = options.timers ?? SYSTEM_TIMERS;
   }
 
@@ -59,8 +63,10 @@ export class DebouncedBatch {
   add(item: string): void {
     if (this.#closed) return;
     const now = this.#timers.now();
-    if (this.#items.size === 0) this.#firstAt = now;
+    const starts = this.#items.size === 0;
+    if (starts) this.#firstAt = now;
     this.#items.add(item);
+    if (starts) this.#onStart?.();
     const untilMax = this.#firstAt + this.#maxWaitMs - now;
     this.#schedule(Math.max(0, Math.min(this.#debounceMs, untilMax)));
   }

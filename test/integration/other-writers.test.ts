@@ -55,3 +55,16 @@ describe("a version built before a push of a new file", () => {
     expect(backups.some((p) => String(p).endsWith(join("components", "New.tsx")))).toBe(true);
   });
 });
+
+describe("a new version named by a status answer (issue 27)", () => {
+  it("is pulled from the files the answer listed, without asking for the active artifact again", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    h.emu.control.resetRequestLog();
+    const since = h.mark();
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, "App.tsx": "export function App() { return <p>v2</p>; }\n" }, { newArtifact: true, title: "v2" });
+    await h.waitForEvent((e) => e.event === "pulled" && e.files?.includes("App.tsx") === true, { since, timeoutMs: 15_000 });
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/active-artifact"))).toBe(0);
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/files/read"))).toBe(1);
+  });
+});

@@ -27,6 +27,17 @@ describe("DebouncedBatch", () => {
     expect(b.pending).toBe(0);
   });
 
+  it("tells onStart once per batch, when its first key arrives (the daemon warms its connection then)", () => {
+    let starts = 0;
+    const b = new DebouncedBatch({ debounceMs: 100, onFlush: (s) => batches.push(s), onStart: () => (starts += 1) });
+    b.add("a.ts");
+    b.add("b.ts");
+    expect(starts).toBe(1);
+    vi.advanceTimersByTime(100);
+    b.add("c.ts");
+    expect(starts).toBe(2);
+  });
+
   it("flushes a never-ending stream at the max wait", () => {
     const b = make(100, 1000);
     for (let t = 0; t < 2500; t += 50) {
