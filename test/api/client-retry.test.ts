@@ -193,11 +193,11 @@ describe("warm (a save in its debounce opens the connection)", () => {
   it("sends one health check when the client has been idle, and nothing right after a request", async () => {
     server = await startTestServer((_req, res) => sendJson(res, 200, { status: "ok" }));
     const client = testClient(server.baseUrl);
-    client.warm();
+    client.warm?.();
     await server.waitForRequests(1);
     expect(server.requests[0]?.url).toMatch(/\/v3\/health$/);
     await client.health();
-    client.warm();
+    client.warm?.();
     await client.health();
     await client.close();
     // The health sent by warm, then the two called: a warm right after a request sends nothing.
