@@ -142,7 +142,7 @@ export const syncrcSchema = z
       .max(MAX_POLL_INTERVAL_SEC)
       .default(60)
       .describe(
-        "How often a running daemon reads the remote file contents of an idle design, to find changes that move no version (an edit in the web editor's code view, a teammate's push). At least 10 for any non-loopback baseUrl; a loopback baseUrl accepts 0.05 and up.",
+        "How often a running daemon reads remote file contents of an idle design, to find changes that move no version (an edit in the web editor's code view, a teammate's push): each check reads the files changed in the last hour and a tenth of the others, so every file is read at least every 10 checks. At least 10 for any non-loopback baseUrl; a loopback baseUrl accepts 0.05 and up.",
       ),
     debounceMs: z
       .int()

@@ -22,6 +22,7 @@ import { SaidOnce } from "./said-once.js";
 import { BaseLedger } from "./base-ledger.js";
 import { findDisplaced } from "./displaced.js";
 import { rebaseRaces } from "./races.js";
+import { CheckScope } from "./check-scope.js";
 import { readBackPushed } from "./read-back.js";
 import {
   buildTriples,
@@ -114,6 +115,8 @@ export class DesignSync {
   /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
   readonly #said = new SaidOnce();
   #ledger!: BaseLedger;
+  /** The files a content check reads (check-scope.ts). */
+  readonly #scope = new CheckScope();
   /** Labels of the versions conflicts were marked against (#remoteLabel). */
   readonly #labels = new Map<string, Promise<string>>();
   /** The refused local names moved this cycle: state.json must be saved (status reads them). */
@@ -191,14 +194,33 @@ export class DesignSync {
     return this.#confirmed(await this.#fullPass(options));
   }
 
-  async #fullPass(options: FullSyncOptions): Promise<CycleReport> {
+  /**
+   * The daemon's content check (check-scope.ts): the files changed on either side in the last
+   * hour and the next slice of the others, each reconciled as a full cycle would; every remote
+   * name the active version lists is known, so new and vanished remote files are judged too.
+   */
+  async checkRemote(): Promise<CycleReport> {
+    const scope = this.#scope.next(this.#ledger.paths(), this.#o.clock.monotonic());
+    return this.#confirmed(await this.#fullPass({}, scope));
+  }
+
+  async #fullPass(options: FullSyncOptions, scope?: ReadonlySet<string>): Promise<CycleReport> {
+    // Read in a content check: its scope, and remote names with no base (new remote files).
+    const wanted = scope === undefined ? undefined : (p: string): boolean => scope.has(p) || this.#ledger.baseOf(p) === undefined;
     // The remote read (mostly waiting on the network) runs while the local scan (mostly this
     // thread) does: neither depends on the other, and the plan only needs both.
-    const remoteRead = options.remote ?? this.readRemote(options.active === undefined ? {} : { active: options.active });
+    const remoteRead =
+      options.remote ??
+      (wanted === undefined
+        ? this.readRemote(options.active === undefined ? {} : { active: options.active })
+        : readRemoteSnapshot(this.#o.client, this.editorId, (names) => [...names].filter(wanted)));
     const exists = await this.#o.local.exists();
     const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
     const remote = await remoteRead;
-    const paths = new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names]);
+    const paths =
+      wanted === undefined
+        ? new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names])
+        : new Set([...this.#ledger.paths().filter((p) => wanted(p) || !remote.names.has(p)), ...[...remote.names].filter(wanted)]);
     const files = buildTriples(paths, (p) => scan.get(p), remote, this.#triplesCtx());
     const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
     const plan = reconcile({
@@ -211,6 +233,8 @@ export class DesignSync {
       fullRemote: true,
       // Refused names count: an artifact of only hostile names is not "empty".
       remoteFileCount: remote.listed.length,
+      // A content check judges a slice: the breakers still count the whole folder.
+      ...(scope === undefined ? {} : { localFileCount: scan.size }),
     });
     if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
     return this.#finish(plan, remote, raced, options.dryRun === true, options.pullOnly !== true, options.progress);
@@ -265,6 +289,7 @@ export class DesignSync {
       if (options.verify === true || read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
     });
     if (locals.size === 0) return undefined;
+    this.#scope.touch(locals.keys(), this.#o.clock.monotonic());
     if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
       // The folder vanished or was emptied: only the full cycle's breakers judge that.
       return this.#fullPass(options);
@@ -414,6 +439,7 @@ export class DesignSync {
     const origin = { dir: this.#o.dir, editorId: this.editorId };
     const failures = this.#said.failures(result);
     emitCycleEvents(this.#o.emit, (m) => this.#notice(m), origin, { ...result, failed: failures.fresh }, raced);
+    this.#scope.touch([...result.pushed, ...result.pulled, ...result.removed, ...result.conflicts.map((c) => c.path)], this.#o.clock.monotonic());
     for (const p of failures.cleared) this.#o.emit({ ...origin, event: "notice", code: "RESUMED", files: [p], message: `resumed: ${p} is written now` });
     if (result.pushError !== undefined) throw result.pushError;
     return result;

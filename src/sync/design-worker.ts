@@ -185,7 +185,8 @@ export class DesignWorker {
         const named = this.#namedVersion;
         this.#namedVersion = undefined;
         const active = remote === undefined && named !== undefined && named.artifactId !== sync.state.artifactId ? named : undefined;
-        const report = await sync.fullSync({ remote, ...(active === undefined ? {} : { active }) });
+        const report =
+          effect.check === true && remote === undefined && active === undefined ? await sync.checkRemote() : await sync.fullSync({ remote, ...(active === undefined ? {} : { active }) });
         return this.#cycleDone(true, report);
       }
       case "push": {

@@ -39,6 +39,13 @@ function expectStep(before: Partial<LoopState>, event: LoopEvent, effects: strin
   expect(out.state).toMatchObject(after);
 }
 
+describe("worker loop: the content check (issue 27)", () => {
+  it("a due check with nothing pending reads a slice (check-scope.ts), not every file", () => {
+    const out = step(state({ needsFullSync: true, checkOnly: true }), { type: "cycle", gitBusy: false, halted: false }, cfg);
+    expect(out.effects).toEqual([{ do: "full-sync", check: true }]);
+  });
+});
+
 describe("worker loop: local changes and cycles", () => {
   it.each<[string, Partial<LoopState>, LoopEvent, string[], Partial<LoopState>]>([
     ["start runs a full sync (edits made while down)", {}, { type: "start", generating: false }, ["enqueue-cycle"], { needsFullSync: true, generating: false }],
@@ -50,6 +57,8 @@ describe("worker loop: local changes and cycles", () => {
     ["git busy: one waiter, pending kept", { pending: new Set(["a"]) }, { type: "cycle", gitBusy: true, halted: false }, ["wait-git"], { waitingForGit: true, pending: new Set(["a"]) }],
     ["already waiting for git: no second waiter", { waitingForGit: true }, { type: "cycle", gitBusy: false, halted: false }, [], { waitingForGit: true }],
     ["a due full sync covers every pending path", { needsFullSync: true, pending: new Set(["a"]) }, { type: "cycle", gitBusy: false, halted: false }, ["full-sync"], { pending: new Set() }],
+    ["a due check with paths pending runs as a full sync", { needsFullSync: true, checkOnly: true, pending: new Set(["a"]) }, { type: "cycle", gitBusy: false, halted: false }, ["full-sync"], { pending: new Set() }],
+    ["a cycle done clears the check", { needsFullSync: true, checkOnly: true }, { type: "cycle-done", full: true, report: undefined, hadPersistedError: false, now: NOW }, [], { needsFullSync: false, checkOnly: false }],
     ["a halted design is retried as a full sync", {}, { type: "cycle", gitBusy: false, halted: true }, ["full-sync"], {}],
     ["pending paths are pushed as one batch", { pending: new Set(["a", "b"]) }, { type: "cycle", gitBusy: false, halted: false }, ["push"], { pending: new Set() }],
     ["nothing pending, nothing due: no work", {}, { type: "cycle", gitBusy: false, halted: false }, [], {}],
@@ -85,7 +94,8 @@ describe("worker loop: status answers", () => {
     ["idle and unchanged: a push pass only, nothing saved", {}, status(), ["set-status", "cycle"], [], { needsFullSync: false }],
     ["a new file name (same id): full sync", {}, status({ availableFiles: ["App.tsx", "b.ts"] }), ["set-status", "cycle"], [], { needsFullSync: true }],
     ["a new artifact id: full sync, saved", {}, { ...status({ activeArtifactId: "a2" }), persisted: { isGenerating: false, activeArtifactId: "a1" } }, ["set-status", "save", "cycle"], [], { needsFullSync: true }],
-    ["the content check is due: full sync", { lastRemoteRead: NOW - 60_000 }, status(), ["set-status", "cycle"], [], { needsFullSync: true }],
+    ["the content check is due: a check (a slice of the files)", { lastRemoteRead: NOW - 60_000 }, status(), ["set-status", "cycle"], [], { needsFullSync: true, checkOnly: true }],
+    ["a new version while a check is due: a full sync", { lastRemoteRead: NOW - 60_000 }, status({ activeArtifactId: "a2" }), ["set-status", "save", "cycle"], [], { needsFullSync: true, checkOnly: false }],
     ["a halted design: full sync", {}, { ...status(), halted: true }, ["set-status", "cycle"], [], { needsFullSync: true }],
     ["the wall clock stepped back 2 h: the check is still due (ages are monotonic)", { lastRemoteRead: NOW - 60_000 }, { ...status(), at: NOW - 7_200_000 }, ["set-status", "cycle"], [], { needsFullSync: true }],
     ["an unchanged status a minute later is saved", { lastStatusSave: NOW - STATUS_SAVE_INTERVAL_MS }, status(), ["set-status", "save", "cycle"], [], { lastStatusSave: NOW }],

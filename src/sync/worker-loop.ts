@@ -39,6 +39,8 @@ export interface LoopState {
   generating: boolean;
   /** The next cycle reads every remote file (start-up, a new version, a due content check). */
   needsFullSync: boolean;
+  /** The full sync is due only for the content check (a slice of the files is read). */
+  checkOnly: boolean;
   /** Local paths waiting to be pushed. */
   pending: ReadonlySet<string>;
   /** A git operation holds the repository; one waiter resumes the loop when it ends. */
@@ -77,7 +79,8 @@ export type Effect =
   | { do: "cycle" }
   /** Queue a cycle behind the running ones. */
   | { do: "enqueue-cycle" }
-  | { do: "full-sync" }
+  /** `check`: only the content check is due (DesignSync.checkRemote reads a slice, check-scope.ts). */
+  | { do: "full-sync"; check?: true }
   | { do: "push"; paths: ReadonlySet<string> }
   /** Wait (off the chain) until git is done, then send `git-free` or `git-wait-ended`. */
   | { do: "wait-git" }
@@ -132,6 +135,7 @@ export function initialLoopState(): LoopState {
     stopped: false,
     generating: false,
     needsFullSync: false,
+    checkOnly: false,
     pending: new Set(),
     waitingForGit: false,
     failures: 0,
@@ -151,7 +155,7 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
   switch (e.type) {
     case "start":
       // Start-up reconcile: finds edits made while the daemon was down (against the base).
-      return { state: { ...s, generating: e.generating, needsFullSync: true }, effects: [{ do: "enqueue-cycle" }] };
+      return { state: { ...s, generating: e.generating, needsFullSync: true, checkOnly: false }, effects: [{ do: "enqueue-cycle" }] };
     case "local":
       return { state: { ...s, pending: union(s.pending, e.paths) }, effects: [{ do: "enqueue-cycle" }] };
     case "swept":
@@ -223,7 +227,8 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
   // In-place remote edits (the web editor's code view, another client's PATCH) move neither
   // the artifact id nor the file names: only the contents tell, read every remoteCheckMs.
   const checkDue = now - s.lastRemoteRead >= cfg.remoteCheckMs;
-  if (moved || wasGenerating || e.halted || checkDue) next = { ...next, needsFullSync: true };
+  if (moved || wasGenerating || e.halted) next = { ...next, needsFullSync: true, checkOnly: false };
+  else if (checkDue && !next.needsFullSync) next = { ...next, needsFullSync: true, checkOnly: true };
   return { state: next, effects: [...effects, ...save(), { do: "cycle" }] };
 }
 
@@ -237,14 +242,18 @@ function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {
     return { state: { ...s, waitingForGit: true }, effects: [{ do: "wait-git" }] };
   }
   // A full sync covers every path.
-  if (s.needsFullSync || e.halted) return { state: { ...s, pending: new Set() }, effects: [{ do: "full-sync" }] };
+  // A content check reads a slice of the files; with local paths pending, the full sync does it all.
+  if (s.needsFullSync || e.halted) {
+    const check = s.checkOnly && !e.halted && s.pending.size === 0;
+    return { state: { ...s, pending: new Set() }, effects: [check ? { do: "full-sync", check } : { do: "full-sync" }] };
+  }
   if (s.pending.size === 0) return { state: s, effects: [] };
   return { state: { ...s, pending: new Set() }, effects: [{ do: "push", paths: s.pending }] };
 }
 
 function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>, cfg: LoopConfig): Step {
   let next: LoopState = { ...s, failures: 0 };
-  if (e.full) next = { ...next, needsFullSync: false, lastRemoteRead: e.now };
+  if (e.full) next = { ...next, needsFullSync: false, checkOnly: false, lastRemoteRead: e.now };
   const effects: Effect[] = [];
   // A persisted error (this run's, or one a killed run left) is cleared once a cycle works:
   // `mpsync status` must not show an error after sync resumed.
@@ -268,12 +277,12 @@ function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>
 function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: LoopConfig): Step {
   switch (e.failure) {
     case "wait": // Not a failure: the status poll starts sync once the design has a first artifact.
-      return noteNoArtifact({ ...s, needsFullSync: true }, "it has no version yet");
+      return noteNoArtifact({ ...s, needsFullSync: true, checkOnly: false }, "it has no version yet");
     case "git":
       // A git operation began while the cycle ran: its push was held back. Once git is done a
       // full sync redoes it, with the operation's changes. Not an error, not a retry.
-      if (s.waitingForGit || s.stopped) return { state: { ...s, needsFullSync: true }, effects: [] };
-      return { state: { ...s, waitingForGit: true, needsFullSync: true }, effects: [{ do: "log", level: "info", message: "a git operation began during the cycle: its push waits until git is done", fields: {} }, { do: "wait-git" }] };
+      if (s.waitingForGit || s.stopped) return { state: { ...s, needsFullSync: true, checkOnly: false }, effects: [] };
+      return { state: { ...s, waitingForGit: true, needsFullSync: true, checkOnly: false }, effects: [{ do: "log", level: "info", message: "a git operation began during the cycle: its push waits until git is done", fields: {} }, { do: "wait-git" }] };
     case "fatal":
       return { state: { ...s, stopped: true }, effects: [{ do: "halt" }, { do: "fatal" }] };
     case "stop-design":

@@ -43,6 +43,7 @@ export type Command =
   | { k: "staleVersion"; path: number; genPath: number; line: number }
   | { k: "mateSync" }
   | { k: "full" }
+  | { k: "check" }
   | { k: "crash"; loseState: boolean }
   | { k: "crashMid"; after: number; full: boolean }
   | { k: "quiet" };
@@ -106,6 +107,8 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
     weight: 2,
   },
   { arbitrary: fc.constant({ k: "full" as const }), weight: 4 },
+  // The daemon's content check: recent files and a slice of the rest (check-scope.ts).
+  { arbitrary: fc.constant({ k: "check" as const }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant("crash" as const), loseState: fc.boolean() }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("crashMid" as const), after: fc.integer({ min: 1, max: 4 }), full: fc.boolean() }), weight: 2 },
   { arbitrary: fc.constant({ k: "quiet" as const }), weight: 1 },
@@ -301,8 +304,13 @@ function generate(w: World, edits: GenEdit[], hostile: number | undefined): void
   for (const [rel, text] of w.service.active().files) w.noteRemote(rel, text);
 }
 
-async function applyEngineCommand(w: World, c: Extract<Command, { k: "push" | "pushCommand" | "full" | "crash" | "crashMid" | "quiet" }>): Promise<string[]> {
+async function applyEngineCommand(w: World, c: Extract<Command, { k: "push" | "pushCommand" | "full" | "check" | "crash" | "crashMid" | "quiet" }>): Promise<string[]> {
   switch (c.k) {
+    case "check":
+      // Like the worker: a content check runs only with nothing pending (else a full sync).
+      if (w.pending.size > 0) await fullStep(w);
+      else await w.step((s) => s.checkRemote());
+      return [];
     case "pushCommand":
       // What `mpsync push` runs (src/cli/commands/sync-commands.ts). The watcher's pending
       // paths stay: the daemon would still look at them (a no-op once pushed).

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { applyCommand, quiet, type Command } from "./commands.js";
 import { checkAlways } from "./invariants.js";
 import { World } from "./world.js";
+import { CHECK_SWEEP_ROUNDS, RECENT_MS } from "../../src/sync/check-scope.js";
 
 async function started(policy: "merge" | "keep-local" | "keep-remote" = "merge"): Promise<World> {
   const w = new World(policy);
@@ -243,5 +244,29 @@ describe("other writers (issue 23): each found by the model when its fix is reve
     const event = w.events.find((e) => e.event === "conflict" && e.files?.includes("lib/util.ts") === true);
     expect(event?.message).toMatch(/built without this file you pushed/);
     expect(w.tree.files.has("lib/util.ts")).toBe(false);
+  });
+});
+
+describe("the content check reads a slice of the cold files (issue 27)", () => {
+  it("a web edit of a file nobody touched for an hour arrives within CHECK_SWEEP_ROUNDS checks", async () => {
+    const w = await started();
+    await w.clock.sleep(RECENT_MS + 1);
+    w.webEdit("components/Button.tsx", 2);
+    const remote = w.service.active().files.get("components/Button.tsx");
+    let checks = 0;
+    while (w.tree.files.get("components/Button.tsx") !== remote && checks < CHECK_SWEEP_ROUNDS) {
+      await w.step((s) => s.checkRemote());
+      checks += 1;
+    }
+    expect(w.tree.files.get("components/Button.tsx")).toBe(remote);
+    expect(checkAlways(w)).toEqual([]);
+  });
+
+  it("a recently pushed file is read by every check", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "edit", path: 1, line: 0 }, { k: "push" }])).toEqual([]);
+    w.webEdit("index.css", 2);
+    await w.step((s) => s.checkRemote());
+    expect(w.tree.files.get("index.css")).toBe(w.service.active().files.get("index.css"));
   });
 });

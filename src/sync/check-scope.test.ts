@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { CHECK_SWEEP_ROUNDS, CheckScope, RECENT_MS } from "./check-scope.js";
+
+const KNOWN = Array.from({ length: 25 }, (_, i) => `f${String(i).padStart(2, "0")}.ts`);
+
+describe("CheckScope (which files a content check reads)", () => {
+  it("every file is read by one of CHECK_SWEEP_ROUNDS consecutive checks, from wherever the sweep stands", () => {
+    const scope = new CheckScope();
+    scope.next(KNOWN, 0); // the sweep starts somewhere
+    const seen = new Set<string>();
+    for (let i = 0; i < CHECK_SWEEP_ROUNDS; i += 1) for (const p of scope.next(KNOWN, 0)) seen.add(p);
+    expect([...seen].sort()).toEqual(KNOWN);
+  });
+
+  it("reads a tenth of the cold files per check, and every recent file each time until it is an hour old", () => {
+    const scope = new CheckScope();
+    scope.touch(["f24.ts"], 0);
+    const first = scope.next(KNOWN, 1_000);
+    expect(first.has("f24.ts")).toBe(true);
+    expect(first.size).toBe(1 + Math.ceil(24 / CHECK_SWEEP_ROUNDS));
+    expect(scope.next(KNOWN, RECENT_MS).has("f24.ts")).toBe(true);
+    const later = scope.next(KNOWN, RECENT_MS + 1);
+    expect(later.size).toBe(Math.ceil(25 / CHECK_SWEEP_ROUNDS));
+  });
+
+  it("a recent path that is not synced (yet) is still read", () => {
+    const scope = new CheckScope();
+    scope.touch(["new.ts"], 0);
+    expect(scope.next([], 0)).toEqual(new Set(["new.ts"]));
+  });
+});
