@@ -285,7 +285,7 @@ export class DesignWorker {
     const { client, sync, emit, dir } = this.#o;
     try {
       const r = await client.publish(sync.editorId, artifactId);
-      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: r.previewUrl === undefined ? "published" : `published ${r.previewUrl}` });
+      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: `published${r.previewUrl === undefined ? "" : ` ${r.previewUrl}`}${r.warning === undefined ? "" : `; ${r.warning}`}` });
     } catch (err) {
       // A compile failure is the user's code, not a sync failure: show it and go on.
       if (!hasCode(err, "UNPROCESSABLE")) throw err;
