@@ -13,6 +13,7 @@ import { PROGRESS_MIN_FILES, renderPlan } from "../render-plan.js";
 import { waitUntilIdle } from "../wait-idle.js";
 import { commitAfterCycle, withFolder } from "../../app/folder.js";
 import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
+import { sendControl } from "../../daemon/control-channel.js";
 
 interface OneShotFlags {
   dryRun?: boolean;
@@ -83,6 +84,29 @@ async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneSho
 }
 
 async function syncOne(
+  ctx: CommandContext,
+  mapping: Mapping,
+  flags: OneShotFlags,
+  kind: "pull" | "push",
+  emit: (e: SyncEvent) => void,
+  progress: PullProgress,
+): Promise<CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] }> {
+  const dryRun = flags.dryRun === true;
+  try {
+    return await syncLocked(ctx, mapping, flags, kind, emit, progress);
+  } catch (err) {
+    // `pull --force`, the advice of a halted folder, must work while `watch` holds it: the
+    // daemon takes the request and runs a forced full cycle.
+    if (!(kind === "pull" && flags.force === true && !dryRun && hasCode(err, "FOLDER_LOCKED"))) throw err;
+    const reply = await sendControl(mapping.root, { op: "sync", force: true });
+    if (reply === undefined) throw err;
+    if (reply.summary === undefined) throw new MpsyncError("FOLDER_LOCKED", `${mapping.dir}: the running daemon could not run pull --force: ${reply.message}`);
+    ctx.out.info(ctx.out.c.dim(`${mapping.dir}: pull --force handed to the running daemon: ${reply.message}`));
+    return { ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, editorId: String(reply.summary["editorId"] ?? "") };
+  }
+}
+
+async function syncLocked(
   ctx: CommandContext,
   mapping: Mapping,
   flags: OneShotFlags,
