@@ -52,7 +52,7 @@ export function contextFor(io: CliIo, command: Command): CommandContext {
     configPath: flags.config,
     logFile: flags.logFile,
     // JSON log records only with --json or in --log-file; a person reads lines (issue 14).
-    logDestination: flags.json === true || flags.logFile !== undefined ? undefined : createHumanLogDestination(io.stderr),
+    logDestination: flags.json === true || flags.logFile !== undefined ? undefined : createHumanLogDestination(io.stderr, { verbose: flags.verbose === true }),
     logLevel: flags.verbose === true ? "debug" : flags.quiet === true ? "error" : undefined,
     // A person reads folders as paths from where they stand (`demo-design`, not the config's
     // `../demo-design`); JSON keeps `dir` as written in .syncrc.

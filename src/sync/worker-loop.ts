@@ -181,7 +181,8 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
       return {
         state: { ...s, waitingForGit: false },
         effects: [
-          { do: "log", level: "info", message: `held pushes during ${operation}; sending its changes as one batch`, fields: { operation, waitedMs: e.waitedMs, pending: s.pending.size } },
+          // Said only by a folder that held something: every folder of one repository waits for its git.
+          { do: "log", level: s.pending.size > 0 ? "info" : "debug", message: `held pushes during ${operation}; sending its changes as one batch`, fields: { operation, waitedMs: e.waitedMs, pending: s.pending.size } },
           { do: "enqueue-cycle" },
         ],
       };

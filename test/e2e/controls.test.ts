@@ -74,12 +74,13 @@ describe("against a running watch", () => {
   });
 
   it("sync makes the daemon run a full cycle now and waits for what it did", async () => {
-    world.emulator.control.editFile(editorId, "lib.ts", "export const lib = 3;\n");
+    // A file this folder did not push lately (a remote edit right after our push is taken for a race).
+    world.emulator.control.editFile(editorId, "index.css", "body { margin: 2px }\n");
     const r = await world.run(["sync"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("the daemon synced site");
-    expect(r.stdout).toContain("lib.ts pulled");
-    expect(await local("lib.ts")).toBe("export const lib = 3;\n");
+    expect(r.stdout).toContain("index.css pulled");
+    expect(await local("index.css")).toBe("body { margin: 2px }\n");
   });
 
   it("pause holds the folder in the daemon, resume sends what waited", async () => {
@@ -94,7 +95,7 @@ describe("against a running watch", () => {
     const status = await world.run(["status"]);
     expect(status.stdout).toMatch(/site .*paused/);
     expect(status.stdout).toContain("local changes (1): index.css");
-    expect(remote("index.css")).toBe("body { margin: 0 }\n");
+    expect(remote("index.css")).toBe("body { margin: 2px }\n");
     const resumed = await world.run(["resume"]);
     expect(resumed.stdout).toContain("site resumed: syncing what changed meanwhile, told the running daemon");
     await d.waitFor((e) => e.event === "pushed", { since });
@@ -129,7 +130,7 @@ describe("against a running watch", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("pull --force handed to the running daemon");
     expect(r.stdout).toContain("halt cleared, site syncs again");
-    expect(await local("lib.ts")).toBe("export const lib = 3;\n");
+    expect(await local("lib.ts")).toBe("export const lib = 2;\n");
     await d.waitFor((e) => e.event === "notice" && e.code === "RESUMED" && String(e.message).includes("syncs again"), { since });
   });
 });
