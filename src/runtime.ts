@@ -96,7 +96,9 @@ export class Runtime {
     try {
       return await this.config();
     } catch (err) {
-      if (err instanceof MpsyncError && err.code === "CONFIG_INVALID" && /no \.syncrc found/.test(err.message)) return undefined;
+      // None found, or a named one not there yet (`init -c PATH` creates it): commands that work
+      // without a config go on; those that need one call config() and say it is missing.
+      if (err instanceof MpsyncError && err.code === "CONFIG_INVALID" && /no \.syncrc found|config file .* not found/.test(err.message)) return undefined;
       throw err;
     }
   }
@@ -168,7 +170,7 @@ export class Runtime {
         queue,
         logger: this.logger().child({ component: "api" }),
         clock: this.clock,
-        ...(this.#failFast ? { retry: { maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS } } : {}),
+        ...(this.#failFast ? { retry: { maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } } : {}),
       });
     }
     return this.#client;
@@ -357,5 +359,7 @@ export const LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
 export const INTERRUPT_WAIT_MS = 2000;
 /** Connect timeout of a failFast client (status): a service that does not answer is said at once. */
 export const FAIL_FAST_CONNECT_MS = 3000;
+/** Time to a response's headers for a failFast client: a service that accepts but never answers. */
+export const FAIL_FAST_HEADERS_MS = 10_000;
 /** Rotated log files kept beside the current one. */
 export const LOG_FILE_COUNT = 5;

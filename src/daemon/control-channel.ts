@@ -57,6 +57,11 @@ export async function startControlServer(root: string, handle: (request: Control
   if (process.platform !== "win32") {
     const dir = join(path, "..");
     await mkdir(dir, { recursive: true, mode: 0o700 });
+    // The folder must be ours and a real folder (the temp fallback is shared with other users).
+    const info = await lstat(dir);
+    if (!info.isDirectory() || (process.getuid !== undefined && info.uid !== process.getuid())) {
+      throw new Error(`${dir} is not a folder of this user: the control channel stays closed`);
+    }
     await chmod(dir, 0o700);
     const existing = await lstat(path).catch(() => undefined);
     if (existing?.isSocket() === true) await rm(path, { force: true });

@@ -77,6 +77,14 @@ describe("input as people type it", () => {
     expect(again.stderr).toContain("one folder per design");
   });
 
+  it("init -c PATH creates the named config when it is not there yet", async () => {
+    const e = seedDesign(world).editorId;
+    await mkdir(join(world.cwd, "other"), { recursive: true });
+    const r = await world.run(["-c", "other/.syncrc", "init", "other/e", "--design", e]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(await readText(join(world.cwd, "other", ".syncrc"))).designs).toEqual([{ dir: "e", design: e }]);
+  });
+
   it("a .syncrc that maps one design into several folders is warned about, with the reason", async () => {
     const shared = await startWorld();
     try {

@@ -17,10 +17,12 @@ import { MpsyncError, hasCode } from "../../core/errors.js";
 import { openReadOnly } from "../../app/folder.js";
 import { emptyStatusReport, type DesignStatusReport } from "./status-report.js";
 
-/** How status words the plan's reports that leave a file out of sync (the rest are listed elsewhere). */
+/**
+ * How status words the plan's reports that leave a file out of sync. The rest are listed
+ * elsewhere: conflict markers under "unresolved markers", with the way out.
+ */
 const NOT_SYNCED: Partial<Record<ReportReason, string>> = {
   "binary-not-pushed": "not UTF-8 text (binary): the service holds text files only, so it is never pushed",
-  "unresolved-markers": "holds conflict markers: resolve them and save, then it is pushed",
 };
 
 /** Why a local change that the service refused (its content unchanged since) is not pushed. */
