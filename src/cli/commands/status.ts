@@ -69,10 +69,13 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
     const mappings = await ctx.runtime.mappings(dirs);
     let reports: DesignStatusReport[] = [];
     let collectedAt = 0;
+    // Ages and the next collection are measured on the monotonic clock; `at` stays wall time.
+    let collectedMono = Number.NEGATIVE_INFINITY;
     while (!ended) {
-      if (ctx.runtime.clock.now() - collectedAt >= collectMs) {
+      if (ctx.runtime.clock.monotonic() - collectedMono >= collectMs) {
         reports = await collectAll(ctx, mappings);
         collectedAt = ctx.runtime.clock.now();
+        collectedMono = ctx.runtime.clock.monotonic();
         if (ctx.out.opts.json) {
           // JSON Lines: one status document per collection.
           ctx.io.stdout.write(`${JSON.stringify({ ok: reports.every((r) => r.errorCode === undefined), at: new Date(collectedAt).toISOString(), designs: reports })}\n`);
@@ -83,7 +86,7 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
       } else if (live) {
         reports = await Promise.all(reports.map((r, i) => (mappings[i] === undefined ? r : refreshLocalStatus(ctx, mappings[i], r))));
       }
-      if (live) drawLive(ctx, reports, collectedAt, collectMs);
+      if (live) drawLive(ctx, reports, collectedMono, collectMs);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, live ? STATUS_WATCH_REDRAW_MS : collectMs)))]);
       clearTimeout(timer);
@@ -100,15 +103,15 @@ async function collectAll(ctx: CommandContext, mappings: Mapping[]): Promise<Des
   return reports;
 }
 
-/** Home, clear below: one redraw in place per tick. */
-function drawLive(ctx: CommandContext, reports: DesignStatusReport[], collectedAt: number, collectMs: number): void {
-  const now = ctx.runtime.clock.now();
+/** Home, clear below: one redraw in place per tick (`collectedMono`: on the monotonic clock). */
+function drawLive(ctx: CommandContext, reports: DesignStatusReport[], collectedMono: number, collectMs: number): void {
+  const now = ctx.runtime.clock.monotonic();
   ctx.io.stdout.write("\x1b[H\x1b[2J");
-  ctx.out.info(ctx.out.c.bold(`mpsync status --watch, ${clockTime(now)}; Ctrl-C to stop`));
+  ctx.out.info(ctx.out.c.bold(`mpsync status --watch, ${clockTime(ctx.runtime.clock.now())}; Ctrl-C to stop`));
   ctx.out.info("");
   renderStatus(ctx.out, reports);
-  const next = Math.max(0, Math.round((collectedAt + collectMs - now) / 1000));
-  ctx.out.info(ctx.out.c.dim(`local side read every second; asked the service ${Math.round((now - collectedAt) / 1000)} s ago, next in ${next} s`));
+  const next = Math.max(0, Math.round((collectedMono + collectMs - now) / 1000));
+  ctx.out.info(ctx.out.c.dim(`local side read every second; asked the service ${Math.round((now - collectedMono) / 1000)} s ago, next in ${next} s`));
 }
 
 /** Which key status used, never the key: "key from MP_API_KEY", "stored key for <address>". */
