@@ -76,6 +76,8 @@ export class Runtime {
   readonly #folders = new Set<FsFolder>();
   /** One for the process: a collection is process-wide, however many designs asked. */
   #settleHeap: (() => void) | undefined;
+  /** Requests fail at the first error, with a short connect (failFast). */
+  #failFast = false;
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -94,7 +96,9 @@ export class Runtime {
     try {
       return await this.config();
     } catch (err) {
-      if (err instanceof MpsyncError && err.code === "CONFIG_INVALID" && /no \.syncrc found/.test(err.message)) return undefined;
+      // None found, or a named one not there yet (`init -c PATH` creates it): commands that work
+      // without a config go on; those that need one call config() and say it is missing.
+      if (err instanceof MpsyncError && err.code === "CONFIG_INVALID" && /no \.syncrc found|config file .* not found/.test(err.message)) return undefined;
       throw err;
     }
   }
@@ -147,6 +151,15 @@ export class Runtime {
     return this.queues.forKey(this.apiKey(), config?.config.concurrency ?? 4);
   }
 
+  /**
+   * From now on (before the first request), the client tries each request once with a short
+   * connect: a command that must answer at once (`status`) says "could not be reached" instead
+   * of backing off for seconds.
+   */
+  failFast(): void {
+    this.#failFast = true;
+  }
+
   /** The v3 client for the key, on that key's request queue. */
   async client(): Promise<V3Client> {
     if (this.#client === undefined) {
@@ -157,6 +170,7 @@ export class Runtime {
         queue,
         logger: this.logger().child({ component: "api" }),
         clock: this.clock,
+        ...(this.#failFast ? { retry: { maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } } : {}),
       });
     }
     return this.#client;
@@ -184,12 +198,18 @@ export class Runtime {
     return new GenerationBudget({ apiKey: this.apiKey(), ledger, clock: this.clock });
   }
 
-  /** The mappings named by `dirs` (folder paths, relative to cwd), or all of them. */
+  /**
+   * The mappings named by `dirs` (folder paths, relative to cwd). None named: the mapped folder
+   * the working directory is in, else all of them (README, "Commands": the folder rule).
+   */
   async mappings(dirs: readonly string[] = []): Promise<Mapping[]> {
     const loaded = await this.config();
     const all = loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root }));
     this.options.onMappings?.(all);
-    if (dirs.length === 0) return all;
+    if (dirs.length === 0) {
+      const here = this.mappingHere(all);
+      return here === undefined ? all : [here];
+    }
     return dirs.map((wanted) => {
       // `web`, `web/`, `./web/`, an absolute path: whatever tab completion or a script gives.
       const abs = resolve(this.options.cwd, wanted);
@@ -204,12 +224,22 @@ export class Runtime {
     });
   }
 
-  /** The single mapping a single-design command acts on (--dir, or the only one). */
+  /** Every mapping of .syncrc, wherever the command runs (a path may name a file of any of them). */
+  async allMappings(): Promise<Mapping[]> {
+    const loaded = await this.config();
+    return loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root }));
+  }
+
+  /** The mapped folder the working directory is in (the deepest, when folders nest). */
+  mappingHere(all: readonly Mapping[]): Mapping | undefined {
+    const cwd = this.options.cwd;
+    const inside = all.filter((m) => cwd === m.root || cwd.startsWith(`${m.root}${sep}`));
+    return inside.sort((a, b) => b.root.length - a.root.length)[0];
+  }
+
+  /** The single mapping a single-design command acts on (--dir, the folder you are in, or the only one). */
   async singleMapping(dir: string | undefined): Promise<Mapping> {
     const all = await this.mappings(dir === undefined ? [] : [dir]);
-    // Inside a mapped folder, that folder is the one meant.
-    const here = dir === undefined ? all.find((m) => this.options.cwd === m.root || this.options.cwd.startsWith(`${m.root}${sep}`)) : undefined;
-    if (here !== undefined) return here;
     if (all.length !== 1 || all[0] === undefined) {
       throw new MpsyncError("USAGE", "several folders are mapped: choose one with --dir", {
         hint: all.map((m) => m.dir).join(", "),
@@ -330,5 +360,9 @@ export class Runtime {
 export const LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
 /** How long an interrupt waits for the writes in flight before sweeping temp files anyway. */
 export const INTERRUPT_WAIT_MS = 2000;
+/** Connect timeout of a failFast client (status): a service that does not answer is said at once. */
+export const FAIL_FAST_CONNECT_MS = 3000;
+/** Time to a response's headers for a failFast client: a service that accepts but never answers. */
+export const FAIL_FAST_HEADERS_MS = 10_000;
 /** Rotated log files kept beside the current one. */
 export const LOG_FILE_COUNT = 5;

@@ -172,6 +172,8 @@ export const publishResponseSchema = z.union([
   z.looseObject({
     previewUrl: z.string().nullish(),
     compiledFiles: z.array(z.unknown()).nullish(),
+    /** The emulator's word that it did not compile-check (esbuild not installed). */
+    warning: z.string().nullish(),
   }),
   z.array(z.unknown()),
   z.null(),
@@ -182,13 +184,15 @@ export type PublishResponse = z.infer<typeof publishResponseSchema>;
 export interface PublishResult {
   previewUrl: string | undefined;
   compiledFiles: string[] | undefined;
+  /** Said by the service instead of compiling (the emulator without esbuild): never "compiled". */
+  warning: string | undefined;
 }
 
 /** Normalizes any accepted publish answer. */
 export function toPublishResult(body: PublishResponse): PublishResult {
-  if (body === null || Array.isArray(body)) return { previewUrl: undefined, compiledFiles: undefined };
+  if (body === null || Array.isArray(body)) return { previewUrl: undefined, compiledFiles: undefined, warning: undefined };
   const files = body.compiledFiles?.filter((f): f is string => typeof f === "string");
-  return { previewUrl: body.previewUrl ?? undefined, compiledFiles: files };
+  return { previewUrl: body.previewUrl ?? undefined, compiledFiles: files, warning: body.warning ?? undefined };
 }
 /** Every error body (api-v3.md section 7). */
 export const errorBodySchema = z.object({ error: z.string() });

@@ -45,17 +45,35 @@ export function contextFor(io: CliIo, command: Command): CommandContext {
     stdout: io.stdout,
     stderr: io.stderr,
   });
+  let warned = false;
   const runtime = new Runtime({
     cwd: io.cwd,
     env: io.env,
     configPath: flags.config,
     logFile: flags.logFile,
     // JSON log records only with --json or in --log-file; a person reads lines (issue 14).
-    logDestination: flags.json === true || flags.logFile !== undefined ? undefined : createHumanLogDestination(io.stderr),
+    logDestination: flags.json === true || flags.logFile !== undefined ? undefined : createHumanLogDestination(io.stderr, { verbose: flags.verbose === true }),
     logLevel: flags.verbose === true ? "debug" : flags.quiet === true ? "error" : undefined,
     // A person reads folders as paths from where they stand (`demo-design`, not the config's
     // `../demo-design`); JSON keeps `dir` as written in .syncrc.
-    onMappings: (mappings) => out.labelFolders(mappings, io.cwd),
+    onMappings: (mappings) => {
+      out.labelFolders(mappings, io.cwd);
+      if (!warned) warnSharedDesigns(out, mappings);
+      warned = true;
+    },
   });
   return { io, out, flags, runtime };
+}
+
+/**
+ * One design mapped into several folders of one .syncrc: each folder pushes its own edits over
+ * the others' and pulls theirs back. Said once per command (init refuses to add such a mapping).
+ */
+export function warnSharedDesigns(out: Output, mappings: readonly { dir: string; design: string }[]): void {
+  const byDesign = new Map<string, string[]>();
+  for (const m of mappings) byDesign.set(m.design.trim(), [...(byDesign.get(m.design.trim()) ?? []), m.dir]);
+  for (const [design, dirs] of byDesign) {
+    if (dirs.length < 2) continue;
+    out.warn(`design ${design} is mapped into ${dirs.length} folders (${dirs.join(", ")}): their pushes overwrite each other on the service; keep one mapping per design in .syncrc`);
+  }
 }

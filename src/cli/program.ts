@@ -38,7 +38,10 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   { name: "pull", usage: "[options] [dir...]", description: "bring remote changes into the mapped folders (local edits are reconciled, never discarded)", load: async () => (await import("./commands/sync-commands.js")).registerSyncCommands },
   { name: "push", usage: "[options] [dir...]", description: "send local changes (the remote is checked first: its edits are reconciled, never overwritten)", load: async () => (await import("./commands/sync-commands.js")).registerSyncCommands },
-  { name: "status", usage: "[options] [dir...]", description: "local and remote changes, conflicts, generating or idle, active version, daemon", load: async () => (await import("./commands/sync-commands.js")).registerSyncCommands },
+  { name: "status", usage: "[options] [dir...]", description: "local and remote changes, conflicts, generating or idle, active version, daemon", load: async () => (await import("./commands/status.js")).registerStatus },
+  { name: "sync", usage: "[dir...]", description: "pull and push now; with mpsync watch running, the daemon runs a full cycle now and this waits for it", load: async () => (await import("./commands/controls.js")).registerControls },
+  { name: "pause", usage: "[dir...]", description: "hold a folder's sync (a running mpsync watch syncs nothing of it) until mpsync resume", load: async () => (await import("./commands/controls.js")).registerControls },
+  { name: "resume", usage: "[dir...]", description: "end a pause: the running mpsync watch syncs what changed meanwhile", load: async () => (await import("./commands/controls.js")).registerControls },
   { name: "watch", usage: "[dir...]", description: "two-way sync of every mapping (or the named folders) until Ctrl-C", load: async () => (await import("./commands/watch.js")).registerWatch },
   { name: "init", usage: "[options] [dir]", description: "map a folder to a design in .syncrc (written or extended), then pull the design into it", load: async () => (await import("./commands/init.js")).registerInit },
   { name: "create", usage: "[options]", description: "create a design (blank, from a template, or generated from a prompt) and print its editorId and URLs", load: async () => (await import("./commands/create.js")).registerCreate },
@@ -47,10 +50,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "checkout", usage: "[options] <version>", description: "make an older version active again (as a new version cloned from it), then pull it", load: async () => (await import("./commands/checkout.js")).registerCheckout },
   { name: "snapshot", usage: "[options] <name>", description: "save the active version under a name (clones it into a new named version)", load: async () => (await import("./commands/checkout.js")).registerCheckout },
   { name: "history", usage: "", description: "the design's version history in git", load: async () => (await import("./commands/history.js")).registerHistory },
-  { name: "publish", usage: "[dir...]", description: "compile the active version of each mapped design (or the named folders) so the live preview shows it", load: async () => (await import("./commands/publish.js")).registerPublish },
+  { name: "publish", usage: "[options] [dir...]", description: "compile the active version of a mapped design (the folder you are in, the named folders, or --all) so the live preview shows it", load: async () => (await import("./commands/publish.js")).registerPublish },
   { name: "diff", usage: "[options] [path...]", description: "show local changes as a diff against the last synced version (or the remote); changes nothing", load: async () => (await import("./commands/diff.js")).registerDiff },
   { name: "open", usage: "[options]", description: "open the mapped design in the web editor (or its published preview) in the browser", load: async () => (await import("./commands/open.js")).registerOpen },
   { name: "restore", usage: "[options] <path>", description: "list every copy mpsync holds of a file (backups, conflict sides, last synced version) and put one back", load: async () => (await import("./commands/restore.js")).registerRestore },
+  { name: "resolve", usage: "[options] [path...]", description: "pick one side of a conflict (from .mpsync/conflicts/), write it, and let it be pushed", load: async () => (await import("./commands/resolve.js")).registerResolve },
   { name: "design-systems", usage: "", description: "list the design systems available to your key (for --design-system)", load: async () => (await import("./commands/lookup.js")).registerLookups },
   { name: "resolve-url", usage: "<url>", description: "print the editorId of a design, published or canvas URL", load: async () => (await import("./commands/lookup.js")).registerLookups },
   { name: "login", usage: "[options]", description: "check an API key against the service and store it (mode 0600) for later commands", load: async () => (await import("./commands/auth.js")).registerAuth },
@@ -80,9 +84,13 @@ export function action<A extends unknown[]>(io: CliIo, exit: ExitHolder, body: A
   };
 }
 
-/** A refused key: says which key was refused (MP_API_KEY, or the one stored for this address). */
+/**
+ * A key the service refused (an ApiError, a subclass): says which key it was (MP_API_KEY, or
+ * the one stored for this address). A command that sent another key (login) throws a plain
+ * MpsyncError with its own words, left alone.
+ */
 export function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
-  if (!(err instanceof MpsyncError) || err.code !== "UNAUTHORIZED") return err;
+  if (!(err instanceof MpsyncError) || err.code !== "UNAUTHORIZED" || Object.getPrototypeOf(err) === MpsyncError.prototype) return err;
   const key = ctx.runtime.keySource();
   const hint =
     key.source === "env"

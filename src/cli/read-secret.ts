@@ -39,7 +39,8 @@ function readHidden(io: CliIo, prompt: string): Promise<string> {
   });
 }
 
-function readFirstLine(stream: CliIo["stdin"]): Promise<string> {
+/** The first line of a stream (all of it when it ends without a newline). */
+export function readFirstLine(stream: CliIo["stdin"]): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = "";
     const cleanup = (): void => {

@@ -38,7 +38,7 @@ export function renderPlan(out: Output, s: CycleSummary & { dir: string }, dryRu
   for (const r of s.reports) lines.push(`  ${c.dim("·")} ${r.path} ${c.dim(REASONS[r.reason] ?? r.reason)}`);
   for (const r of s.refusedNames) lines.push(`  ${c.red("✗")} ${JSON.stringify(r.name)} ${c.dim(`refused: ${r.reason}`)}`);
   if (lines.length === 0 && s.halted === undefined) {
-    out.success(`${head}: up to date`);
+    out.success(`${head}: no differences`);
     return;
   }
   if (s.halted === undefined) out.info(`${head}${dryRun ? c.dim(" (dry run)") : ""}`);

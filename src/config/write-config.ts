@@ -43,6 +43,8 @@ export async function addDesignMapping(
   path: string | undefined,
   mapping: { dir: string; design: string },
   cwd: string,
+  /** Settings a NEW file starts with (init: the service address in use); an existing file keeps its own. */
+  initial: Omit<SyncrcInput, "designs"> = {},
 ): Promise<AddedMapping> {
   const file = path === undefined ? ((await findConfigFile(cwd)) ?? join(cwd, ".syncrc")) : resolve(cwd, path);
   const stored: DesignMapping = { dir: toConfigRelativeDir(resolve(cwd, mapping.dir), dirname(file)), design: mapping.design };
@@ -55,7 +57,7 @@ export async function addDesignMapping(
     // The schema goes beside the new file, so "$schema" resolves for every teammate and every
     // kind of install (a path into node_modules only works for a local one).
     await writeFileAtomically(join(dirname(file), SCHEMA_FILE_NAME), `${JSON.stringify(buildSyncrcJsonSchema(), null, 2)}\n`);
-    await writeConfig(file, { $schema: `./${SCHEMA_FILE_NAME}`, designs: [stored] });
+    await writeConfig(file, { $schema: `./${SCHEMA_FILE_NAME}`, ...initial, designs: [stored] });
     return { path: file, created: true, mapping: stored };
   }
 

@@ -17,6 +17,9 @@ import { acquireFolderLock, type FolderLock } from "../state/lock.js";
 import { describeError } from "../sync/describe-error.js";
 import { describeReload, planReload } from "./config-diff.js";
 import { readConfigText, watchConfigFile, type ConfigWatcher } from "./config-watcher.js";
+import { summarizeCycle } from "../sync/cycle-summary.js";
+import { readPause } from "../state/pause-marker.js";
+import { startControlServer, type ControlReply, type ControlRequest, type ControlServer } from "./control-channel.js";
 
 /** A new folder another mpsync process holds (`init` pulling it) is tried again this often. */
 export const LOCKED_RETRY_MS = 1000;
@@ -25,6 +28,7 @@ interface Running {
   mapping: Mapping;
   worker: DesignWorker;
   lock: FolderLock;
+  control: ControlServer | undefined;
 }
 
 /** Options of the daemon. */
@@ -169,9 +173,15 @@ export class WatchDaemon {
       const lockHeld = async (): Promise<boolean> => (await stat(mapping.root).then(() => true, () => false)) ? held.stillHeld() : true;
       const onStopped = (err: unknown): void => void this.#onStopped(mapping, err);
       const worker = await runtime.createDesignWorker(mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), onStopped, retry: this.#o.retry });
-      this.#running.set(mapping.root, { mapping, worker, lock });
-      await worker.start();
+      // `mpsync sync`, `pause`, `resume` and `pull --force` reach this worker through it.
+      const control = await startControlServer(mapping.root, (request) => answerControl(mapping, worker, request)).catch((err: unknown) => {
+        runtime.logger().debug({ err }, "control channel unavailable");
+        return undefined;
+      });
+      this.#running.set(mapping.root, { mapping, worker, lock, control });
+      await worker.start({ paused: (await readPause(mapping.root)) !== undefined });
     } catch (err) {
+      await this.#running.get(mapping.root)?.control?.close();
       this.#running.delete(mapping.root);
       await this.#startFailed(mapping, err, lock);
     }
@@ -198,6 +208,7 @@ export class WatchDaemon {
     const r = this.#running.get(mapping.root);
     if (r === undefined) return;
     this.#running.delete(mapping.root);
+    await r.control?.close().catch(() => undefined);
     await r.lock.release().catch((e: unknown) => this.#o.runtime.logger().debug({ err: e }, "lock release failed"));
     if (this.#running.size === 0 && this.#waiting.size === 0 && !this.#stopping) this.#fatal(this.#nothingLeft());
   }
@@ -217,9 +228,29 @@ export class WatchDaemon {
   async #stopOne(r: Running): Promise<void> {
     this.#running.delete(r.mapping.root);
     try {
+      await r.control?.close();
       await r.worker.stop();
     } finally {
       await r.lock.release();
+    }
+  }
+}
+
+/** One request of the control channel, answered by the folder's worker. */
+async function answerControl(mapping: Mapping, worker: DesignWorker, request: ControlRequest): Promise<ControlReply> {
+  switch (request.op) {
+    case "pause":
+      await worker.pause();
+      return { ok: true, message: `${mapping.dir} paused: nothing syncs until mpsync resume` };
+    case "resume":
+      await worker.resume();
+      return { ok: true, message: `${mapping.dir} resumed: syncing what changed meanwhile` };
+    case "sync": {
+      const outcome = await worker.syncNow({ force: request.force === true });
+      if (!outcome.ok) return outcome;
+      const summary = summarizeCycle(outcome.report);
+      const again = outcome.haltCleared ? `; halt cleared, ${mapping.dir} syncs again` : "";
+      return { ok: summary.halted === undefined, message: `the daemon synced ${mapping.dir}${again}`, summary: { ...summary, editorId: worker.editorId } };
     }
   }
 }

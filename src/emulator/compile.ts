@@ -40,8 +40,8 @@ export function loaderFor(fileName: string): Loader | undefined {
 }
 
 /** Compiles every compilable file; stops at the first failing file (in file order). */
-export async function compileFiles(files: ReadonlyMap<string, string>): Promise<CompileResult> {
-  const transform = await loadTransform();
+export async function compileFiles(files: ReadonlyMap<string, string>, options: { check?: boolean } = {}): Promise<CompileResult> {
+  const transform = options.check === false ? undefined : await loadTransform();
   if (transform === undefined) return { ok: true, unchecked: true };
   for (const [name, code] of files) {
     const loader = loaderFor(name);

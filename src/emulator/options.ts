@@ -30,6 +30,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     appUrl: (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, ""),
     publishedHost: (options.publishedHost ?? DEFAULT_PUBLISHED_HOST).toLowerCase(),
     logger: options.logger,
+    compileCheck: options.compileCheck ?? true,
   };
   checkNonNegative("port", resolved.port);
   checkNonNegative("generationMs", resolved.generationMs);

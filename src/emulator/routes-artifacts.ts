@@ -82,8 +82,9 @@ export const readFiles: ApiHandler = (ctx) => {
  */
 export const publishArtifact: ApiHandler = async (ctx) => {
   const { design, artifact } = ownedArtifact(ctx);
-  const result = await compileFiles(artifact.files);
-  if (result.ok && result.unchecked === true) ctx.services.options.logger?.("publish: esbuild is not installed, so the artifact was not compile-checked (npm install esbuild)");
+  const result = await compileFiles(artifact.files, { check: ctx.services.options.compileCheck });
+  const unchecked = result.ok && result.unchecked === true;
+  if (unchecked) ctx.services.options.logger?.(`publish: ${NOT_CHECKED}`);
   if (!result.ok) throw new EmulatorHttpError(422, `Compilation failed: ${result.error}`);
   const { store, options } = ctx.services;
   const previewUrl = `https://project-${design.slug}.${options.publishedHost}`;
@@ -93,5 +94,9 @@ export const publishArtifact: ApiHandler = async (ctx) => {
   design.publishedArtifactId = version.id;
   design.publishedAt = publishedAt;
   store.changed();
-  return reply(publishResponseSchema, { compiledFiles: fileNames(artifact) });
+  // Without esbuild nothing was compiled: the answer says so instead of listing compiled files.
+  return reply(publishResponseSchema, unchecked ? { compiledFiles: null, warning: NOT_CHECKED } : { compiledFiles: fileNames(artifact) });
 };
+
+/** The emulator's answer when esbuild is missing: published, but not compile-checked. */
+export const NOT_CHECKED = "not compile-checked: esbuild is not installed where the emulator runs (npm install esbuild)";

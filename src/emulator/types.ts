@@ -42,6 +42,8 @@ export interface EmulatorOptions {
   publishedHost?: string;
   /** Receives one line per request (never the key). */
   logger?: (line: string) => void;
+  /** Compile-check publishes with esbuild when it is installed; false acts as if it were not (tests). @default true */
+  compileCheck?: boolean;
 }
 
 /** Options with every default applied. */
@@ -59,6 +61,7 @@ export interface ResolvedOptions {
   appUrl: string;
   publishedHost: string;
   logger: ((line: string) => void) | undefined;
+  compileCheck: boolean;
 }
 
 /** Which requests a failNext rule applies to. A string path matches the exact path (no query). */

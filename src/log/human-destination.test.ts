@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLogger } from "./logger.js";
-import { createHumanLogDestination, renderLogLine } from "./human-destination.js";
+import { createHumanLogDestination, renderLogLine, renderLogLineAsEvent } from "./human-destination.js";
 
 describe("human log lines (issue 14: no JSON on a terminal)", () => {
   it("renders a pino record as one readable line with its fields", () => {
@@ -15,11 +15,24 @@ describe("human log lines (issue 14: no JSON on a terminal)", () => {
 
   it("a logger on the destination writes lines, not JSON, and leaves event duplicates out", () => {
     const written: string[] = [];
-    const logger = createLogger({ level: "info", destination: createHumanLogDestination({ write: (t) => written.push(t) }) });
+    const logger = createLogger({ level: "info", destination: createHumanLogDestination({ write: (t) => written.push(t) }, { verbose: true }) });
     logger.info({ dir: "web" }, "reloaded .syncrc");
     logger.warn({ shownAsEvent: true }, "refused remote file name");
     expect(written).toHaveLength(1);
     expect(written[0]).toContain("INFO   web  reloaded .syncrc");
     expect(() => JSON.parse(written[0] ?? "")).toThrow();
+  });
+
+  it("without -v, a record reads like an event: time, folder, badge, words; no level name, no key=value (issue 25)", () => {
+    const at = Date.UTC(2026, 10, 22, 14, 3, 7);
+    const info = renderLogLineAsEvent(JSON.stringify({ level: 30, time: at, dir: "admin", msg: "held pushes during checkout", waitedMs: 1404, pending: 2 }));
+    expect(info).toMatch(/^\d\d:\d\d:\d\d admin notice {4}held pushes during checkout$/);
+    const warn = renderLogLineAsEvent(JSON.stringify({ level: 40, time: at, msg: "stopping with unpushed changes", err: { message: "boom" } }));
+    expect(warn).toMatch(/^\d\d:\d\d:\d\d mpsync ! warning stopping with unpushed changes: boom$/);
+    const written: string[] = [];
+    const logger = createLogger({ level: "info", destination: createHumanLogDestination({ write: (t) => written.push(t) }) });
+    logger.info({ dir: "web", waitedMs: 3 }, "reloaded .syncrc");
+    expect(written[0]).not.toContain("INFO");
+    expect(written[0]).not.toContain("waitedMs=");
   });
 });

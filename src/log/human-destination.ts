@@ -1,6 +1,8 @@
 /**
- * Log records as a person reads them: `14:03:07 WARN  design  message  key=value`, one line each,
- * on the terminal's stderr. JSON stays for `--json` and `--log-file` (machines and files).
+ * Log records as a person reads them, on the terminal's stderr. By default in the voice of the
+ * daemon's events (`14:03:07 web ! warning  message`: time, folder, badge, words; no level
+ * names, no key=value); with `-v` the detailed form, `14:03:07 WARN  web  message  key=value`.
+ * JSON stays for `--json` and `--log-file` (machines and files).
  */
 import type { DestinationStream } from "pino";
 import { clockTime } from "./clock-time.js";
@@ -8,15 +10,34 @@ import { clockTime } from "./clock-time.js";
 const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
 const SKIPPED = new Set(["level", "time", "msg", "dir", "component", "pid", "hostname", "shownAsEvent"]);
 
-/** A pino destination that renders each record as one readable line on `out`. */
-export function createHumanLogDestination(out: { write(text: string): unknown }): DestinationStream {
+/** A pino destination that renders each record as one readable line on `out` (`verbose`: with its fields). */
+export function createHumanLogDestination(out: { write(text: string): unknown }, options: { verbose?: boolean } = {}): DestinationStream {
   return {
     write(line: string): void {
       // A record that duplicates an event the terminal already shows is left to files and --json.
       if (line.includes('"shownAsEvent":true')) return;
-      out.write(`${renderLogLine(line)}\n`);
+      out.write(`${options.verbose === true ? renderLogLine(line) : renderLogLineAsEvent(line)}\n`);
     },
   };
+}
+
+/** Badges of log levels, padded like the events' names (`notice   `). */
+const EVENT_BADGES: Record<string, string> = { info: "notice   ", warn: "! warning", error: "✗ error  ", fatal: "✗ error  " };
+
+/** One pino JSON line in the events' voice: time, folder, badge, message (and the error's words). */
+export function renderLogLineAsEvent(line: string): string {
+  let rec: Record<string, unknown>;
+  try {
+    rec = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line.trimEnd();
+  }
+  const time = typeof rec.time === "number" ? clockTime(rec.time) : "";
+  const level = LEVELS[Number(rec.level)] ?? "info";
+  const where = typeof rec.dir === "string" ? rec.dir : "mpsync";
+  const err = rec.err as { message?: unknown } | undefined;
+  const why = err !== undefined && typeof err.message === "string" ? `: ${err.message}` : "";
+  return [time, where, EVENT_BADGES[level] ?? level.padEnd(9), `${String(rec.msg ?? "")}${why}`].filter((p) => p !== "").join(" ");
 }
 
 /** One pino JSON line as a readable line (a line that is not JSON passes through). */

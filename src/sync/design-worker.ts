@@ -65,6 +65,11 @@ export interface DesignWorkerOptions {
   random?: () => number;
 }
 
+/** What a `mpsync sync` (or a `pull --force` handed over) asked of a running worker came to. */
+export type SyncNowOutcome =
+  | { ok: true; report: CycleReport | undefined; haltCleared: boolean }
+  | { ok: false; code: string; message: string };
+
 /** One design's part of `mpsync watch`. */
 export class DesignWorker {
   readonly #o: DesignWorkerOptions;
@@ -80,6 +85,11 @@ export class DesignWorker {
   #startupRemote: Promise<RemoteSnapshot> | undefined;
   /** The version the last status answer named, for the full sync it triggers (see "full-sync"). */
   #namedVersion: { artifactId: string; files: string[] } | undefined;
+  /** The next full sync proceeds past the circuit breakers (`pull --force` handed over). */
+  #forceNext = false;
+  /** Full syncs run, and the last one's report (syncNow tells whether its cycle ran). */
+  #fullSyncs = 0;
+  #lastFull: CycleReport | undefined;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
@@ -96,14 +106,16 @@ export class DesignWorker {
     return this.#loop.pending.size;
   }
 
-  /** Opens the design, starts watching, runs the start-up sync, then polls until stopped. */
-  async start(): Promise<void> {
+  /** Opens the design, starts watching, runs the start-up sync (unless `paused`), then polls until stopped. */
+  async start(options: { paused?: boolean } = {}): Promise<void> {
     await this.#o.sync.open({ holdsLock: true }); // the daemon took the folder lock first
+    // Paused by `mpsync pause` before this start: it stays paused (nothing syncs) until resume.
+    if (options.paused === true) await this.#send({ type: "pause" });
     // The start-up cycle's remote read goes out now and arrives while the watcher walks the
     // folder; the local scan still begins only once the watcher is ready (an edit made during
     // the cycle must be seen). Not when that cycle will wait (generating, git busy).
     const generating = this.#o.sync.state.lastStatus?.isGenerating === true;
-    if (!generating && !this.#o.gitBusy()) this.#startupRemote = this.#o.sync.readRemote();
+    if (!generating && !this.#loop.paused && !this.#o.gitBusy()) this.#startupRemote = this.#o.sync.readRemote();
     this.#source = this.#o.watch(
       (paths) => void this.#send({ type: "local", paths }),
       (err) => void this.#send({ type: "watcher-error", ...describeWatcherError(err, Math.round(this.#cfg.remoteCheckMs / 1000)) }),
@@ -134,6 +146,61 @@ export class DesignWorker {
     await this.#send({ type: "stop" });
     await this.#source?.close();
     await this.#chain;
+  }
+
+  /** The design's editorId (after start). */
+  get editorId(): string {
+    return this.#o.sync.editorId;
+  }
+
+  /** True while held by `mpsync pause`. */
+  get paused(): boolean {
+    return this.#loop.paused;
+  }
+
+  /** Holds every cycle until resume (`mpsync pause`); local changes gather meanwhile. */
+  pause(): Promise<void> {
+    return this.#send({ type: "pause" });
+  }
+
+  /** Ends a pause with a full sync of what changed meanwhile (`mpsync resume`). */
+  resume(): Promise<void> {
+    return this.#send({ type: "resume" });
+  }
+
+  /**
+   * A full sync now, behind any running cycle (`mpsync sync`); `force` proceeds past the
+   * circuit breakers (`mpsync pull --force` handed over). Resolves with what came of it.
+   */
+  async syncNow(options: { force?: boolean } = {}): Promise<SyncNowOutcome> {
+    let outcome: SyncNowOutcome = { ok: false, code: "STOPPED", message: `sync of ${this.#o.dir} has stopped` };
+    await this.#enqueue(async () => {
+      if (this.#loop.stopped) return;
+      if (this.#loop.paused) {
+        outcome = { ok: false, code: "PAUSED", message: `${this.#o.dir} is paused: run mpsync resume first` };
+        return;
+      }
+      const ran = this.#fullSyncs;
+      const wasHalted = this.#o.sync.state.halted !== undefined;
+      this.#forceNext = options.force === true;
+      try {
+        await this.#send({ type: "sync-now" });
+      } catch (err) {
+        outcome = { ok: false, code: errorCode(err), message: `${this.#o.dir}: ${describeError(err)}` };
+        throw err;
+      } finally {
+        this.#forceNext = false;
+      }
+      if (this.#fullSyncs === ran) {
+        const why = this.#loop.generating ? `${this.#o.dir}: the design is generating; it syncs when idle` : `${this.#o.dir}: a git operation holds the repository; it syncs when git is done`;
+        outcome = { ok: false, code: this.#loop.generating ? "GENERATING" : "GIT_BUSY", message: why };
+        return;
+      }
+      const haltCleared = wasHalted && this.#o.sync.state.halted === undefined;
+      if (haltCleared) this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#o.sync.editorId, code: "RESUMED", message: `halt cleared by ${options.force === true ? "pull --force" : "sync"}: ${this.#o.dir} syncs again` });
+      outcome = { ok: true, report: this.#lastFull, haltCleared };
+    });
+    return outcome;
   }
 
   /** Resolves once every queued cycle has run (tests, SIGTERM). */
@@ -185,8 +252,11 @@ export class DesignWorker {
         const named = this.#namedVersion;
         this.#namedVersion = undefined;
         const active = remote === undefined && named !== undefined && named.artifactId !== sync.state.artifactId ? named : undefined;
-        const report =
-          effect.check === true && remote === undefined && active === undefined ? await sync.checkRemote() : await sync.fullSync({ remote, ...(active === undefined ? {} : { active }) });
+        // A content check reads a slice (check-scope.ts); a handed-over `sync`/`pull --force` reads all.
+        const check = effect.check === true && remote === undefined && active === undefined && !this.#forceNext;
+        const report = check ? await sync.checkRemote() : await sync.fullSync({ remote, force: this.#forceNext, ...(active === undefined ? {} : { active }) });
+        this.#fullSyncs += 1;
+        this.#lastFull = report;
         return this.#cycleDone(true, report);
       }
       case "push": {
@@ -295,7 +365,7 @@ export class DesignWorker {
     const { client, sync, emit, dir } = this.#o;
     try {
       const r = await client.publish(sync.editorId, artifactId);
-      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: r.previewUrl === undefined ? "published" : `published ${r.previewUrl}` });
+      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: `published${r.previewUrl === undefined ? "" : ` ${r.previewUrl}`}${r.warning === undefined ? "" : `; ${r.warning}`}` });
     } catch (err) {
       // A compile failure is the user's code, not a sync failure: show it and go on.
       if (!hasCode(err, "UNPROCESSABLE")) throw err;

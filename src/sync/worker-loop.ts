@@ -60,6 +60,8 @@ export interface LoopState {
   remoteNames: readonly string[];
   /** Watcher failures already said (by code): each is said once. */
   watcherErrors: readonly string[];
+  /** Held by `mpsync pause`: no cycle runs (local changes gather in pending) until resume. */
+  paused: boolean;
 }
 
 /** An event, without the `dir` and `editorId` the worker adds. */
@@ -122,6 +124,11 @@ export type LoopEvent =
   | { type: "retry-due" }
   | { type: "git-free"; waitedMs: number; operation: string | undefined }
   | { type: "git-wait-ended" }
+  /** `mpsync pause`: hold every cycle; `mpsync resume`: a full sync, then on as before. */
+  | { type: "pause" }
+  | { type: "resume" }
+  /** `mpsync sync` (or `pull --force` handed over): a full sync now, inside the current task. */
+  | { type: "sync-now" }
   /** The watcher failed (a full inotify table...): `message` says what it means, once per code. */
   | { type: "watcher-error"; code: string; message: string }
   | { type: "stop" };
@@ -147,6 +154,7 @@ export function initialLoopState(): LoopState {
     lastStatusSave: Number.NEGATIVE_INFINITY,
     remoteNames: [],
     watcherErrors: [],
+    paused: false,
   };
 }
 
@@ -177,7 +185,8 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
       return {
         state: { ...s, waitingForGit: false },
         effects: [
-          { do: "log", level: "info", message: `held pushes during ${operation}; sending its changes as one batch`, fields: { operation, waitedMs: e.waitedMs, pending: s.pending.size } },
+          // Said only by a folder that held something: every folder of one repository waits for its git.
+          { do: "log", level: s.pending.size > 0 ? "info" : "debug", message: `held pushes during ${operation}; sending its changes as one batch`, fields: { operation, waitedMs: e.waitedMs, pending: s.pending.size } },
           { do: "enqueue-cycle" },
         ],
       };
@@ -190,6 +199,16 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
       if (s.watcherErrors.includes(e.code)) return { state: s, effects: [log] };
       return { state: { ...s, watcherErrors: [...s.watcherErrors, e.code] }, effects: [log, { do: "emit", event: { event: "error", code: e.code, message: e.message } }] };
     }
+    case "pause":
+      if (s.paused || s.stopped) return { state: s, effects: [] };
+      return { state: { ...s, paused: true }, effects: [{ do: "emit", event: { event: "notice", code: "PAUSED", message: "paused: local and remote changes wait until mpsync resume" } }] };
+    case "resume":
+      // A full sync catches up on everything that changed on either side meanwhile.
+      if (!s.paused || s.stopped) return { state: s, effects: [] };
+      return { state: { ...s, paused: false, needsFullSync: true, checkOnly: false }, effects: [{ do: "emit", event: { event: "notice", code: "RESUMED", message: "resumed: syncing what changed meanwhile" } }, { do: "enqueue-cycle" }] };
+    case "sync-now":
+      if (s.stopped || s.paused) return { state: s, effects: [] };
+      return { state: { ...s, needsFullSync: true, checkOnly: false }, effects: [{ do: "cycle" }] };
     case "stop":
       return { state: { ...s, stopped: true }, effects: s.stopped ? [] : [{ do: "halt" }] };
   }
@@ -233,7 +252,7 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
 }
 
 function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {
-  if (s.stopped || s.generating) return { state: s, effects: [] };
+  if (s.stopped || s.generating || s.paused) return { state: s, effects: [] };
   if (s.waitingForGit || e.gitBusy) {
     // Neither push (half a checkout) nor write files into a tree git is rewriting. The wait
     // happens off the chain, so status polls go on meanwhile; once waiting, only the waiter

@@ -1,7 +1,7 @@
 /** What `mpsync status` prints for one design: long lists cut, a stale error shown with its age. */
 import { describe, expect, it } from "vitest";
 import { Output } from "../../src/cli/output.js";
-import { emptyStatusReport, renderStatus, STATUS_LIST_LIMIT, type DesignStatusReport } from "../../src/cli/commands/status-report.js";
+import { emptyStatusReport, renderStatus, statusExitCode, STATUS_LIST_LIMIT, type DesignStatusReport } from "../../src/cli/commands/status-report.js";
 
 function printed(report: Partial<DesignStatusReport>): string {
   let text = "";
@@ -22,7 +22,44 @@ describe("renderStatus", () => {
 
   it("shows how old the last error is, so a stale one looks stale", () => {
     const text = printed({ lastError: { code: "NETWORK", message: "could not read the design's status: network error", at: 0, ageSec: 1260 } });
-    expect(text).toContain("last error (21m00s ago): could not read the design's status: network error");
+    expect(text).toContain("last error, 21m00s ago: could not read the design's status: network error");
     expect(text).not.toContain("in sync");
+  });
+
+  it("a file deleted locally is not in sync, and says what to do", () => {
+    const text = printed({ deletedLocally: ["index.css"] });
+    expect(text).toContain("deleted locally (1): index.css");
+    expect(text).toContain("mpsync restore PATH");
+    expect(text).not.toContain("in sync");
+  });
+
+  it("explains state unknown, and says when the service could not be reached", () => {
+    expect(printed({ state: "unknown", generating: undefined, statusAgeSec: undefined })).toContain("state unknown: generating or idle is not known yet");
+    const down = printed({ state: "unknown", serviceError: "the service could not be reached: connection refused", localChanges: ["App.tsx"] });
+    expect(down).toContain("the service could not be reached: connection refused; below: the local side only");
+    expect(down).toContain("local changes (1): App.tsx");
+    expect(down).not.toContain("in sync");
+  });
+
+  it("shows a paused folder", () => {
+    const text = printed({ paused: { at: 0, by: "mpsync pause" } });
+    expect(text).toMatch(/idle.*paused/);
+    expect(text).toContain("paused: nothing is synced until mpsync resume");
+    expect(text).not.toContain("in sync");
+  });
+});
+
+describe("status exit code", () => {
+  const base = (r: Partial<DesignStatusReport>): DesignStatusReport => ({ ...emptyStatusReport("web"), state: "idle", ...r });
+  it.each([
+    ["in sync", {}, 0],
+    ["changes waiting to go out", { localChanges: ["a.ts"], remoteChanges: ["b.ts"] }, 0],
+    ["unresolved conflict markers", { unresolvedConflicts: ["a.ts"], deletedLocally: ["b.ts"] }, 5],
+    ["a file deleted locally", { deletedLocally: ["index.css"] }, 1],
+    ["halted", { halted: "the folder vanished", state: "halted" as const }, 1],
+    ["the service unreachable", { serviceError: "could not be reached" }, 1],
+    ["a refused key", { errorCode: "UNAUTHORIZED", error: "refused", unresolvedConflicts: ["a.ts"] }, 3],
+  ])("%s: %i", (_name, report, code) => {
+    expect(statusExitCode([base(report)])).toBe(code);
   });
 });

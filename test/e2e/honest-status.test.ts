@@ -104,7 +104,7 @@ describe("the daemon shown by status", () => {
     expect(doc.designs[0]?.staleLock?.pid).toBe(dead);
     const human = await world.run(["status"]);
     expect(human.stdout).not.toContain("daemon: pid");
-    expect(human.stdout).toContain(`no daemon running (pid ${dead}`);
+    expect(human.stdout).toContain(`no daemon running: pid ${dead} (mpsync watch) is gone`);
   });
 
   it("a lock whose pid now belongs to a process started later is not that daemon", async () => {

@@ -22,7 +22,12 @@ describe("init", () => {
     expect(doc).toMatchObject({ ok: true, dir: "web", editorId, config: { path: join(world.cwd, ".syncrc"), created: true } });
     expect(doc.pull.pulled.sort()).toEqual(["App.tsx", "index.css", "index.tsx", "tailwind.config.js"]);
     const syncrc = await readText(join(world.cwd, ".syncrc"));
-    expect(JSON.parse(syncrc)).toEqual({ $schema: "./.syncrc.schema.json", designs: [{ dir: "web", design: editorId }] });
+    // The service it used is recorded (not the real one), with a poll that follows the emulator's generations.
+    expect(JSON.parse(syncrc)).toEqual({ $schema: "./.syncrc.schema.json", baseUrl: world.emulator.baseUrl, pollIntervalSec: 1, designs: [{ dir: "web", design: editorId }] });
+    // A new shell without MPSYNC_BASE_URL still talks to the emulator.
+    const later = await world.run(["status", "--json"], { env: { MPSYNC_BASE_URL: undefined } });
+    expect(world.readJson<{ key: { serviceUrl: string } }>(later.stdout).key.serviceUrl).toBe(world.emulator.baseUrl);
+    expect(later.code).toBe(0);
     // The schema lies beside it, so "$schema" resolves whatever the install (issue 14).
     const schema = JSON.parse(await readText(join(world.cwd, ".syncrc.schema.json"))) as { title: string; properties: Record<string, unknown> };
     expect(schema.title).toBe("mpsync .syncrc");

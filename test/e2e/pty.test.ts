@@ -73,7 +73,7 @@ describe("on a terminal", () => {
     expect(screen).toContain("\x1b[H\x1b[2J");
     const plain = stripVTControlCharacters(screen);
     expect(plain).toMatch(/site\s+[a-z0-9]{22}\s/);
-    expect(plain).toMatch(/asked the service \d+ s ago; next in \d+ s/);
+    expect(plain).toMatch(/asked the service \d+ s ago, next in \d+ s/);
     expect(code).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { addressKey, removeStoredApiKey, storeApiKey } from "../../config/creden
 import { credentialsPath } from "../../config/paths.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
-import { readSecret } from "../read-secret.js";
+import { readFirstLine, readSecret } from "../read-secret.js";
 
 /** Registers `login` and `logout`. */
 export function registerAuth(program: Command, io: CliIo, exit: ExitHolder): void {
@@ -14,6 +14,7 @@ export function registerAuth(program: Command, io: CliIo, exit: ExitHolder): voi
     .command("login")
     .description("check an API key against the service and store it (mode 0600) for later commands")
     .option("--base-url <url>", "the service address the key is for (default: .syncrc's baseUrl, MPSYNC_BASE_URL, or the real service)")
+    .option("--with-token", "read the key from standard input (scripts, CI), never prompt")
     .addHelpText(
       "after",
       `
@@ -25,9 +26,10 @@ set, wins over the stored key.
 Examples:
   $ mpsync login
   $ pass show magicpatterns/api-key | mpsync login
+  $ printenv MP_KEY_FROM_CI | mpsync login --with-token
   $ echo demo-key | mpsync login --base-url http://127.0.0.1:4010/api`,
     )
-    .action(action(io, exit, (ctx, flags: { baseUrl?: string }) => runLogin(ctx, flags.baseUrl)));
+    .action(action(io, exit, (ctx, flags: { baseUrl?: string; withToken?: boolean }) => runLogin(ctx, flags.baseUrl, flags.withToken === true)));
 
   program
     .command("logout")
@@ -61,8 +63,11 @@ async function addressOf(ctx: CommandContext, flag: string | undefined): Promise
   return addressKey(ctx.runtime.baseUrl());
 }
 
-async function runLogin(ctx: CommandContext, baseUrlFlag: string | undefined): Promise<void> {
-  const key = (await readSecret(ctx.io, "API key (input hidden): ")).trim();
+async function runLogin(ctx: CommandContext, baseUrlFlag: string | undefined, withToken: boolean): Promise<void> {
+  if (withToken && ctx.io.stdin.isTTY === true) {
+    throw new MpsyncError("USAGE", "--with-token reads the key from standard input, and that is a terminal here", { hint: "pipe it: printenv KEY | mpsync login --with-token; or run mpsync login to type it hidden" });
+  }
+  const key = (withToken ? await readFirstLine(ctx.io.stdin) : await readSecret(ctx.io, "API key (input hidden): ")).trim();
   if (key === "") throw new MpsyncError("USAGE", "no API key given: nothing was saved", { hint: "paste the key from your account settings, or pipe it on stdin" });
   const baseUrl = await addressOf(ctx, baseUrlFlag);
   // A client of its own: the runtime's client is bound to the key already in effect.
@@ -72,8 +77,10 @@ async function runLogin(ctx: CommandContext, baseUrlFlag: string | undefined): P
     await client.health();
   } catch (err) {
     if (hasCode(err, "UNAUTHORIZED", "FORBIDDEN")) {
-      throw new MpsyncError("UNAUTHORIZED", `the service refused this API key (${baseUrl}): nothing was saved`, {
-        hint: "copy the key again from your account settings (API keys)",
+      // A plain MpsyncError, not the ApiError: the CLI then does not add "the key stored for ...",
+      // which would blame the stored key for the one just typed.
+      throw new MpsyncError("UNAUTHORIZED", `${baseUrl} refused the key you gave: nothing was saved`, {
+        hint: "copy the key again from your account settings, API keys",
         cause: err,
       });
     }

@@ -54,7 +54,7 @@ async function runExport(ctx: CommandContext, flags: ExportFlags): Promise<numbe
 
 function summary(r: HistoryExportResult): string {
   const folder = r.prefix === "" ? "the repository root" : r.prefix;
-  const added = r.added.length === 0 ? `${r.branch} is up to date` : `added ${r.added.length} commit${r.added.length === 1 ? "" : "s"} to ${r.branch}`;
+  const added = r.added.length === 0 ? `${r.branch}: no differences` : `added ${r.added.length} commit${r.added.length === 1 ? "" : "s"} to ${r.branch}`;
   const skipped = r.skipped > 0 ? ` (${r.skipped} version${r.skipped === 1 ? "" : "s"} already there)` : "";
   return `${added}${skipped}; files under ${folder}`;
 }

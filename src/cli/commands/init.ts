@@ -16,6 +16,9 @@ import { EXIT } from "../exit-codes.js";
 import { renderPlan } from "../render-plan.js";
 import { pollUntilIdle } from "../wait-idle.js";
 import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
+import { DEFAULT_BASE_URL } from "../../config/schema.js";
+import { isLoopbackUrl } from "../../config/poll-floor.js";
+import { LOOPBACK_DEFAULT_POLL_SEC } from "../../runtime.js";
 
 interface InitFlags extends CreateFlags {
   dir?: string;
@@ -41,7 +44,10 @@ export function registerInit(program: Command, io: CliIo, exit: ExitHolder): voi
     .addHelpText(
       "after",
       `
-The API key is never written to .syncrc (set MP_API_KEY or run mpsync login).
+The API key is never written to .syncrc (set MP_API_KEY or run mpsync login). A new .syncrc
+records the service address when it is not the real service (MPSYNC_BASE_URL), and against a
+loopback address (the emulator) a status poll every second. A design already mapped in this
+.syncrc is refused: one folder per design.
 
 Examples:
   $ mpsync init web --design https://www.magicpatterns.com/c/abc123
@@ -53,7 +59,9 @@ Examples:
         if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) {
           throw new MpsyncError("USAGE", `two folders given (${dir} and --dir ${flags.dir}): name one`);
         }
-        return runInit(ctx, dir ?? flags.dir ?? ".", flags);
+        // A pasted id or URL often carries a space or a newline at either end.
+        const design = flags.design?.trim();
+        return runInit(ctx, dir ?? flags.dir ?? ".", design === undefined ? flags : { ...flags, design });
       }),
     );
 }
@@ -91,6 +99,7 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
   if (flags.force !== true) await refuseNonEmpty(root, dir);
 
   const { editorId, created, noVersion } = await obtainDesign(ctx, flags, stage);
+  refuseMappedDesign(target.loaded, editorId, flags.design);
   const written = await writeMapping(ctx, target, dir, root, editorId);
   stage.mapped = { dir: written.dir, editorId, configPath: written.path };
   ctx.out.success(`mapped ${written.dir} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
@@ -155,6 +164,18 @@ function refuseMapped(loaded: LoadedConfig | undefined, root: string): void {
   }
 }
 
+/**
+ * One design in two folders of one .syncrc: each folder would push its own edits over the
+ * other's and pull the other's back, a loop of conflicts. One folder per design.
+ */
+function refuseMappedDesign(loaded: LoadedConfig | undefined, editorId: string, given: string | undefined): void {
+  const same = loaded?.config.designs.find((d) => d.design.trim() === editorId || (given !== undefined && d.design.trim() === given));
+  if (same === undefined) return;
+  throw new MpsyncError("USAGE", `design ${editorId} is already mapped to ${same.dir} in ${loaded?.path ?? ".syncrc"}: one folder per design`, {
+    hint: "two folders of one design push over each other; work in that folder, or use another .syncrc for a second copy",
+  });
+}
+
 async function refuseNonEmpty(root: string, dir: string): Promise<void> {
   const entries = await readdir(root).catch((err: NodeJS.ErrnoException) => {
     if (err.code === "ENOENT") return [];
@@ -199,10 +220,10 @@ async function writeMapping(ctx: CommandContext, target: ConfigTarget, dir: stri
     // The config would sit inside the mirrored folder: keep it out of the design.
     const stored = toConfigRelativeDir(root, dirname(file));
     const anchored = `/${relative(root, file).split(sep).join("/")}`;
-    await writeConfig(file, { designs: [{ dir: stored, design: editorId }], ignore: [anchored] });
+    await writeConfig(file, { ...serviceSettings(ctx), designs: [{ dir: stored, design: editorId }], ignore: [anchored] });
     return { path: file, created: true, dir: stored };
   }
-  const added = await addDesignMapping(target.path, { dir, design: editorId }, ctx.io.cwd);
+  const added = await addDesignMapping(target.path, { dir, design: editorId }, ctx.io.cwd, serviceSettings(ctx));
   if (isInside(added.path, root)) ctx.out.warn(`${basename(added.path)} lies inside ${dir}: add "/${basename(added.path)}" to "ignore" so it is not synced`);
   return { path: added.path, created: added.created, dir: added.mapping.dir };
 }
@@ -223,6 +244,18 @@ function report(
     renderPlan(ctx.out, { ...r.summary, dir: r.dir }, false, r.summary.elapsedMs);
     ctx.out.info(ctx.out.c.dim(`next: mpsync watch   (two-way sync until Ctrl-C)`));
   });
+}
+
+/**
+ * What a new .syncrc records of the service init used: its address when it is not the real
+ * service's (a new shell without MPSYNC_BASE_URL must not target the real service), and on
+ * a loopback address (the emulator) a status poll every second, so `prompt --wait` follows
+ * a generation of seconds instead of waiting out the 60 s default.
+ */
+function serviceSettings(ctx: CommandContext): { baseUrl?: string; pollIntervalSec?: number } {
+  const baseUrl = ctx.runtime.baseUrl();
+  if (baseUrl === DEFAULT_BASE_URL) return {};
+  return { baseUrl, ...(isLoopbackUrl(baseUrl) ? { pollIntervalSec: LOOPBACK_DEFAULT_POLL_SEC } : {}) };
 }
 
 /** True when `path` is `folder` or below it. */

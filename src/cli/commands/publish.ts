@@ -16,6 +16,8 @@ export interface PublishOutcome {
   previewUrl: string | undefined;
   /** How many files the service said it compiled, when it said so. */
   compiledFiles: number | undefined;
+  /** The service's word that it published without a compile check (the emulator without esbuild). */
+  warning: string | undefined;
   error: { code: string; message: string; compiler?: string } | undefined;
 }
 
@@ -23,8 +25,9 @@ export interface PublishOutcome {
 export function registerPublish(program: Command, io: CliIo, exit: ExitHolder): void {
   program
     .command("publish")
-    .description("compile the active version of each mapped design (or the named folders) so the live preview shows it")
-    .argument("[dir...]", "mapped folders (default: all)")
+    .description("compile the active version of a mapped design (the folder you are in, the named folders, or --all) so the live preview shows it")
+    .argument("[dir...]", "mapped folders (default: the mapped folder you are in)")
+    .option("--all", "publish every mapped design (needed outside a mapped folder when several are mapped)")
     .addHelpText(
       "after",
       `
@@ -33,15 +36,26 @@ the compiler's message and exits 1. The service also makes the published version
 one and adds an entry to the version history; a running mpsync watch takes that as its own
 change (nothing is pulled or pushed because of it).
 
+Inside a mapped folder it publishes that folder's design; elsewhere, with several designs
+mapped, name the folders or pass --all (a publish moves each design's active version).
+
 Examples:
   $ mpsync push && mpsync publish
-  $ mpsync publish web --json`,
+  $ mpsync publish web --json
+  $ mpsync publish --all`,
     )
     .action(
-      action(io, exit, async (ctx, dirs: string[]) => {
+      action(io, exit, async (ctx, dirs: string[], flags: { all?: boolean }) => {
         const outcomes: PublishOutcome[] = [];
         let worst: unknown;
-        for (const mapping of await ctx.runtime.mappings(dirs)) {
+        const mappings = await ctx.runtime.mappings(dirs);
+        if (dirs.length === 0 && mappings.length > 1 && flags.all !== true) {
+          // Publishing moves each design's active version: several at once only when asked.
+          throw new MpsyncError("USAGE", `${mappings.length} designs are mapped here: name the folders to publish, or pass --all`, {
+            hint: `mpsync publish ${mappings.map((m) => m.dir).join(" ")}`,
+          });
+        }
+        for (const mapping of mappings) {
           const outcome = await publishOne(ctx, mapping);
           outcomes.push(outcome.result);
           if (outcome.err !== undefined) worst ??= outcome.err;
@@ -55,7 +69,7 @@ Examples:
 }
 
 async function publishOne(ctx: CommandContext, mapping: { dir: string; design: string; root: string }): Promise<{ result: PublishOutcome; err?: unknown }> {
-  const result: PublishOutcome = { dir: mapping.dir, editorId: undefined, artifactId: undefined, previewUrl: undefined, compiledFiles: undefined, error: undefined };
+  const result: PublishOutcome = { dir: mapping.dir, editorId: undefined, artifactId: undefined, previewUrl: undefined, compiledFiles: undefined, warning: undefined, error: undefined };
   try {
     const sync = await openReadOnly(ctx.runtime, mapping);
     result.editorId = sync.editorId;
@@ -66,6 +80,7 @@ async function publishOne(ctx: CommandContext, mapping: { dir: string; design: s
     // Remembered for `mpsync open --preview` (a side file: a running daemon's state is not touched).
     if (published.previewUrl !== undefined) await openStateStore(mapping.root).saveSide("links.json", { previewUrl: published.previewUrl });
     result.compiledFiles = published.compiledFiles?.length;
+    result.warning = published.warning;
     return { result };
   } catch (err) {
     const compiler = hasCode(err, "UNPROCESSABLE") && err instanceof ApiError ? err.serverMessage : undefined;
@@ -78,8 +93,9 @@ function renderOutcomes(ctx: CommandContext, outcomes: PublishOutcome[]): void {
   const c = ctx.out.c;
   for (const o of outcomes) {
     if (o.error === undefined) {
-      const compiled = o.compiledFiles === undefined ? "" : ` (${o.compiledFiles} files compiled)`;
-      ctx.out.success(`${c.bold(o.dir)} published${o.previewUrl === undefined ? "" : `: ${o.previewUrl}`}${compiled}`);
+      // Only the service's own list says what it compiled; a warning means it did not check.
+      const compiled = o.warning !== undefined ? `; ${o.warning}` : o.compiledFiles === undefined ? "" : `, ${o.compiledFiles} files compiled`;
+      ctx.out.success(`${c.bold(o.dir)} published${o.previewUrl === undefined ? "" : ` ${o.previewUrl}`}${compiled}`);
     } else if (o.error.compiler !== undefined) {
       ctx.out.info(`${c.red("✗")} ${c.bold(o.dir)} does not compile:`);
       for (const line of o.error.compiler.split("\n")) ctx.out.info(`  ${line}`);

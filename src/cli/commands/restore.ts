@@ -114,7 +114,7 @@ function lines(n: number): string {
 export async function locate(ctx: CommandContext, path: string, dir: string | undefined): Promise<{ mapping: Mapping; rel: string }> {
   const abs = resolve(ctx.io.cwd, path);
   if (dir === undefined) {
-    for (const m of await ctx.runtime.mappings()) {
+    for (const m of await ctx.runtime.allMappings()) {
       const inside = relative(m.root, abs);
       if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) return { mapping: m, rel: checked(inside.split(sep).join("/")) };
     }

@@ -1,4 +1,4 @@
-/** `pull`, `push` and `status`: one-shot sync of every mapping or the named folders. */
+/** `pull` and `push`: one-shot sync of every mapping or the named folders. */
 import type { Command } from "commander";
 import { hasCode, MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
@@ -10,18 +10,17 @@ import type { CliIo, CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { findIgnoredSecrets } from "../../local/secret-scan.js";
 import { PROGRESS_MIN_FILES, renderPlan } from "../render-plan.js";
-import { collectStatus, renderStatus, type DesignStatusReport } from "./status-report.js";
 import { waitUntilIdle } from "../wait-idle.js";
 import { commitAfterCycle, withFolder } from "../../app/folder.js";
-import { clockTime } from "../../log/clock-time.js";
 import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
+import { sendControl } from "../../daemon/control-channel.js";
 
 interface OneShotFlags {
   dryRun?: boolean;
   force?: boolean;
 }
 
-/** Registers pull, push and status. */
+/** Registers pull and push. */
 export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHolder): void {
   program
     .command("pull")
@@ -39,97 +38,6 @@ export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHold
     .option("--dry-run", "print the plan, change nothing")
     .addHelpText("after", "\nExamples:\n  $ mpsync push\n  $ mpsync push --dry-run --json")
     .action(action(io, exit, (ctx, dirs: string[], flags: OneShotFlags) => runOneShot(ctx, dirs, flags, "push")));
-
-  program
-    .command("status")
-    .description("local and remote changes, conflicts, generating or idle, active version, daemon")
-    .argument("[dir...]", "mapped folders (default: all)")
-    .option("--watch", "a live view, redrawn until Ctrl-C (the service is asked at most once per pollIntervalSec)")
-    .addHelpText("after", "\nExamples:\n  $ mpsync status\n  $ mpsync status --watch\n  $ mpsync status --json | jq '.designs[].localChanges'")
-    .action(
-      action(io, exit, async (ctx, dirs: string[], flags: { watch?: boolean }) => {
-        if (flags.watch === true) return watchStatus(ctx, dirs);
-        const reports: DesignStatusReport[] = [];
-        for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
-        const failed = reports.filter((r) => r.errorCode !== undefined);
-        const key = { ...ctx.runtime.keySource(), serviceUrl: ctx.runtime.baseUrl() };
-        ctx.out.result({ ok: failed.length === 0, designs: reports, key }, () => {
-          renderStatus(ctx.out, reports);
-          ctx.out.info(ctx.out.c.dim(`service ${key.serviceUrl}, ${describeKey(key)}`));
-        });
-        // A design that could not be read is a failure (3 when the key or access is the cause).
-        if (failed.some((r) => ["UNAUTHORIZED", "FORBIDDEN", "NO_API_KEY"].includes(r.errorCode ?? ""))) return EXIT.auth;
-        // A design that needs attention (halted) is a failure too: scripts must not read "ok".
-        return failed.length > 0 || reports.some((r) => r.halted !== undefined) ? EXIT.failure : EXIT.ok;
-      }),
-    );
-}
-
-/** Screen refreshes of `status --watch` (ages move); the service is asked less often (below). */
-export const STATUS_WATCH_REDRAW_MS = 1000;
-
-/**
- * `status --watch`: like Mutagen's `sync monitor`, every mapping redrawn in place on a terminal
- * (one JSON line per collection with --json, one report per collection when piped).
- * Collections are at most one per pollIntervalSec (at least 2 s): status reads the design's
- * files, which must stay bounded on the real service. Ends with exit 0 on Ctrl-C.
- */
-async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number> {
-  const config = await ctx.runtime.config();
-  const collectMs = Math.max(2000, config.config.pollIntervalSec * 1000);
-  const live = ctx.io.stdout.isTTY === true && !ctx.out.opts.json;
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
-  const offInt = ctx.io.onSignal("SIGINT", () => stop());
-  const offTerm = ctx.io.onSignal("SIGTERM", () => stop());
-  try {
-    let reports: DesignStatusReport[] = [];
-    let collectedAt = 0;
-    // Ages and the next collection are measured on the monotonic clock; `at` stays wall time.
-    let collectedMono = Number.NEGATIVE_INFINITY;
-    let ended = false;
-    void stopped.then(() => (ended = true));
-    while (!ended) {
-      if (ctx.runtime.clock.monotonic() - collectedMono >= collectMs) {
-        reports = [];
-        for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
-        collectedAt = ctx.runtime.clock.now();
-        collectedMono = ctx.runtime.clock.monotonic();
-        if (ctx.out.opts.json) {
-          // JSON Lines: one status document per collection.
-          ctx.io.stdout.write(`${JSON.stringify({ ok: reports.every((r) => r.errorCode === undefined), at: new Date(collectedAt).toISOString(), designs: reports })}\n`);
-        } else if (!live) {
-          renderStatus(ctx.out, reports);
-          ctx.out.info("");
-        }
-      }
-      if (live) {
-        // Home, clear below: one redraw in place per tick.
-        ctx.io.stdout.write("\x1b[H\x1b[2J");
-        ctx.out.info(ctx.out.c.bold(`mpsync status --watch  (${clockTime(ctx.runtime.clock.now())}; Ctrl-C to stop)`));
-        ctx.out.info("");
-        renderStatus(ctx.out, reports);
-        const next = Math.max(0, Math.round((collectedMono + collectMs - ctx.runtime.clock.monotonic()) / 1000));
-        ctx.out.info(ctx.out.c.dim(`asked the service ${Math.round((ctx.runtime.clock.monotonic() - collectedMono) / 1000)} s ago; next in ${next} s`));
-      }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, live ? STATUS_WATCH_REDRAW_MS : collectMs)))]);
-      clearTimeout(timer);
-    }
-  } finally {
-    offInt();
-    offTerm();
-  }
-  return EXIT.ok;
-}
-
-/** Which key status used, never the key: "key from MP_API_KEY", "stored key for <address>". */
-function describeKey(key: { source: "env" | "file" | "none"; baseUrl?: string | undefined }): string {
-  if (key.source === "env") return "key from MP_API_KEY";
-  if (key.source === "none") return "no key (mpsync login)";
-  return key.baseUrl === undefined ? "stored key (saved by an older mpsync, for any address)" : `stored key for ${key.baseUrl}`;
 }
 
 async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {
@@ -176,6 +84,29 @@ async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneSho
 }
 
 async function syncOne(
+  ctx: CommandContext,
+  mapping: Mapping,
+  flags: OneShotFlags,
+  kind: "pull" | "push",
+  emit: (e: SyncEvent) => void,
+  progress: PullProgress,
+): Promise<CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] }> {
+  const dryRun = flags.dryRun === true;
+  try {
+    return await syncLocked(ctx, mapping, flags, kind, emit, progress);
+  } catch (err) {
+    // `pull --force`, the advice of a halted folder, must work while `watch` holds it: the
+    // daemon takes the request and runs a forced full cycle.
+    if (!(kind === "pull" && flags.force === true && !dryRun && hasCode(err, "FOLDER_LOCKED"))) throw err;
+    const reply = await sendControl(mapping.root, { op: "sync", force: true });
+    if (reply === undefined) throw err;
+    if (reply.summary === undefined) throw new MpsyncError("FOLDER_LOCKED", `${mapping.dir}: the running daemon could not run pull --force: ${reply.message}`);
+    ctx.out.info(ctx.out.c.dim(`${mapping.dir}: pull --force handed to the running daemon: ${reply.message}`));
+    return { ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, editorId: String(reply.summary["editorId"] ?? "") };
+  }
+}
+
+async function syncLocked(
   ctx: CommandContext,
   mapping: Mapping,
   flags: OneShotFlags,

@@ -1,0 +1,132 @@
+/**
+ * `mpsync resolve PATH --ours|--theirs` (or `--all`): pick one side of a conflict from the
+ * copies saved under `.mpsync/conflicts/`, write it (the current file backed up first), and
+ * let it be pushed: a running watch sends it, else the next push or sync does.
+ */
+import type { Command } from "commander";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { MpsyncError } from "../../core/errors.js";
+import { hasConflictMarkers } from "../../core/markers.js";
+import { backupLocalFile, writeLocalFile } from "../../local/local-fs.js";
+import type { Mapping } from "../../runtime.js";
+import { stampTime } from "../../state/copies.js";
+import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
+import { openStateStore, type StateStore } from "../../state/state-store.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+import { locate } from "./restore.js";
+
+interface ResolveFlags {
+  ours?: boolean;
+  theirs?: boolean;
+  all?: boolean;
+  dir?: string;
+}
+
+/** One resolved file (the `--json` shape). */
+interface Resolved {
+  dir: string;
+  path: string;
+  side: "ours" | "theirs";
+  /** When the conflict was saved (epoch ms). */
+  conflictAt: number | undefined;
+  backedUpTo: string | undefined;
+}
+
+/** Registers `resolve`. */
+export function registerResolve(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("resolve")
+    .description("pick one side of a conflict (from .mpsync/conflicts/), write it, and let it be pushed")
+    .argument("[path...]", "the conflicted files, as paths from here or inside the mapped folder")
+    .option("--ours", "keep your side (the local text when the conflict happened)")
+    .option("--theirs", "keep the service's side")
+    .option("--all", "every file that still holds conflict markers (in the mapped folder you are in, or --dir, else all)")
+    .option("--dir <dir>", "mapped folder (when several are mapped and the path is not inside one)")
+    .addHelpText(
+      "after",
+      `
+The file's current content is backed up first (mpsync restore PATH --list shows it). A running
+mpsync watch pushes the result; without one, mpsync push or mpsync sync sends it.
+
+Examples:
+  $ mpsync resolve web/App.tsx --theirs
+  $ mpsync resolve --all --ours`,
+    )
+    .action(action(io, exit, (ctx, paths: string[], flags: ResolveFlags) => runResolve(ctx, paths, flags)));
+}
+
+async function runResolve(ctx: CommandContext, paths: string[], flags: ResolveFlags): Promise<number> {
+  if (flags.ours === flags.theirs) throw new MpsyncError("USAGE", "say which side to keep: --ours or --theirs", { hint: "mpsync resolve PATH --theirs" });
+  if ((paths.length > 0) === (flags.all === true)) throw new MpsyncError("USAGE", "name the conflicted files, or pass --all (not both)");
+  const side = flags.ours === true ? "ours" : "theirs";
+  const targets: { mapping: Mapping; rel: string }[] = [];
+  if (flags.all === true) {
+    for (const mapping of await ctx.runtime.mappings(flags.dir === undefined ? [] : [flags.dir])) {
+      for (const rel of await markedFiles(mapping)) targets.push({ mapping, rel });
+    }
+  } else {
+    for (const p of paths) targets.push(await locate(ctx, p, flags.dir));
+  }
+  const resolved: Resolved[] = [];
+  for (const t of targets) resolved.push(await resolveOne(ctx, t.mapping, t.rel, side));
+  const watched = new Set<string>();
+  for (const r of resolved) {
+    const mapping = targets.find((t) => t.mapping.dir === r.dir)?.mapping;
+    const lock = mapping === undefined ? undefined : await readFolderLock(mapping.root).catch(() => undefined);
+    if (lock !== undefined && isLockHolderAlive(lock)) watched.add(r.dir);
+  }
+  ctx.out.result({ ok: true, resolved }, () => {
+    if (resolved.length === 0) ctx.out.info("no file holds conflict markers: nothing to resolve");
+    for (const r of resolved) {
+      const when = r.conflictAt === undefined ? "" : ` of ${new Date(r.conflictAt).toISOString()}`;
+      ctx.out.success(`${r.dir}/${r.path}: kept ${side === "ours" ? "your side" : "the service's side"} of the conflict${when}`);
+      if (r.backedUpTo !== undefined) ctx.out.info(ctx.out.c.dim(`  the file it replaced is in ${relative(ctx.io.cwd, r.backedUpTo)}`));
+      ctx.out.info(ctx.out.c.dim(watched.has(r.dir) ? "  the running mpsync watch pushes it" : "  send it with mpsync push, or mpsync sync"));
+    }
+  });
+  return EXIT.ok;
+}
+
+async function resolveOne(ctx: CommandContext, mapping: Mapping, rel: string, side: "ours" | "theirs"): Promise<Resolved> {
+  const store = openStateStore(mapping.root);
+  const copy = await newestSide(store, rel, side === "ours" ? "local" : "remote");
+  if (copy === undefined) {
+    throw new MpsyncError("USAGE", `${mapping.dir}: no saved conflict of ${rel} under .mpsync/conflicts/`, { hint: `see what mpsync holds of it: mpsync restore ${rel} --dir ${mapping.dir} --list` });
+  }
+  const stamp = new Date(ctx.runtime.clock.now()).toISOString().replace(/[:.]/g, "-");
+  const backedUpTo = await backupLocalFile(mapping.root, rel, store.backupsDir, stamp);
+  await writeLocalFile(mapping.root, rel, copy.content);
+  return { dir: mapping.dir, path: rel, side, conflictAt: copy.at, backedUpTo };
+}
+
+/** The newest saved side of `rel`'s conflicts (`conflicts/<stamp>/<rel>.local|.remote`). */
+async function newestSide(store: StateStore, rel: string, side: "local" | "remote"): Promise<{ content: Buffer; at: number | undefined } | undefined> {
+  const stamps = (await readdir(store.conflictsDir).catch(() => [] as string[])).sort().reverse();
+  for (const stamp of stamps) {
+    const content = await readFile(join(store.conflictsDir, stamp, `${rel}.${side}`)).catch(() => undefined);
+    if (content !== undefined) return { content, at: stampTime(stamp) };
+  }
+  return undefined;
+}
+
+/** Files of the folder that hold conflict markers and have a saved conflict. */
+async function markedFiles(mapping: Mapping): Promise<string[]> {
+  const store = openStateStore(mapping.root);
+  const names = new Set<string>();
+  for (const stamp of await readdir(store.conflictsDir).catch(() => [] as string[])) {
+    const entries = await readdir(join(store.conflictsDir, stamp), { recursive: true }).catch(() => [] as string[]);
+    for (const e of entries) {
+      const m = /^(.*)\.(local|remote|base)$/.exec(e.split("\\").join("/"));
+      if (m?.[1] !== undefined) names.add(m[1]);
+    }
+  }
+  const marked: string[] = [];
+  for (const rel of [...names].sort()) {
+    const text = await readFile(join(mapping.root, rel), "utf8").catch(() => undefined);
+    if (text !== undefined && hasConflictMarkers(text)) marked.push(rel);
+  }
+  return marked;
+}

@@ -1,0 +1,122 @@
+/** `mpsync status [DIR...] [--watch]`: what is pending on each side, read without the folder's lock. */
+import type { Command } from "commander";
+import type { Mapping } from "../../runtime.js";
+import { action, type ExitHolder } from "../program.js";
+import type { CliIo, CommandContext } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+import { clockTime } from "../../log/clock-time.js";
+import { collectStatus, refreshLocalStatus } from "./status-collect.js";
+import { renderStatus, statusExitCode, type DesignStatusReport } from "./status-report.js";
+
+/** Registers status. */
+export function registerStatus(program: Command, io: CliIo, exit: ExitHolder): void {
+  program
+    .command("status")
+    .description("local and remote changes, conflicts, generating or idle, active version, daemon")
+    .argument("[dir...]", "mapped folders (default: the mapped folder you are in, else all)")
+    .option("--watch", "a live view, redrawn every second until Ctrl-C (the service is asked at most once per pollIntervalSec)")
+    .addHelpText(
+      "after",
+      `
+Exit codes: 0 in sync or only changes waiting, 1 a design needs attention (halted, deleted
+locally, files not synced, the service unreachable), 3 the key was refused, 5 conflict markers.
+
+Examples:
+  $ mpsync status
+  $ mpsync status --watch
+  $ mpsync status --json | jq '.designs[].localChanges'`,
+    )
+    .action(
+      action(io, exit, async (ctx, dirs: string[], flags: { watch?: boolean }) => {
+        // Status must answer fast: one try per request, a short connect, no backoff (an
+        // unreachable service is said, and the local side is still shown).
+        ctx.runtime.failFast();
+        if (flags.watch === true) return watchStatus(ctx, dirs);
+        const reports: DesignStatusReport[] = [];
+        for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
+        const failed = reports.filter((r) => r.errorCode !== undefined);
+        const key = { ...ctx.runtime.keySource(), serviceUrl: ctx.runtime.baseUrl() };
+        ctx.out.result({ ok: failed.length === 0, designs: reports, key }, () => {
+          renderStatus(ctx.out, reports);
+          ctx.out.info(ctx.out.c.dim(`service ${key.serviceUrl}, ${describeKey(key)}`));
+        });
+        return statusExitCode(reports);
+      }),
+    );
+}
+
+/** Screen refreshes of `status --watch`: the local part is read again each time. */
+export const STATUS_WATCH_REDRAW_MS = 1000;
+
+/**
+ * `status --watch`: like Mutagen's `sync monitor`, every mapping redrawn in place on a terminal
+ * (one JSON line per collection with --json, one report per collection when piped). The local
+ * part (changes, deletions, markers, pause, daemon and its uptime) is read every redraw from
+ * the folder and its scan cache; the service is asked at most once per pollIntervalSec (at
+ * least 2 s): status reads the design's files, which must stay bounded on the real service.
+ * Ends with exit 0 on Ctrl-C.
+ */
+async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number> {
+  const config = await ctx.runtime.config();
+  const collectMs = Math.max(2000, config.config.pollIntervalSec * 1000);
+  const live = ctx.io.stdout.isTTY === true && !ctx.out.opts.json;
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  let ended = false;
+  void stopped.then(() => (ended = true));
+  const offs = [ctx.io.onSignal("SIGINT", () => stop()), ctx.io.onSignal("SIGTERM", () => stop())];
+  try {
+    const mappings = await ctx.runtime.mappings(dirs);
+    let reports: DesignStatusReport[] = [];
+    let collectedAt = 0;
+    // Ages and the next collection are measured on the monotonic clock; `at` stays wall time.
+    let collectedMono = Number.NEGATIVE_INFINITY;
+    while (!ended) {
+      if (ctx.runtime.clock.monotonic() - collectedMono >= collectMs) {
+        reports = await collectAll(ctx, mappings);
+        collectedAt = ctx.runtime.clock.now();
+        collectedMono = ctx.runtime.clock.monotonic();
+        if (ctx.out.opts.json) {
+          // JSON Lines: one status document per collection.
+          ctx.io.stdout.write(`${JSON.stringify({ ok: reports.every((r) => r.errorCode === undefined), at: new Date(collectedAt).toISOString(), designs: reports })}\n`);
+        } else if (!live) {
+          renderStatus(ctx.out, reports);
+          ctx.out.info("");
+        }
+      } else if (live) {
+        reports = await Promise.all(reports.map((r, i) => (mappings[i] === undefined ? r : refreshLocalStatus(ctx, mappings[i], r))));
+      }
+      if (live) drawLive(ctx, reports, collectedMono, collectMs);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([stopped, new Promise((resolve) => (timer = setTimeout(resolve, live ? STATUS_WATCH_REDRAW_MS : collectMs)))]);
+      clearTimeout(timer);
+    }
+  } finally {
+    for (const off of offs) off();
+  }
+  return EXIT.ok;
+}
+
+async function collectAll(ctx: CommandContext, mappings: Mapping[]): Promise<DesignStatusReport[]> {
+  const reports: DesignStatusReport[] = [];
+  for (const mapping of mappings) reports.push(await collectStatus(ctx, mapping));
+  return reports;
+}
+
+/** Home, clear below: one redraw in place per tick (`collectedMono`: on the monotonic clock). */
+function drawLive(ctx: CommandContext, reports: DesignStatusReport[], collectedMono: number, collectMs: number): void {
+  const now = ctx.runtime.clock.monotonic();
+  ctx.io.stdout.write("\x1b[H\x1b[2J");
+  ctx.out.info(ctx.out.c.bold(`mpsync status --watch, ${clockTime(ctx.runtime.clock.now())}; Ctrl-C to stop`));
+  ctx.out.info("");
+  renderStatus(ctx.out, reports);
+  const next = Math.max(0, Math.round((collectedMono + collectMs - now) / 1000));
+  ctx.out.info(ctx.out.c.dim(`local side read every second; asked the service ${Math.round((now - collectedMono) / 1000)} s ago, next in ${next} s`));
+}
+
+/** Which key status used, never the key: "key from MP_API_KEY", "stored key for <address>". */
+function describeKey(key: { source: "env" | "file" | "none"; baseUrl?: string | undefined }): string {
+  if (key.source === "env") return "key from MP_API_KEY";
+  if (key.source === "none") return "no key: run mpsync login";
+  return key.baseUrl === undefined ? "stored key, saved by an older mpsync for any address" : `stored key for ${key.baseUrl}`;
+}

@@ -1,0 +1,138 @@
+/**
+ * The local control channel of a running `mpsync watch`: one unix socket per mapped folder,
+ * `.mpsync/control.sock` (the folder 0700, the socket 0600: only the owner can connect), over
+ * which `mpsync sync`, `pause`, `resume` and a `pull --force` handed over reach the daemon that
+ * holds the folder's lock. One request per connection, one JSON line each way.
+ */
+import { createHash } from "node:crypto";
+import { chmod, lstat, mkdir, rm } from "node:fs/promises";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { STATE_DIR_NAME } from "../state/state-store.js";
+
+/** What a command asks the daemon. */
+export const controlRequestSchema = z.object({
+  op: z.enum(["sync", "pause", "resume"]),
+  /** With `sync`: proceed past the circuit breakers (`pull --force`). */
+  force: z.boolean().optional(),
+});
+export type ControlRequest = z.infer<typeof controlRequestSchema>;
+
+/** The daemon's answer. */
+export const controlReplySchema = z.object({
+  ok: z.boolean(),
+  code: z.string().optional(),
+  message: z.string(),
+  /** `sync`: the cycle's summary (what was pulled, pushed, conflicted). */
+  summary: z.record(z.string(), z.unknown()).optional(),
+});
+export type ControlReply = z.infer<typeof controlReplySchema>;
+
+/** Unix socket paths are limited (108 bytes on Linux, 104 on macOS): longer ones move to a private temp folder. */
+const MAX_SOCKET_PATH = 100;
+
+/** Where the control socket of the folder `root` lies. */
+export function controlSocketPath(root: string, uid: number = process.getuid?.() ?? 0): string {
+  const inFolder = join(root, STATE_DIR_NAME, "control.sock");
+  if (inFolder.length <= MAX_SOCKET_PATH && process.platform !== "win32") return inFolder;
+  const id = createHash("sha256").update(root).digest("hex").slice(0, 24);
+  if (process.platform === "win32") return `\\\\.\\pipe\\mpsync-${id}`;
+  return join(tmpdir(), `mpsync-${uid}`, `${id}.sock`);
+}
+
+/** A listening control server; close() removes the socket. */
+export interface ControlServer {
+  readonly path: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on the folder's control socket. The caller holds the folder's lock, so a socket file
+ * left there belongs to a daemon that is gone: it is replaced.
+ */
+export async function startControlServer(root: string, handle: (request: ControlRequest) => Promise<ControlReply>): Promise<ControlServer> {
+  const path = controlSocketPath(root);
+  if (process.platform !== "win32") {
+    const dir = join(path, "..");
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // The folder must be ours and a real folder (the temp fallback is shared with other users).
+    const info = await lstat(dir);
+    if (!info.isDirectory() || (process.getuid !== undefined && info.uid !== process.getuid())) {
+      throw new Error(`${dir} is not a folder of this user: the control channel stays closed`);
+    }
+    await chmod(dir, 0o700);
+    const existing = await lstat(path).catch(() => undefined);
+    if (existing?.isSocket() === true) await rm(path, { force: true });
+  }
+  const server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, handle));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(path, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  if (process.platform !== "win32") await chmod(path, 0o600);
+  return { path, close: () => closeServer(server, path) };
+}
+
+function serve(socket: Socket, handle: (request: ControlRequest) => Promise<ControlReply>): void {
+  let text = "";
+  socket.setEncoding("utf8");
+  socket.on("error", () => socket.destroy());
+  socket.on("data", (chunk: string) => {
+    text += chunk;
+    if (text.length > 64 * 1024) socket.destroy();
+    const eol = text.indexOf("\n");
+    if (eol < 0) return;
+    socket.removeAllListeners("data");
+    void answer(text.slice(0, eol), handle).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+  });
+}
+
+async function answer(line: string, handle: (request: ControlRequest) => Promise<ControlReply>): Promise<ControlReply> {
+  let request: ControlRequest;
+  try {
+    request = controlRequestSchema.parse(JSON.parse(line));
+  } catch {
+    return { ok: false, code: "USAGE", message: "malformed control request" };
+  }
+  try {
+    return await handle(request);
+  } catch (err) {
+    return { ok: false, code: "INTERNAL", message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+async function closeServer(server: Server, path: string): Promise<void> {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (process.platform !== "win32") await rm(path, { force: true }).catch(() => undefined);
+}
+
+/**
+ * Sends `request` to the daemon of the folder `root` and resolves its answer; undefined when no
+ * daemon listens there (no socket, or a socket nobody serves). A `sync` waits for the cycle.
+ */
+export function sendControl(root: string, request: ControlRequest): Promise<ControlReply | undefined> {
+  const path = controlSocketPath(root);
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(path);
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("connect", () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT" || err.code === "ECONNREFUSED" || err.code === "ENOTSOCK") resolve(undefined);
+      else reject(err);
+    });
+    socket.on("end", () => {
+      try {
+        resolve(controlReplySchema.parse(JSON.parse(text.trim())));
+      } catch {
+        reject(new Error(`the daemon's answer on ${path} could not be read`));
+      }
+    });
+  });
+}
