@@ -9,7 +9,7 @@
 import type { V3Client } from "../api/client-types.js";
 import type { DesignStatus } from "../api/schemas.js";
 import { ApiError } from "../api/errors.js";
-import { errorCode, hasCode, MpsyncError } from "../core/errors.js";
+import { hasCode, MpsyncError } from "../core/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../core/clock.js";
 import type { EventSink } from "./events.js";
@@ -17,7 +17,7 @@ import type { DesignSync, CycleReport } from "./design-sync.js";
 import type { ChangeSourceHandle } from "./ports.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
 import { describeError } from "./describe-error.js";
-import { classifyFailure } from "./failure.js";
+import { classifyFailure, describeFailure } from "./failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, DEFAULT_RETRY, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
@@ -298,6 +298,7 @@ export class DesignWorker {
   #onFailure(err: unknown): Promise<void> {
     this.#o.logger.debug({ err }, "cycle failed");
     const random = this.#o.random ?? Math.random;
-    return this.#send({ type: "failed", failure: classifyFailure(err), code: errorCode(err), message: describeError(err), jitter: random() }, { err });
+    const { code, message } = describeFailure(err, this.#o.dir);
+    return this.#send({ type: "failed", failure: classifyFailure(err), code, message, jitter: random() }, { err });
   }
 }
