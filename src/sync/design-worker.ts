@@ -42,7 +42,7 @@ export interface DesignWorkerOptions {
    */
   remoteCheckMs?: number;
   /** After a cycle that pulled or removed files (git.commitOnPull); must not reject. */
-  onPulled?: (report: CycleReport, editorId: string) => Promise<void>;
+  onPulled?: (report: CycleReport, editorId: string, versionText: (path: string) => Promise<string | undefined>) => Promise<void>;
   /** Starts watching; batches of relative paths arrive through `onBatch`. */
   watch(onBatch: (paths: Set<string>) => void, onError: (err: unknown) => void): ChangeSourceHandle;
   /** Runs `poll` no sooner than the poll interval allows (PollScheduler). */
@@ -213,7 +213,7 @@ export class DesignWorker {
         sync.state.lastError = undefined;
         return sync.save();
       case "after-pull":
-        return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId);
+        return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId, (p) => sync.baseText(p));
       case "publish":
         return about.report === undefined ? undefined : this.#publish(about.report.artifactId);
       case "settle-heap":
