@@ -98,16 +98,23 @@ export async function pullFolder(
     dryRun: options.dryRun === true,
     ...(options.progress === undefined ? {} : { progress: options.progress }),
   });
-  await commitAfterCycle(runtime, mapping, sync.editorId, report, emit);
+  await commitAfterCycle(runtime, mapping, sync.editorId, report, emit, (p) => sync.baseText(p));
   return report;
 }
 
 /** Commits the cycle's pulled version when the mapping's config asks for it (one-shot commands). */
-export async function commitAfterCycle(runtime: Runtime, mapping: Mapping, editorId: string, report: CycleReport | undefined, emit: EventSink): Promise<void> {
+export async function commitAfterCycle(
+  runtime: Runtime,
+  mapping: Mapping,
+  editorId: string,
+  report: CycleReport | undefined,
+  emit: EventSink,
+  versionText?: (path: string) => Promise<string | undefined>,
+): Promise<void> {
   if (report === undefined) return;
   const { config } = await runtime.config();
   if (!config.git.commitOnPull || pulledPaths(report).length === 0) return;
   const logger = runtime.logger().child({ dir: mapping.dir });
   const hook = createPullCommitter({ enabled: true, root: mapping.root, dir: mapping.dir, client: await runtime.client(), logger, emit });
-  await hook?.(report, editorId);
+  await hook?.(report, editorId, versionText);
 }

@@ -15,8 +15,10 @@ import { withTempIndex } from "./temp-index.js";
 export interface PulledVersionCommit {
   /** The mapped folder (absolute). */
   folderRoot: string;
-  /** Pulled and removed paths, relative to the folder, `/`-separated. */
+  /** Pulled and removed paths, relative to the folder, `/`-separated: committed as the work tree has them. */
   paths: readonly string[];
+  /** Files of the version whose work-tree copy holds local work: committed with the version's text. */
+  versionTexts?: readonly { path: string; text: string }[];
   editorId: string;
   artifactId: string;
   /** The version entry of `artifactId`; undefined when the history does not list it. */
@@ -57,12 +59,16 @@ async function attemptCommit(input: PulledVersionCommit): Promise<CommitOutcome>
   if (blocked !== undefined) return { committed: false, skip: "busy", reason: `${blocked}: not committing` };
   const cwd = repo.toplevel;
   const wanted = await dropIgnored(cwd, [...new Set(input.paths.map((p) => repo.prefix + p))]);
-  if (wanted.length === 0) return { committed: false, skip: "ignored", reason: "every pulled path is ignored by git" };
+  const texts = input.versionTexts ?? [];
+  const keptTexts = new Set(texts.length === 0 ? [] : await dropIgnored(cwd, texts.map((t) => repo.prefix + t.path)));
+  const fromVersion = texts.filter((t) => keptTexts.has(repo.prefix + t.path));
+  if (wanted.length === 0 && fromVersion.length === 0) return { committed: false, skip: "ignored", reason: "every pulled path is ignored by git" };
   const parent = await headCommit(cwd);
   return withTempIndex(async (indexEnv) => {
     if (parent !== undefined) await runGit(["read-tree", parent], { cwd, env: indexEnv });
     // --remove drops paths missing from the work tree (removed by the pull); untracked missing ones are no-ops.
-    await runGit(["update-index", "--add", "--remove", "-z", "--stdin"], { cwd, env: indexEnv, input: nulList(wanted) });
+    if (wanted.length > 0) await runGit(["update-index", "--add", "--remove", "-z", "--stdin"], { cwd, env: indexEnv, input: nulList(wanted) });
+    if (fromVersion.length > 0) await stageTexts(cwd, indexEnv, fromVersion.map((t) => ({ path: repo.prefix + t.path, text: t.text })));
     const tree = await gitOutput(["write-tree"], { cwd, env: indexEnv });
     const changed = await changedPaths(cwd, parent, tree);
     if (changed.length === 0) return { committed: false, skip: "unchanged", reason: "nothing changed in git's eyes" };
@@ -121,6 +127,16 @@ async function changedPaths(cwd: string, parent: string | undefined, tree: strin
 }
 
 /** `paths` minus those git ignores (tracked files are never ignored, as with `git add`). */
+/** Stages `text` as the content of each path (blobs written first), whatever the work tree holds. */
+async function stageTexts(cwd: string, indexEnv: Record<string, string>, files: readonly { path: string; text: string }[]): Promise<void> {
+  const entries: string[] = [];
+  for (const f of files) {
+    const sha = await gitOutput(["hash-object", "-w", "--stdin"], { cwd, input: f.text });
+    entries.push(`100644 ${sha}\t${f.path}\0`);
+  }
+  await runGit(["update-index", "-z", "--index-info"], { cwd, env: indexEnv, input: entries.join("") });
+}
+
 async function dropIgnored(cwd: string, paths: string[]): Promise<string[]> {
   const r = await runGit(["check-ignore", "--stdin", "-z"], { cwd, input: nulList(paths), okCodes: [0, 1] });
   const ignored = new Set(splitNul(r.stdout));

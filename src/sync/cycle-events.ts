@@ -1,6 +1,7 @@
 /** The events a finished cycle reports (stable names: see events.ts). */
 import type { EventSink, SyncEvent } from "./events.js";
 import type { ExecuteResult } from "./executor.js";
+import { DISK_FULL_CODES } from "./failure.js";
 import type { DisplacedEdit } from "./displaced.js";
 
 /** Emits pulled / pushed / conflict events and the notices of one executed cycle. */
@@ -32,7 +33,14 @@ export function emitCycleEvents(
     const what = p.reason === "too-large" ? `the file ${p.path} as too large (413)` : `the new file ${p.path}`;
     notice(`the service refused ${what}; it will be sent again when its content changes`);
   }
-  for (const f of r.failed) {
+  // A full disk fails every write alike: one line for all of them, not one per file.
+  const full = r.failed.filter((f) => DISK_FULL_CODES.has(f.code));
+  if (full.length > 0) {
+    const names = `${full.slice(0, 3).map((f) => f.path).join(", ")}${full.length > 3 ? `, and ${full.length - 3} more` : ""}`;
+    const what = full.length === 1 ? "1 file" : `${full.length} files`;
+    emit({ ...origin, event: "error", files: full.map((f) => f.path), code: "DISK_FULL", message: `the disk is full: ${what} could not be written (${names}); they are written once space is freed, and the rest of the cycle went on` });
+  }
+  for (const f of r.failed.filter((f) => !DISK_FULL_CODES.has(f.code))) {
     emit({ ...origin, event: "error", files: [f.path], code: f.code, message: `cannot write ${f.path} (${f.code}); the rest of the cycle went on, and it is tried again later` });
   }
   for (const p of r.blocked) notice(`cannot write remote file ${p}: a local folder or symlink has that name; rename one of them`);

@@ -76,6 +76,8 @@ export interface CycleReport {
   /** Every name the active artifact listed (to notice a change in later status polls). */
   remoteNames: string[];
   refusedNames: { name: string; reason: string }[];
+  /** A full sync: every local and remote file was compared (a push pass compares only its paths). */
+  wholeFolder?: boolean;
 }
 
 /** Options of DesignSync.fullSync. */
@@ -237,7 +239,9 @@ export class DesignSync {
       ...(scope === undefined ? {} : { localFileCount: scan.size }),
     });
     if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
-    return this.#finish(plan, remote, raced, options.dryRun === true, options.pullOnly !== true, options.progress);
+    const report = await this.#finish(plan, remote, raced, options.dryRun === true, options.pullOnly !== true, options.progress);
+    report.wholeFolder = true;
+    return report;
   }
 
   /**

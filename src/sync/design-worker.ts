@@ -9,7 +9,7 @@
 import type { V3Client } from "../api/client-types.js";
 import type { DesignStatus } from "../api/schemas.js";
 import { ApiError } from "../api/errors.js";
-import { errorCode, hasCode, MpsyncError } from "../core/errors.js";
+import { hasCode, MpsyncError } from "../core/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../core/clock.js";
 import type { EventSink } from "./events.js";
@@ -17,7 +17,7 @@ import type { DesignSync, CycleReport } from "./design-sync.js";
 import type { ChangeSourceHandle } from "./ports.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
 import { describeError } from "./describe-error.js";
-import { classifyFailure } from "./failure.js";
+import { classifyFailure, describeFailure } from "./failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, DEFAULT_RETRY, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
@@ -42,7 +42,7 @@ export interface DesignWorkerOptions {
    */
   remoteCheckMs?: number;
   /** After a cycle that pulled or removed files (git.commitOnPull); must not reject. */
-  onPulled?: (report: CycleReport, editorId: string) => Promise<void>;
+  onPulled?: (report: CycleReport, editorId: string, versionText: (path: string) => Promise<string | undefined>) => Promise<void>;
   /** Starts watching; batches of relative paths arrive through `onBatch`. */
   watch(onBatch: (paths: Set<string>) => void, onError: (err: unknown) => void): ChangeSourceHandle;
   /** Runs `poll` no sooner than the poll interval allows (PollScheduler). */
@@ -292,7 +292,7 @@ export class DesignWorker {
         sync.state.lastError = undefined;
         return sync.save();
       case "after-pull":
-        return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId);
+        return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId, (p) => sync.baseText(p));
       case "publish":
         return about.report === undefined ? undefined : this.#publish(about.report.artifactId);
       case "settle-heap":
@@ -378,6 +378,7 @@ export class DesignWorker {
   #onFailure(err: unknown): Promise<void> {
     this.#o.logger.debug({ err }, "cycle failed");
     const random = this.#o.random ?? Math.random;
-    return this.#send({ type: "failed", failure: classifyFailure(err), code: errorCode(err), message: describeError(err), jitter: random() }, { err });
+    const { code, message } = describeFailure(err, this.#o.dir);
+    return this.#send({ type: "failed", failure: classifyFailure(err), code, message, jitter: random() }, { err });
   }
 }

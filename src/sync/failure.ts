@@ -7,7 +7,8 @@
  * - `git`: not a failure (a git operation began during the cycle: its push waits for git);
  * - `retry`: anything else, retried with backoff (network, 5xx, 429, a path that failed).
  */
-import { hasCode } from "../core/errors.js";
+import { errorCode, hasCode } from "../core/errors.js";
+import { describeError } from "./describe-error.js";
 
 /** The daemon's answer to one failure. */
 export type FailureClass = "fatal" | "stop-design" | "wait" | "git" | "retry";
@@ -19,4 +20,27 @@ export function classifyFailure(err: unknown): FailureClass {
   if (hasCode(err, "NO_ARTIFACT")) return "wait";
   if (hasCode(err, "GIT_BUSY")) return "git";
   return "retry";
+}
+
+/** File-system codes of a full disk (or a spent quota). */
+export const DISK_FULL_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT"]);
+
+/** True when `err` is a write refused for want of space (ENOSPC, EDQUOT). */
+export function isDiskFull(err: unknown): boolean {
+  return err instanceof Error && DISK_FULL_CODES.has(String((err as NodeJS.ErrnoException).code));
+}
+
+/**
+ * A failure as the daemon says it: its stable code and one line. A full disk is named as such,
+ * with what waits and what is kept (a raw "ENOSPC: ..., write" names neither).
+ */
+export function describeFailure(err: unknown, dir: string): { code: string; message: string } {
+  if (isDiskFull(err)) {
+    const e = err as NodeJS.ErrnoException;
+    return {
+      code: "DISK_FULL",
+      message: `the disk holding ${dir} is full (${String(e.code)}): its pushes and pulls wait, since each change is recorded in ${dir}/.mpsync/ before it is made; your edits stay on disk`,
+    };
+  }
+  return { code: errorCode(err), message: describeError(err) };
 }

@@ -122,6 +122,7 @@ describe("worker loop: a cycle's end", () => {
     ["a full sync resets the check clock", { needsFullSync: true, failures: 3 }, cfg, { type: "cycle-done", full: true, report: report(0, 0), hadPersistedError: false, now: NOW }, [], [], { needsFullSync: false, lastRemoteRead: NOW, failures: 0, remoteNames: ["App.tsx", "new.ts"] }],
     ["a push pass keeps the check clock", { needsFullSync: false }, cfg, { type: "cycle-done", full: false, report: report(0, 1), hadPersistedError: false, now: NOW }, [], [], { lastRemoteRead: NOW - 1000 }],
     ["back online after an outage", { lastErrorCode: "NETWORK" }, cfg, { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW }, ["emit", "clear-error"], ["notice: back online: sync resumed"], { lastErrorCode: undefined }],
+    ["space again after a full disk", { lastErrorCode: "DISK_FULL" }, cfg, { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW }, ["emit", "clear-error"], ["notice: the disk has space again: sync resumed"], { lastErrorCode: undefined }],
     ["resumed after another failure", { lastErrorCode: "RATE_LIMITED" }, cfg, { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW }, ["emit", "clear-error"], ["notice: sync resumed"], {}],
     ["an error a killed run left is cleared silently", {}, cfg, { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW }, ["clear-error"], [], {}],
     ["files pulled: commit-on-pull runs", {}, cfg, { type: "cycle-done", full: true, report: report(2, 0), hadPersistedError: false, now: NOW }, ["after-pull"], [], {}],
@@ -140,6 +141,8 @@ describe("worker loop: failures", () => {
   it.each<[string, Partial<LoopState>, LoopEvent, string[], string[], Partial<LoopState>]>([
     ["an outage: said once with the next try, retried, recorded", {}, failed("retry", "NETWORK"), ["arm-retry", "emit", "record-error"], ["error: offline: service unreachable; retrying (next try in 0.8 s)"], { failures: 1, retryArmed: true, lastErrorCode: "NETWORK" }],
     ["the same failure again: not said again", { failures: 1, lastErrorCode: "NETWORK" }, failed("retry", "NETWORK"), ["arm-retry", "record-error"], [], { failures: 2 }],
+    ["a full disk: said once, with how it ends", {}, failed("retry", "DISK_FULL"), ["arm-retry", "emit", "record-error"], ["error: service unreachable; sync resumes by itself once space is freed (next try in 0.8 s)"], { lastErrorCode: "DISK_FULL" }],
+    ["a full disk again: silent", { failures: 3, lastErrorCode: "DISK_FULL" }, failed("retry", "DISK_FULL"), ["arm-retry", "record-error"], [], { failures: 4 }],
     ["a retry already armed: no second timer", { retryArmed: true, failures: 1 }, failed("retry", "RATE_LIMITED"), ["emit", "record-error"], ["error: service unreachable; retrying"], { failures: 1 }],
     ["no version yet is not a failure", {}, failed("wait", "NO_ARTIFACT"), ["emit"], ["notice: nothing to pull yet: it has no version yet; sync starts with its first version"], { needsFullSync: true, failures: 0 }],
     ["git began during the cycle: its work is redone in full once git is done; no error, no retry", {}, failed("git", "GIT_BUSY"), ["log", "wait-git"], [], { waitingForGit: true, needsFullSync: true, failures: 0, retryArmed: false }],

@@ -19,6 +19,8 @@ export const DEFAULT_RETRY = { baseMs: 1000, maxMs: 60_000 } as const;
 /** A full sync of at least this many files (listed, pulled or removed) is followed by settle-heap. */
 export const SETTLE_HEAP_MIN_FILES = 500;
 
+/** A full disk (sync/failure.ts describeFailure): said once, then "the disk has space again". */
+const DISK_FULL = "DISK_FULL";
 /** Failures that mean the service cannot be reached: said as "offline", then "back online". */
 const OFFLINE_CODES = new Set<string | undefined>(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
 
@@ -278,7 +280,7 @@ function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>
   // `mpsync status` must not show an error after sync resumed.
   if (s.lastErrorCode !== undefined || e.hadPersistedError) {
     if (s.lastErrorCode !== undefined) {
-      const back = OFFLINE_CODES.has(s.lastErrorCode) ? "back online: " : "";
+      const back = OFFLINE_CODES.has(s.lastErrorCode) ? "back online: " : s.lastErrorCode === DISK_FULL ? "the disk has space again: " : "";
       effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message: `${back}sync resumed` } });
     }
     next = { ...next, lastErrorCode: undefined };
@@ -323,7 +325,8 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
       if (e.code !== s.lastErrorCode) {
         const nextTry = delay === undefined ? "" : ` (next try in ${formatSeconds(delay)})`;
         const offline = OFFLINE_CODES.has(e.code) ? "offline: " : "";
-        effects.push({ do: "emit", event: { event: "error", code: e.code, message: `${offline}${e.message}; retrying${nextTry}` } });
+        const retrying = e.code === DISK_FULL ? "sync resumes by itself once space is freed" : "retrying";
+        effects.push({ do: "emit", event: { event: "error", code: e.code, message: `${offline}${e.message}; ${retrying}${nextTry}` } });
       }
       // `mpsync status` (another process) reads this from .mpsync.
       effects.push({ do: "record-error", code: e.code, message: e.message });

@@ -3,7 +3,7 @@
  * staged work never swept in, refusal during a merge; through the one-shot `pull` command and
  * through the watch daemon.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -79,6 +79,37 @@ describe("git.commitOnPull with mpsync pull", () => {
     expect(stagedPaths(h.home).sort()).toEqual(["notes.txt", "staged-new.txt"]);
     expect(git(h.home, "show", ":notes.txt")).toBe("second");
     expect(git(h.home, "show", "HEAD:notes.txt")).toBe("first");
+  });
+
+  // Issue 24: v3's App.tsx imports AddTabs.tsx, pulled with v2 while commitOnPull was off; the
+  // commit of v3 left it untracked and did not build.
+  it("each commit holds every file of its version, one pulled with an earlier uncommitted version included", async () => {
+    const setCommitOnPull = async (on: boolean): Promise<void> => {
+      const path = join(h.home, ".syncrc");
+      const c = JSON.parse(await readFile(path, "utf8")) as { git: { commitOnPull: boolean } };
+      c.git.commitOnPull = on;
+      await writeFile(path, JSON.stringify(c));
+    };
+    await setCommitOnPull(false);
+    expect((await pull()).code).toBe(0);
+    const v1 = h.remoteFiles();
+    h.emu.control.setFiles(h.editorId, { ...v1, "components/AddTabs.tsx": "export function AddTabs() { return null; }\n" }, { newArtifact: true, title: "add tabs" });
+    expect((await pull()).code).toBe(0);
+    await setCommitOnPull(true);
+    const v3: Record<string, string> = { ...h.remoteFiles(), "App.tsx": 'import { AddTabs } from "./components/AddTabs";\nexport function App() { return <AddTabs />; }\n' };
+    h.emu.control.setFiles(h.editorId, v3, { newArtifact: true, title: "use the tabs" });
+    // A local edit waiting to be pushed stays out of the version's commit.
+    await h.writeLocal("index.css", "/* mine, not pushed yet */\n");
+    expect((await pull()).code).toBe(0);
+
+    expect(subjects(h.home, "HEAD")).toEqual(["initial", "design: v3 use the tabs"]);
+    const tree = git(h.home, "ls-tree", "-r", "--name-only", "HEAD", "--", "design").split("\n").sort();
+    expect(tree).toEqual(Object.keys(v3).map((n) => `design/${n}`).sort());
+    expect(git(h.home, "show", "HEAD:design/components/AddTabs.tsx") + "\n").toBe(v3["components/AddTabs.tsx"]);
+    expect(git(h.home, "show", "HEAD:design/index.css") + "\n").toBe(v3["index.css"]);
+    // The local edit shows as an unstaged change on top of the version, nothing as staged.
+    expect(git(h.home, "diff", "--name-only", "--", "design")).toBe("design/index.css");
+    expect(git(h.home, "diff", "--cached", "--name-only", "--", "design")).toBe("");
   });
 
   it("refuses during a merge, with a notice, and leaves the branch alone", async () => {

@@ -118,7 +118,7 @@ async function syncLocked(
   // A dry run changes nothing, so it may look while the daemon holds the folder.
   return withFolder(ctx.runtime, mapping, { command: `mpsync ${kind}`, lock: !dryRun, emit }, async (sync) => {
     const report = await runCycle(ctx, sync, kind, flags, progress);
-    await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit);
+    await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit, (p) => sync.baseText(p));
     // A push dry run also says which secret-looking files stay home.
     const skippedSecrets = kind === "push" && dryRun ? await findIgnoredSecrets(mapping.root, sync.matcher) : undefined;
     return { dir: mapping.dir, editorId: sync.editorId, ...summarizeCycle(report), ...(skippedSecrets === undefined ? {} : { skippedSecrets }) };
