@@ -9,7 +9,7 @@
 import type { V3Client } from "../api/client-types.js";
 import type { DesignStatus } from "../api/schemas.js";
 import { ApiError } from "../api/errors.js";
-import { hasCode, MpsyncError } from "../core/errors.js";
+import { errorCode, hasCode, MpsyncError } from "../core/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../core/clock.js";
 import type { EventSink } from "./events.js";
