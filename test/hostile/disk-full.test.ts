@@ -66,10 +66,11 @@ describe("a full disk", () => {
     await fillDisk(join(h.root, "filler.bin"));
     const full = await h.waitForEvent((e) => e.event === "error" && e.code === "DISK_FULL", { since: mark, timeoutMs: 15_000 });
     expect(full.message).toMatch(/^the disk holding design is full \(ENOSPC\): its pushes and pulls wait, .*your edits stay on disk; sync resumes by itself once space is freed \(next try in [\d.]+ s\)$/);
-    // Several retries later, still that one line.
-    const reads = (): number => h.emu.control.countRequests((e) => e.path.endsWith("/active-artifact"));
-    const before = reads();
-    await h.emu.control.waitForRequest(() => reads() >= before + 3, { timeoutMs: 15_000 });
+    // Several retries later (the push fails before any request now: its texts are journalled
+    // before the remote read), still that one line: ten status polls span several backoffs.
+    const polls = (): number => h.emu.control.countRequests((e) => e.path.endsWith("/status"));
+    const before = polls();
+    await h.emu.control.waitForRequest(() => polls() >= before + 10, { timeoutMs: 15_000 });
     expect(h.events.slice(mark).filter((e) => e.event === "error")).toHaveLength(1);
     expect(h.remoteFiles()["index.css"]).not.toBe("/* an edit on a full disk */\n");
     // Space is freed: the edit goes out, and one line says sync resumed.
