@@ -6,6 +6,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { StateStore } from "./state-store.js";
+import { countLines } from "../core/line-count.js";
 
 /** One copy of a file. */
 export interface FileCopy {
@@ -81,15 +82,7 @@ export interface RestoreChange {
  * sides last agreed on: what the next push would change on the service. Blank lines ignored.
  */
 export function restoreChange(synced: string, copy: string): RestoreChange {
-  const count = (text: string): Map<string, number> => {
-    const out = new Map<string, number>();
-    for (const raw of text.split("\n")) {
-      const line = raw.replace(/\s+$/, "");
-      if (line !== "") out.set(line, (out.get(line) ?? 0) + 1);
-    }
-    return out;
-  };
-  const [s, c] = [count(synced), count(copy)];
+  const [s, c] = [countLines(synced), countLines(copy)];
   const removed = [...s].flatMap(([line, n]) => Array<string>(Math.max(0, n - (c.get(line) ?? 0))).fill(line));
   const added = [...c].flatMap(([line, n]) => Array<string>(Math.max(0, n - (s.get(line) ?? 0))).fill(line));
   return { removed, added };

@@ -3,6 +3,7 @@
  * replaced and what it sent); `now` is what the service holds later. Used to tell a version or
  * a concurrent write that dropped the edit from one built on it (displaced.ts, base-ledger.ts).
  */
+import { countLines } from "../core/line-count.js";
 import { mergeText } from "./merge.js";
 
 /**
@@ -30,14 +31,4 @@ export function holdsEdit(before: string, sent: string, now: string): boolean {
   }
   // An edit of blank lines or whitespace only: the merge above is the only judge.
   return changed;
-}
-
-/** Non-blank lines (trailing blanks and CR ignored) -> how often each occurs. */
-function countLines(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/\s+$/, "");
-    if (line !== "") out.set(line, (out.get(line) ?? 0) + 1);
-  }
-  return out;
 }
