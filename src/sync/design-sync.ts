@@ -8,8 +8,7 @@ import type { V3Client } from "../api/client-types.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../core/clock.js";
 import type { EventSink } from "./events.js";
-import { executePlan, type ExecuteResult } from "./executor.js";
-import { hashContent } from "../core/hash.js";
+import type { ExecuteResult } from "./executor.js";
 import type { ConflictPolicy, LocalFile, SyncPlan } from "./model.js";
 import { describeHalt } from "./model.js";
 import type { LocalTree } from "./ports.js";
@@ -17,22 +16,17 @@ import { reconcile } from "./reconcile.js";
 import { readRemoteSnapshot, type RemoteHint, type RemoteSnapshot } from "./remote-snapshot.js";
 import type { DesignStore, PersistedState } from "./ports.js";
 import { resolveEditorId } from "./resolve-design.js";
-import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { SaidOnce } from "./said-once.js";
 import { BaseLedger } from "./base-ledger.js";
-import { findDisplaced } from "./displaced.js";
 import { rebaseRaces } from "./races.js";
 import { CheckScope } from "./check-scope.js";
 import { readBackPushed } from "./read-back.js";
+import { runPlan, type PlanRunContext } from "./run-plan.js";
 import {
   buildTriples,
   expandPaths,
   LOCAL_READ_CONCURRENCY,
-  pullIntents,
-  pushIntents,
-  readLocalTexts,
   readToSend,
-  remoteLabel,
   type ReadText,
   type TriplesContext,
 } from "./cycle-io.js";
@@ -119,7 +113,7 @@ export class DesignSync {
   #ledger!: BaseLedger;
   /** The files a content check reads (check-scope.ts). */
   readonly #scope = new CheckScope();
-  /** Labels of the versions conflicts were marked against (#remoteLabel). */
+  /** Labels of the versions conflicts were marked against (run-plan.ts). */
   readonly #labels = new Map<string, Promise<string>>();
   /** The refused local names moved this cycle: state.json must be saved (status reads them). */
   #refusedLocalChanged = false;
@@ -382,82 +376,27 @@ export class DesignSync {
       this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.editorId, code: "RESUMED", message: `resumed: syncs again (it needed attention: ${this.state.halted.reason})` });
     }
     this.state.halted = undefined;
-    report.result = await this.#execute(plan, remote, raced, haltCleared, send, progress, preread);
+    report.result = await runPlan(this.#runContext(), { plan, remote, raced, haltCleared, send, progress, preread });
     return report;
   }
 
-  async #execute(
-    plan: SyncPlan,
-    remote: RemoteSnapshot,
-    raced: ReadonlySet<string>,
-    haltCleared: boolean,
-    send: boolean,
-    progress?: CycleProgress,
-    preread?: ReadonlyMap<string, ReadText>,
-  ): Promise<ExecuteResult> {
-    const ledger = this.#ledger;
-    this.#o.local.beginWrites?.();
-    // A conflict's markers name the version: asked while the local texts are read, and once
-    // per version (#labels), not between the PATCH's decision and the PATCH when avoidable.
-    const label = plan.actions.some((a) => a.kind === "conflict") ? this.#remoteLabel(remote.artifactId) : undefined;
-    const localTexts = await readLocalTexts(this.#o.local, plan, preread);
-    const displaced = await findDisplaced(plan, ledger, remote, this.#o.store);
-    await ledger.intendPulls(await pullIntents(this.#o.store, plan, remote));
-    const refused = new Map(Object.entries(this.state.refusedContent ?? {}));
-    const stamp = new Date(this.#o.clock.now()).toISOString().replace(/[:.]/g, "-");
-    // Said before the files are written: a process killed between the write and the report
-    // would leave the edit only in backups, and the next cycle would see nothing to report.
-    emitDisplaced(this.#o.emit, { dir: this.#o.dir, editorId: this.editorId }, displaced, stamp);
-    const result = await executePlan(
-      { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused, send },
-      {
-        local: this.#o.local,
-        bases: this.#o.store,
-        stamp,
-        hashOf: hashContent,
-        writeRemote: async (files) => {
-          if (this.#o.holdPushes?.() === true) throw new MpsyncError("GIT_BUSY", "a git operation began during the cycle: the push waits until it ends");
-          await ledger.intendPush(await pushIntents(this.#o.store, files, remote));
-          await this.#o.client.writeFiles(this.editorId, remote.artifactId, files);
-        },
-        saveConflict: (rel, sides, s) => this.#o.store.saveConflict(rel, sides, s),
-        remoteLabel: () => label ?? this.#remoteLabel(remote.artifactId),
-        ...(progress === undefined ? {} : { progress }),
+  #runContext(): PlanRunContext {
+    return {
+      options: this.#o,
+      editorId: this.editorId,
+      state: this.state,
+      ledger: this.#ledger,
+      said: this.#said,
+      scope: this.#scope,
+      labels: this.#labels,
+      notice: (m) => this.#notice(m),
+      save: () => this.save(),
+      takeRefusedLocalChanged: () => {
+        const changed = this.#refusedLocalChanged;
+        this.#refusedLocalChanged = false;
+        return changed;
       },
-    );
-    // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.
-    const basesMoved = ledger.commit(result.bases, { pushAnswered: result.pushError === undefined, artifactId: remote.artifactId });
-    const changed = basesMoved || plan.actions.some((a) => a.kind !== "report") || remote.artifactId !== this.state.artifactId || haltCleared || this.#refusedLocalChanged;
-    this.#refusedLocalChanged = false;
-    this.state.refusedContent = Object.fromEntries(refused);
-    this.state.artifactId = remote.artifactId;
-    // The files must be durable before the state that names them as the new bases.
-    await this.#o.local.flush?.();
-    // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
-    if (changed) {
-      await this.save();
-      await this.#o.store.pruneBases(ledger.keep());
-    } else if (this.#o.store.hasUnsavedCache?.() === true) {
-      await this.save();
-    }
-    const origin = { dir: this.#o.dir, editorId: this.editorId };
-    const failures = this.#said.failures(result);
-    emitCycleEvents(this.#o.emit, (m) => this.#notice(m), origin, { ...result, failed: failures.fresh }, raced);
-    this.#scope.touch([...result.pushed, ...result.pulled, ...result.removed, ...result.conflicts.map((c) => c.path)], this.#o.clock.monotonic());
-    for (const p of failures.cleared) this.#o.emit({ ...origin, event: "notice", code: "RESUMED", files: [p], message: `resumed: ${p} is written now` });
-    if (result.pushError !== undefined) throw result.pushError;
-    return result;
-  }
-
-  /** "remote v7" for `artifactId`, asked once per version (a version's label never changes). */
-  #remoteLabel(artifactId: string): Promise<string> {
-    let label = this.#labels.get(artifactId);
-    if (label === undefined) {
-      label = remoteLabel(this.#o.client, this.editorId, artifactId);
-      if (this.#labels.size > 16) this.#labels.clear();
-      this.#labels.set(artifactId, label);
-    }
-    return label;
+    };
   }
 
   #triplesCtx(): TriplesContext {
