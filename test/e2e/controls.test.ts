@@ -73,6 +73,12 @@ describe("against a running watch", () => {
     expect((await stat(site(".mpsync"))).mode & 0o777).toBe(0o700);
   });
 
+  it("a pull or push that finds the folder held by watch points at the controls that reach it", async () => {
+    const r = await world.run(["push"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("a running watch syncs it already: mpsync sync makes it sync now");
+  });
+
   it("sync makes the daemon run a full cycle now and waits for what it did", async () => {
     // A file this folder did not push lately (a remote edit right after our push is taken for a race).
     world.emulator.control.editFile(editorId, "index.css", "body { margin: 2px }\n");
