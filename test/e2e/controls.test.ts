@@ -120,7 +120,7 @@ describe("against a running watch", () => {
     const r = await world.run(["resolve", "site/App.tsx", "--ours"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("site/App.tsx: kept your side of the conflict");
-    expect(r.stdout).toContain("the running mpsync watch pushes it");
+    expect(r.stdout).toContain("the running mpsync watch syncs it");
     expect(await local("App.tsx")).toBe(APP.replace("Hello", "Hello from here"));
     await d.waitFor((e) => e.event === "pushed", { since });
     expect(remote("App.tsx")).toBe(APP.replace("Hello", "Hello from here"));
