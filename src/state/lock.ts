@@ -202,7 +202,12 @@ function lockedError(root: string, holder: LockInfo): MpsyncError {
   return new MpsyncError(
     "FOLDER_LOCKED",
     `${root} is being synced by another mpsync process (pid ${holder.pid}${where}, "${holder.command}"${since})`,
-    { hint: `stop that process, or delete ${folderLockPath(root)} if it is no longer running` },
+    {
+      hint:
+        holder.command === "mpsync watch"
+          ? "a running watch syncs it already: mpsync sync makes it sync now, mpsync pull --force hands it a forced pull, mpsync status shows it"
+          : `stop that process, or delete ${folderLockPath(root)} if it is no longer running`,
+    },
   );
 }
 

@@ -373,7 +373,7 @@ export class DesignSync {
     const haltCleared = this.state.halted !== undefined;
     if (this.state.halted !== undefined) {
       this.#said.haltCleared();
-      this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.editorId, code: "RESUMED", message: `resumed: syncs again (it needed attention: ${this.state.halted.reason})` });
+      this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.editorId, code: "RESUMED", message: `resumed: syncs again; it needed attention: ${this.state.halted.reason}` });
     }
     this.state.halted = undefined;
     report.result = await runPlan(this.#runContext(), { plan, remote, raced, haltCleared, send, progress, preread });

@@ -196,8 +196,8 @@ export class DesignWorker {
         outcome = { ok: false, code: this.#loop.generating ? "GENERATING" : "GIT_BUSY", message: why };
         return;
       }
+      // The cycle itself says "resumed: syncs again" when it clears a halt; the reply says it too.
       const haltCleared = wasHalted && this.#o.sync.state.halted === undefined;
-      if (haltCleared) this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#o.sync.editorId, code: "RESUMED", message: `halt cleared by ${options.force === true ? "pull --force" : "sync"}: ${this.#o.dir} syncs again` });
       outcome = { ok: true, report: this.#lastFull, haltCleared };
     });
     return outcome;

@@ -73,6 +73,12 @@ describe("against a running watch", () => {
     expect((await stat(site(".mpsync"))).mode & 0o777).toBe(0o700);
   });
 
+  it("a pull or push that finds the folder held by watch points at the controls that reach it", async () => {
+    const r = await world.run(["push"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("a running watch syncs it already: mpsync sync makes it sync now");
+  });
+
   it("sync makes the daemon run a full cycle now and waits for what it did", async () => {
     // A file this folder did not push lately (a remote edit right after our push is taken for a race).
     world.emulator.control.editFile(editorId, "index.css", "body { margin: 2px }\n");
@@ -114,7 +120,7 @@ describe("against a running watch", () => {
     const r = await world.run(["resolve", "site/App.tsx", "--ours"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("site/App.tsx: kept your side of the conflict");
-    expect(r.stdout).toContain("the running mpsync watch pushes it");
+    expect(r.stdout).toContain("the running mpsync watch syncs it");
     expect(await local("App.tsx")).toBe(APP.replace("Hello", "Hello from here"));
     await d.waitFor((e) => e.event === "pushed", { since });
     expect(remote("App.tsx")).toBe(APP.replace("Hello", "Hello from here"));

@@ -86,7 +86,7 @@ describe("a halted design", () => {
     const mark = h.mark();
     h.emu.control.setFiles(h.editorId, STARTER_FILES, { newArtifact: true, title: "back" });
     const resumed = await h.waitForEvent((e) => e.event === "notice" && e.code === "RESUMED", { since: mark });
-    expect(resumed.message).toMatch(/^resumed: syncs again \(it needed attention: the pull would remove/);
+    expect(resumed.message).toMatch(/^resumed: syncs again; it needed attention: the pull would remove/);
     await moreChecks(3);
     expect(h.events.filter((e) => e.code === "RESUMED")).toHaveLength(1);
     expect(h.events.filter((e) => e.event === "halted")).toHaveLength(1);

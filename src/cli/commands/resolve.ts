@@ -84,7 +84,7 @@ async function runResolve(ctx: CommandContext, paths: string[], flags: ResolveFl
       const when = r.conflictAt === undefined ? "" : ` of ${new Date(r.conflictAt).toISOString()}`;
       ctx.out.success(`${r.dir}/${r.path}: kept ${side === "ours" ? "your side" : "the service's side"} of the conflict${when}`);
       if (r.backedUpTo !== undefined) ctx.out.info(ctx.out.c.dim(`  the file it replaced is in ${relative(ctx.io.cwd, r.backedUpTo)}`));
-      ctx.out.info(ctx.out.c.dim(watched.has(r.dir) ? "  the running mpsync watch pushes it" : "  send it with mpsync push, or mpsync sync"));
+      ctx.out.info(ctx.out.c.dim(watched.has(r.dir) ? "  the running mpsync watch syncs it" : "  send it with mpsync push, or mpsync sync"));
     }
   });
   return EXIT.ok;
