@@ -21,7 +21,7 @@ import { BaseLedger } from "./base-ledger.js";
 import { rebaseRaces } from "./races.js";
 import { CheckScope } from "./check-scope.js";
 import { readBackPushed } from "./read-back.js";
-import { runPlan, type PlanRunContext } from "./run-plan.js";
+import { runPlan, type CycleProgress, type PlanRunContext } from "./run-plan.js";
 import {
   buildTriples,
   expandPaths,
@@ -58,8 +58,7 @@ export interface DesignSyncOptions {
   holdPushes?: () => boolean;
 }
 
-/** Told after each file a cycle writes, removes or merges (done of total): a progress bar. */
-export type CycleProgress = (done: number, total: number) => void;
+export type { CycleProgress } from "./run-plan.js";
 
 /** What a cycle did (or, with dryRun, would do). */
 export interface CycleReport {

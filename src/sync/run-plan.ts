@@ -9,17 +9,33 @@ import type { BaseLedger } from "./base-ledger.js";
 import type { CheckScope } from "./check-scope.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { pullIntents, pushIntents, readLocalTexts, remoteLabel, type ReadText } from "./cycle-io.js";
-import type { CycleProgress, DesignSyncOptions } from "./design-sync.js";
+import type { V3Client } from "../api/client-types.js";
+import type { Clock } from "../core/clock.js";
+import type { EventSink } from "./events.js";
 import { findDisplaced } from "./displaced.js";
 import { executePlan, type ExecuteResult } from "./executor.js";
 import type { SyncPlan } from "./model.js";
-import type { PersistedState } from "./ports.js";
+import type { DesignStore, LocalTree, PersistedState } from "./ports.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
 import type { SaidOnce } from "./said-once.js";
 
+/** Told after each file a cycle writes, removes or merges (done of total): a progress bar. */
+export type CycleProgress = (done: number, total: number) => void;
+
+/** The parts of DesignSyncOptions a run uses. */
+export interface PlanRunOptions {
+  dir: string;
+  client: V3Client;
+  local: LocalTree;
+  store: DesignStore;
+  emit: EventSink;
+  clock: Clock;
+  holdPushes?: () => boolean;
+}
+
 /** What a run needs of its DesignSync: the folder's options, state and per-folder memories. */
 export interface PlanRunContext {
-  options: DesignSyncOptions;
+  options: PlanRunOptions;
   editorId: string;
   state: PersistedState;
   ledger: BaseLedger;
