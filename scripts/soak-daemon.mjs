@@ -16,7 +16,7 @@
  * `conflicts` or an older version and said with a `conflict` event. It is counted as a warning;
  * an edit found nowhere is a failure.
  *
- *   node scripts/soak-daemon.mjs [--minutes 30] [--seed N] [--round-timeout-ms 90000] [--keep]
+ *   node scripts/soak-daemon.mjs [--minutes 30] [--seed N] [--round-timeout-ms 150000] [--keep]
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -33,7 +33,9 @@ const { values: args } = parseArgs({
   options: {
     minutes: { type: "string", default: process.env.MPSYNC_SOAK_MINUTES ?? "30" },
     seed: { type: "string", default: String(Date.now() % 1_000_000) },
-    "round-timeout-ms": { type: "string", default: "90000" },
+    // Under frequent failures the daemon's backoff grows to a minute between tries (by design):
+    // a round may need two of those.
+    "round-timeout-ms": { type: "string", default: "150000" },
     keep: { type: "boolean", default: false },
   },
 });
