@@ -27,11 +27,11 @@ import { dirname, join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createRng, LINES, parse, render } from "./soak-model.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(REPO, "dist", "bin.js");
 const KEY = "soak-key-0123456789";
-const LINES = 8;
 const READY_TIMEOUT_MS = 20_000;
 const STABLE_CHECKS = 3;
 const CHECK_EVERY_MS = 100;
@@ -49,42 +49,10 @@ const RUNS = Number(args.runs);
 const SEED = Number(args.seed);
 const CONVERGE_MS = Number(args["timeout-ms"]);
 
-/** mulberry32: reproducible choices from --seed (timing still varies between machines). */
-function createRng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = createRng(SEED);
 const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
 const pick = (list) => list[Math.floor(rnd() * list.length)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** L lines (local-owned), three fixed lines, R lines (remote-owned): edits never neighbour. */
-function render(name, l, r) {
-  const out = [`// file ${name}`];
-  for (let i = 0; i < LINES; i++) out.push(`// L${i} ${l[i]}`);
-  out.push("// ---- fence 1", "// ---- fence 2", "// ---- fence 3");
-  for (let i = 0; i < LINES; i++) out.push(`// R${i} ${r[i]}`);
-  return `${out.join("\n")}\n// end\n`;
-}
-
-/** {l, r} tokens, or undefined when the text is not a whole model file (empty, truncated, markers). */
-function parse(name, text) {
-  if (typeof text !== "string") return undefined;
-  const l = [];
-  const r = [];
-  for (let i = 0; i < LINES; i++) {
-    l.push(text.match(new RegExp(`^// L${i} (\\S+)$`, "m"))?.[1]);
-    r.push(text.match(new RegExp(`^// R${i} (\\S+)$`, "m"))?.[1]);
-  }
-  if ([...l, ...r].some((t) => t === undefined)) return undefined;
-  return text === render(name, l, r) ? { l, r } : undefined;
-}
 
 /** The script's own record: what it last wrote on each side, per file. */
 const model = new Map(); // name -> { l, r, lastLocal?, lastRemote? }
