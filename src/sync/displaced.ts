@@ -19,7 +19,7 @@ export interface DisplacedEdit {
 }
 
 /**
- * Paths the plan pulls over, or removes, where the file still holds a PATCH answered on
+ * Paths the plan pulls over, removes or merges, where the file still holds a PATCH answered on
  * another version than the active one and the active version lacks that edit. A version built
  * on the edit is not reported, even when it rewrote the lines next to it (holdsEdit).
  */
@@ -31,10 +31,13 @@ export async function findDisplaced(
 ): Promise<Map<string, DisplacedEdit>> {
   const out = new Map<string, DisplacedEdit>();
   for (const a of plan.actions) {
-    if ((a.kind !== "pull" && a.kind !== "remove-local") || a.expectLocal === undefined) continue;
+    // The file as the last sync left it (pull, removal), or edited since (a conflict: the merge
+    // takes the new version's side where it dropped the edit, so that loss is reported too).
+    const held = a.kind === "pull" || a.kind === "remove-local" ? a.expectLocal : a.kind === "conflict" ? a.base : undefined;
+    if (held === undefined) continue;
     const landed = ledger.landedElsewhere(a.path, remote.artifactId);
     const now = a.kind === "remove-local" ? "" : remote.texts.get(a.path);
-    if (landed === undefined || landed.hash !== a.expectLocal || now === undefined) continue;
+    if (landed === undefined || landed.hash !== held || now === undefined) continue;
     const sent = await bases.getBase(landed.hash);
     const before = landed.previous === null ? "" : await bases.getBase(landed.previous);
     if (sent === undefined || before === undefined || holdsEdit(before, sent, now)) continue;

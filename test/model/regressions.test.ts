@@ -238,6 +238,17 @@ describe("other writers (issue 23): each found by the model when its fix is reve
   // Shrunk: ["merge",[{"k":"staleVersion","path":3,"genPath":0,"line":0}]] with findDisplaced
   // looking at pulls only: the pushed new file was removed locally with no word ("lost line
   // new4 line 0").
+  // Shrunk (a soak on the merged main, seed -1730304658): [{"k":"staleVersion","path":2,
+  // "genPath":0,"line":0},{"k":"edit","path":2,"line":2},{"k":"crashMid","after":3,"full":false}].
+  // Edited again after the push, the file met the version built without the push as a
+  // conflict: the merge took the version's side of the pushed line, with no report before the
+  // kill ("lost line u4 edited"). Now a displaced edit is reported for merges too, before writing.
+  it("an edit made after the push does not hide a displaced pushed line: the merge reports it", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "staleVersion", path: 2, genPath: 0, line: 0 }, { k: "edit", path: 2, line: 2 }, { k: "crashMid", after: 3, full: false }])).toEqual([]);
+    expect(w.events.some((e) => e.event === "conflict" && e["displaced"] === true && e.files?.includes("components/Button.tsx") === true)).toBe(true);
+  });
+
   it("a pushed new file a version built before it lacks is reported when it is removed", async () => {
     const w = await started();
     expect(await run(w, [{ k: "staleVersion", path: 3, genPath: 0, line: 0 }, { k: "full" }])).toEqual([]);
