@@ -53,6 +53,8 @@ export class DevPreview {
   #reloadAfterBuild = false;
   /** Builds finished (tests and the bench wait on this). */
   builds = 0;
+  /** Changes the watcher reported (tests). */
+  changesSeen = 0;
 
   constructor(options: DevPreviewOptions) {
     this.#o = options;
@@ -123,6 +125,7 @@ export class DevPreview {
   }
 
   #changed(rel: string): void {
+    this.changesSeen++;
     if (this.#css.isConfig(rel)) this.#css.forgetConfig();
     if (rel === "index.html" || !rel.includes("/")) this.#replan();
     if (!this.#writing) this.#badge({ kind: "saved" });
