@@ -13,11 +13,21 @@ import { packFixture, startPreview, type PreviewWorld } from "./preview-harness.
 
 const APP = (body: string, imports = ""): string => `import React from "react";\n${imports}\nexport function App() {\n  return (\n    <main className="min-h-screen bg-gray-50 p-8">\n      ${body}\n    </main>\n  );\n}\n`;
 
+// The page's globals, for the functions run in the browser (this file compiles without the DOM lib).
+interface El {
+  textContent: string | null;
+  hidden: boolean;
+  shadowRoot: El | null;
+}
+declare const document: { querySelector(selector: string): El | null };
+declare const window: Record<string, unknown>;
+declare function getComputedStyle(el: El): { fontWeight: string; fontSize: string; backgroundColor: string; letterSpacing: string; color: string };
+
 /** The overlay's text ("" when hidden); "" as well while the page reloads. */
 const overlayText = (page: Page): Promise<string> =>
   page
     .evaluate(() => {
-      const host = document.querySelector("mpsync-overlay") as HTMLElement | null;
+      const host = document.querySelector("mpsync-overlay");
       return host === null || host.hidden ? "" : (host.shadowRoot?.textContent ?? "");
     })
     .catch(() => "");
@@ -60,10 +70,10 @@ else
     it("a saved stylesheet applies without a reload; a saved component shows with its new Tailwind class", async () => {
       const { w, page } = await open();
       await page.waitForSelector("h1");
-      await page.evaluate(() => ((window as unknown as { kept: number }).kept = 42));
+      await page.evaluate(() => (window.kept = 42));
       await w.write("index.css", "@import 'tailwindcss/base';\n@import 'tailwindcss/components';\n@import 'tailwindcss/utilities';\nh1 { letter-spacing: 3px; }\n");
       await page.waitForFunction(() => getComputedStyle(document.querySelector("h1")!).letterSpacing === "3px");
-      expect(await page.evaluate(() => (window as unknown as { kept?: number }).kept)).toBe(42);
+      expect(await page.evaluate(() => window.kept)).toBe(42);
       await w.write("App.tsx", APP('<h1 className="text-blue-600 underline">Edited</h1>'));
       await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Edited");
       expect(await page.evaluate(() => getComputedStyle(document.querySelector("h1")!).color)).toBe("rgb(37, 99, 235)");
