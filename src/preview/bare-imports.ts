@@ -1,7 +1,7 @@
 /**
  * How the preview finds what a design imports by name. A scaffold has no package.json, so:
- * `react` and `react-dom` (and their subpaths) always come from the toolchain (one React, the
- * service's major); `@/x` is the Vite export's alias of `src/x`; any other package comes from
+ * `react` and `react-dom` always come from the toolchain (one React, the service's major; the
+ * usual entry points are left to the vendor bundle, other subpaths bundled from there); `@/x` is the Vite export's alias of `src/x`; any other package comes from
  * the design's own node_modules when it has one, else from the per-user cache, where it is
  * installed on first need. A package that cannot be had is one clear build error.
  */
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type * as Esbuild from "esbuild";
 import type { Toolchain } from "./toolchain.js";
 import { packageNameOf, type DependencyCache } from "./dependency-cache.js";
+import { VENDOR_MODULES } from "./vendor-bundle.js";
 
 /** What the resolver needs. */
 export interface BareImportOptions {
@@ -38,6 +39,8 @@ export function bareImportsPlugin(o: BareImportOptions): Esbuild.Plugin {
           const src = existsSync(join(o.root, "src")) ? join(o.root, "src") : o.root;
           return viaDefault(`./${args.path.slice(2)}`, src, args.kind);
         }
+        // React's modules come from the vendor bundle through the page's import map.
+        if ((VENDOR_MODULES as readonly string[]).includes(args.path)) return { path: args.path, external: true };
         if (REACT.test(args.path)) return viaDefault(args.path, o.tools.reactDir, args.kind);
         const own = await viaDefault(args.path, args.resolveDir, args.kind);
         if (own.errors.length === 0) return own;

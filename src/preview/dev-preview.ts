@@ -11,7 +11,8 @@ import { watch, type FSWatcher } from "chokidar";
 import { Bundler, OUT_URL, type BuildOutput, type BuildProblem } from "./bundler.js";
 import { clientScript } from "./client-script.js";
 import type { DependencyCache } from "./dependency-cache.js";
-import { planPage, type PagePlan } from "./page.js";
+import { planPage, withImportMap, type PagePlan } from "./page.js";
+import { buildVendorBundle, type VendorBundle } from "./vendor-bundle.js";
 import { contentType, PreviewServer } from "./preview-server.js";
 import { bundlePlace, originalPlace } from "./source-map.js";
 import { nextSyncState, type BadgeInput, type SyncState } from "./sync-badge.js";
@@ -38,6 +39,7 @@ export class DevPreview {
   readonly #css: TailwindCss;
   readonly #server: PreviewServer;
   #page: PagePlan;
+  #vendor: VendorBundle | undefined;
   #bundler: Bundler | undefined;
   #watcher: FSWatcher | undefined;
   /** The last good build (what pages are served while a later one has errors). */
@@ -61,7 +63,7 @@ export class DevPreview {
     this.#css = new TailwindCss(options.root, options.tools);
     this.#page = planPage(options.root);
     this.#server = new PreviewServer(options.root, {
-      html: () => this.#page.html,
+      html: () => (this.#vendor === undefined ? this.#page.html : withImportMap(this.#page.html, this.#vendor.importMap)),
       clientJs: clientScript,
       output: (path) => this.#output(path),
       greeting: () => [{ type: "sync", ...this.#sync }, { type: "problems", ...this.#problems }],
@@ -71,7 +73,8 @@ export class DevPreview {
 
   /** Builds once and starts watching the folder. */
   async start(): Promise<void> {
-    await this.#rebuild();
+    const [vendor] = await Promise.all([buildVendorBundle(this.#o.tools, Bundler.outdir), this.#rebuild()]);
+    this.#vendor = vendor;
     const watcher = watch(this.#o.root, { ignored: (p) => IGNORED.test(relative(this.#o.root, p)), ignoreInitial: true });
     this.#watcher = watcher;
     await new Promise<void>((r) => watcher.once("ready", () => r()));
@@ -108,6 +111,7 @@ export class DevPreview {
     await this.#watcher?.close();
     await this.#building;
     await this.#bundler?.dispose();
+    this.#css.dispose();
     await this.#server.close();
   }
 
@@ -226,7 +230,9 @@ export class DevPreview {
     this.#lastSaid = "";
   }
 
-  #output(path: string): { body: string | Uint8Array; type: string } | undefined {
+  #output(path: string): { body: string | Uint8Array; type: string; immutable?: boolean } | undefined {
+    const vendor = this.#vendor?.files.get(path);
+    if (vendor !== undefined) return { body: vendor, type: contentType(path), immutable: true };
     const out = this.#good;
     if (path === `${OUT_URL}/app.js`) return { body: out === undefined ? "" : `${out.js}\n//# sourceMappingURL=app.js.map\n`, type: contentType(path) };
     if (path === `${OUT_URL}/app.css`) return { body: out?.css ?? "", type: contentType(path) };

@@ -69,3 +69,10 @@ function defaultPage(): string {
     "",
   ].join("\n");
 }
+
+/** `html` with the import map (React's modules) as the first thing in its head: module scripts need it first. */
+export function withImportMap(html: string, importMap: object): string {
+  const tag = `<script type="importmap">${JSON.stringify(importMap).replace(/</g, "\\u003c")}</script>`;
+  const head = /<head\b[^>]*>/i.exec(html);
+  return head === null ? `${tag}${html}` : html.replace(head[0], `${head[0]}${tag}`);
+}

@@ -14,7 +14,7 @@ export interface PreviewContent {
   html(): string;
   clientJs(): string;
   /** A bundle output by URL path (app.js, app.css, the map, assets). */
-  output(path: string): { body: string | Uint8Array; type: string } | undefined;
+  output(path: string): { body: string | Uint8Array; type: string; immutable?: boolean } | undefined;
   /** Messages a newly connected page must see first (errors, sync state). */
   greeting(): object[];
   onRuntimeError(report: { kind?: string; message?: string; stack?: string }): void;
@@ -96,7 +96,7 @@ export class PreviewServer {
     if (path === PAGE_URLS.client) return send(res, 200, TYPES[".js"]!, this.#content.clientJs());
     if (path.startsWith("/__mpsync/")) {
       const out = this.#content.output(path);
-      return out === undefined ? send(res, 404, "text/plain", "not found") : send(res, 200, out.type, out.body);
+      return out === undefined ? send(res, 404, "text/plain", "not found") : send(res, 200, out.type, out.body, out.immutable === true);
     }
     if (path === "/" || path === "/index.html") return send(res, 200, TYPES[".html"]!, this.#content.html());
     const file = await this.#staticFile(path);
@@ -141,7 +141,8 @@ export class PreviewServer {
   }
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string | Uint8Array): void {
-  res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+function send(res: ServerResponse, status: number, type: string, body: string | Uint8Array, immutable = false): void {
+  // Vendor files have their content's hash in their URL: a reload takes them from the cache.
+  res.writeHead(status, { "content-type": type, "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-store" });
   res.end(body);
 }

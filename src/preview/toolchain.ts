@@ -27,7 +27,7 @@ export interface Toolchain {
   esbuild: typeof Esbuild;
   postcss: Postcss;
   /** Tailwind v3's PostCSS plugin for a config object. */
-  tailwind(config: Record<string, unknown>): PostcssPlugin;
+  tailwind(config: Record<string, unknown> | { config: string }): PostcssPlugin;
   /** Evaluates a tailwind.config.js (ESM or CommonJS) afresh, never from a module cache. */
   loadTailwindConfig(path: string): Record<string, unknown>;
   /** A folder from which `react` and `react-dom` resolve (the one React of every preview). */
@@ -80,7 +80,7 @@ function tryLoad(from: string): Toolchain | undefined {
   }
   const tailwindReq = createRequire(req.resolve("tailwindcss/package.json"));
   const jiti = tailwindReq("jiti") as (file: string, options: Record<string, unknown>) => (id: string) => unknown;
-  const tailwind = req("tailwindcss") as (config: Record<string, unknown>) => PostcssPlugin;
+  const tailwind = req("tailwindcss") as Toolchain["tailwind"];
   return {
     esbuild: req("esbuild") as typeof Esbuild,
     postcss: req("postcss") as Postcss,
