@@ -23,6 +23,7 @@ const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", 
 const CSS = (px) => `@import 'tailwindcss/base';\n@import 'tailwindcss/components';\n@import 'tailwindcss/utilities';\nh1 { letter-spacing: ${px}px; }\n`;
 const APP = (text) => `import React from "react";\n\nexport function App() {\n  return (\n    <main className="min-h-screen bg-gray-50 p-8">\n      <h1 className="text-3xl font-bold text-gray-900">${text}</h1>\n    </main>\n  );\n}\n`;
 
+/* global document, getComputedStyle, window, requestAnimationFrame -- WATCH_PAGE runs in the page */
 /** Reports each new heading text and letter spacing, from every page load, at the frame it shows. */
 const WATCH_PAGE = () => {
   let last = "";
@@ -54,7 +55,11 @@ export async function benchPreview(emu, { saves, starts, log }) {
   const env = { ...home.env, HOME: home.home, MPSYNC_PREVIEW_CACHE: join(home.home, ".preview-cache") };
   const waiters = [];
   const seen = (text, at) => {
-    for (const w of [...waiters]) if (w.match(text)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(at));
+    for (const w of [...waiters]) {
+      if (!w.match(text)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(at);
+    }
   };
   const next = (match) => new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("preview bench: the page did not show the change within 20 s")), 20_000);
