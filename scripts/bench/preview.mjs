@@ -54,7 +54,9 @@ export async function benchPreview(emu, { saves, starts, log }) {
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
   const env = { ...home.env, HOME: home.home, MPSYNC_PREVIEW_CACHE: join(home.home, ".preview-cache") };
   const waiters = [];
+  let lastSeen = "";
   const seen = (text, at) => {
+    lastSeen = text;
     for (const w of [...waiters]) {
       if (!w.match(text)) continue;
       waiters.splice(waiters.indexOf(w), 1);
@@ -62,7 +64,7 @@ export async function benchPreview(emu, { saves, starts, log }) {
     }
   };
   const next = (match) => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("preview bench: the page did not show the change within 20 s")), 20_000);
+    const timer = setTimeout(() => reject(new Error(`preview bench: the page did not show the change within 20 s (last seen: ${lastSeen})`)), 20_000);
     waiters.push({ match, resolve: (at) => (clearTimeout(timer), resolve(at)) });
   });
   await context.exposeBinding("benchSeen", (_source, text, at) => seen(text, at));
@@ -80,6 +82,7 @@ export async function benchPreview(emu, { saves, starts, log }) {
       await dev.waitForOutput(/preview on (http:\S+)/, 30_000);
       const url = /preview on (http:\S+)/.exec(dev.stdout())[1];
       page = await context.newPage();
+      if (process.env.BENCH_DEBUG) page.on("request", (r) => process.stderr.write(`req ${r.url()}\n`));
       const painted = next((t) => t.startsWith("Bench|"));
       await page.goto(url);
       const at = await painted;

@@ -5,9 +5,9 @@
  * save take milliseconds. Bare imports go through `bare-imports.ts` (React from the toolchain,
  * the rest from the design's own node_modules or the per-user cache).
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type * as Esbuild from "esbuild";
 import type { Toolchain } from "./toolchain.js";
 import type { TailwindCss } from "./tailwind-css.js";
@@ -32,6 +32,11 @@ export interface BuildOutput {
   /** Assets by URL path (`/__mpsync/out/logo-AB12.svg`). */
   assets: Map<string, Uint8Array>;
   problems: BuildProblem[];
+  /**
+   * A file it read changed while it ran: an editor's save (truncate, then write) can be read
+   * half done, and its last change event may have come before the build began. Build again.
+   */
+  stale?: boolean;
 }
 
 /** Where bundle outputs are served. */
@@ -54,6 +59,8 @@ export class Bundler {
   static readonly outdir = join(tmpdir(), "mpsync-preview-out");
   readonly #outdir = Bundler.outdir;
   #ctx: Esbuild.BuildContext<{ write: false; metafile: true }> | undefined;
+  /** The design's files the last good build read. */
+  #inputs: string[] = [];
 
   constructor(options: BundlerOptions) {
     this.#o = options;
@@ -62,14 +69,20 @@ export class Bundler {
   /** Builds (the first call creates the context; later ones rebuild incrementally). */
   async build(): Promise<BuildOutput> {
     this.#ctx ??= await this.#context();
+    const started = Date.now();
+    let out: BuildOutput;
     try {
       const result = await this.#ctx.rebuild();
-      return this.#collect(result.outputFiles, [...result.errors]);
+      this.#inputs = Object.keys(result.metafile.inputs)
+        .filter((p) => !p.includes("node_modules") && !/^[\w-]+:/.test(p))
+        .map((p) => resolve(this.#o.root, p));
+      out = this.#collect(result.outputFiles, [...result.errors]);
     } catch (err) {
       const failure = err as Partial<Esbuild.BuildFailure>;
-      if (Array.isArray(failure.errors)) return this.#collect([], failure.errors);
-      return this.#collect([], [{ text: err instanceof Error ? err.message : String(err) } as Esbuild.Message]);
+      out = this.#collect([], Array.isArray(failure.errors) ? failure.errors : [{ text: err instanceof Error ? err.message : String(err) } as Esbuild.Message]);
     }
+    out.stale = await changedSince(this.#inputs, started);
+    return out;
   }
 
   /** Releases esbuild's context. */
@@ -140,4 +153,11 @@ export class Bundler {
     const file = loc?.file === undefined || loc.file === "" ? undefined : relative(this.#o.root, join(this.#o.root, loc.file)).split("\\").join("/");
     return { message: m.text, file, line: loc?.line, column: loc === null || loc === undefined ? undefined : loc.column + 1, lineText: loc?.lineText };
   }
+}
+
+async function changedSince(files: readonly string[], since: number): Promise<boolean> {
+  const times = await Promise.all(files.map((f) => stat(f).then((s) => s.mtimeMs, () => 0)));
+  // A time in the future (a skewed clock, an archive) says nothing about this build.
+  const now = Date.now();
+  return times.some((t) => t >= since - 1 && t <= now);
 }

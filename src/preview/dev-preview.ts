@@ -189,8 +189,9 @@ export class DevPreview {
     });
     const out = await this.#bundler.build();
     this.builds++;
-    // A pull began while this build read the folder: it may hold half of the new version.
-    if (this.#writing) {
+    // A pull began while this build read the folder (it may hold half of the new version), or a
+    // file changed while it was read: build again, show nothing of this one.
+    if (this.#writing || out.stale === true) {
       this.#dirty = true;
       return;
     }

@@ -35,11 +35,26 @@ export class TailwindCss {
     return (TAILWIND_CONFIG_NAMES as readonly string[]).includes(rel);
   }
 
-  /** The processed text of the stylesheet `file` (an absolute path) whose text is `css`. */
+  /**
+   * The processed text of the stylesheet `file` (an absolute path) whose text is `css`.
+   * Tailwind v3 builds a new context (tens of milliseconds: its whole theme) whenever the text
+   * it is given changes; most saves of a stylesheet only touch plain rules (no `@apply`,
+   * `theme()`, `screen()`), so those are set aside as comments keeping their line count and put
+   * back after: a tweak of a colour reuses the context, and error lines stay right.
+   */
   async process(file: string, css: string): Promise<string> {
     const config = (this.#config ??= this.#loadConfig());
-    const result = await this.#tools.postcss([this.#tools.tailwind({ config })]).process(css, { from: file });
-    return result.css;
+    const { postcss } = this.#tools;
+    const root = postcss.parse(css, { from: file });
+    const plain: string[] = [];
+    for (const node of root.nodes) {
+      const text = node.toString();
+      if (node.type !== "rule" || /@apply|theme\(|screen\(/.test(text)) continue;
+      node.replaceWith(postcss.comment({ text: `mpsync-plain:${plain.length}${"\n".repeat(text.split("\n").length - 1)}` }));
+      plain.push(text);
+    }
+    const result = await postcss([this.#tools.tailwind({ config })]).process(root.toString(), { from: file });
+    return result.css.replace(/\/\*\s*mpsync-plain:(\d+)\s*\*\//g, (_m, i: string) => plain[Number(i)] ?? "");
   }
 
   /** Removes the generated config. */

@@ -17,9 +17,18 @@ export const TOOLCHAIN_SPECS = ["esbuild@0.28.2", "tailwindcss@3.4.19", "postcss
 
 /** A PostCSS plugin (opaque here). */
 export type PostcssPlugin = object;
+/** A node of a parsed stylesheet (the part the preview uses). */
+export interface CssNode {
+  type: string;
+  toString(): string;
+  replaceWith(node: CssNode): void;
+}
+
 /** The part of PostCSS the preview uses. */
 export interface Postcss {
   (plugins: PostcssPlugin[]): { process(css: string, options: { from: string }): Promise<{ css: string; messages: { type: string; file?: string }[] }> };
+  parse(css: string, options: { from: string }): { nodes: CssNode[]; toString(): string };
+  comment(options: { text: string }): CssNode;
 }
 
 /** The loaded toolchain. */
