@@ -14,6 +14,8 @@ const EVENTS = ${JSON.stringify(PAGE_URLS.events)};
 const CSS = ${JSON.stringify(PAGE_URLS.css)};
 let version = 0;
 let overlay, badge;
+const [loadedJs, loadedCss] = (document.querySelector("meta[name=mpsync-build]")?.content ?? "0.0").split(".").map(Number);
+let shownCss = loadedCss;
 
 function widget(tag, css) {
   const host = document.createElement(tag);
@@ -95,7 +97,11 @@ addEventListener("unhandledrejection", (e) => {
 const source = new EventSource(EVENTS);
 source.onmessage = (e) => {
   const m = JSON.parse(e.data);
-  if (m.type === "css") swapCss();
+  if (m.type === "hello") {
+    // Changes announced while this page loaded, before it listened.
+    if (m.js !== loadedJs) location.reload();
+    else if (m.css !== shownCss) (shownCss = m.css), swapCss();
+  } else if (m.type === "css") (shownCss = m.css), swapCss();
   else if (m.type === "reload") location.reload();
   else if (m.type === "problems") m.problems.length > 0 ? showProblems(m.title, m.problems) : hideProblems();
   else if (m.type === "sync") showSync(m.state, m.message);

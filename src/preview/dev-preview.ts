@@ -45,6 +45,11 @@ export class DevPreview {
   /** The last good build (what pages are served while a later one has errors). */
   #good: BuildOutput | undefined;
   #hashes = { js: "", css: "" };
+  /**
+   * Versions of the script and the stylesheet, in every page (a meta tag) and in the channel's
+   * hello: a page that was loading when a change was announced learns of it when it connects.
+   */
+  #versions = { js: 0, css: 0 };
   #problems: { title: string; problems: BuildProblem[] } = { title: "", problems: [] };
   #lastSaid = "";
   #sync: { state: SyncState; message: string } = { state: "starting", message: "" };
@@ -63,10 +68,10 @@ export class DevPreview {
     this.#css = new TailwindCss(options.root, options.tools);
     this.#page = planPage(options.root);
     this.#server = new PreviewServer(options.root, {
-      html: () => (this.#vendor === undefined ? this.#page.html : withImportMap(this.#page.html, this.#vendor.importMap)),
+      html: () => withImportMap(this.#page.html, this.#vendor?.importMap ?? { imports: {} }, this.#versions),
       clientJs: clientScript,
       output: (path) => this.#output(path),
-      greeting: () => [{ type: "sync", ...this.#sync }, { type: "problems", ...this.#problems }],
+      greeting: () => [{ type: "hello", ...this.#versions }, { type: "sync", ...this.#sync }, { type: "problems", ...this.#problems }],
       onRuntimeError: (r) => this.#runtimeError(r),
     });
   }
@@ -206,8 +211,13 @@ export class DevPreview {
     this.#good = out;
     this.#hashes = hashes;
     this.#showProblems("", []);
-    if (jsChanged || (hadProblems && this.#problems.title === "Runtime error") || this.#reloadAfterBuild) this.#server.broadcast({ type: "reload" });
-    else if (cssChanged) this.#server.broadcast({ type: "css" });
+    if (jsChanged || (hadProblems && this.#problems.title === "Runtime error") || this.#reloadAfterBuild) {
+      this.#versions = { js: this.#versions.js + 1, css: this.#versions.css + (cssChanged ? 1 : 0) };
+      this.#server.broadcast({ type: "reload", ...this.#versions });
+    } else if (cssChanged) {
+      this.#versions = { ...this.#versions, css: this.#versions.css + 1 };
+      this.#server.broadcast({ type: "css", ...this.#versions });
+    }
     this.#reloadAfterBuild = false;
   }
 

@@ -70,9 +70,12 @@ function defaultPage(): string {
   ].join("\n");
 }
 
-/** `html` with the import map (React's modules) as the first thing in its head: module scripts need it first. */
-export function withImportMap(html: string, importMap: object): string {
-  const tag = `<script type="importmap">${JSON.stringify(importMap).replace(/</g, "\\u003c")}</script>`;
+/**
+ * `html` with the import map (React's modules) as the first thing in its head (module scripts
+ * need it first) and the versions of script and stylesheet it is served with.
+ */
+export function withImportMap(html: string, importMap: object, versions: { js: number; css: number }): string {
+  const tag = `<script type="importmap">${JSON.stringify(importMap).replace(/</g, "\\u003c")}</script><meta name="mpsync-build" content="${versions.js}.${versions.css}">`;
   const head = /<head\b[^>]*>/i.exec(html);
   return head === null ? `${tag}${html}` : html.replace(head[0], `${head[0]}${tag}`);
 }
