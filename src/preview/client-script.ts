@@ -14,6 +14,8 @@ const EVENTS = ${JSON.stringify(PAGE_URLS.events)};
 const CSS = ${JSON.stringify(PAGE_URLS.css)};
 let version = 0;
 let overlay, badge;
+/** What the overlay shows: "build" problems (the server's to clear) or a "runtime" error of this page. */
+let overlayKind = "";
 const [loadedJs, loadedCss] = (document.querySelector("meta[name=mpsync-build]")?.content ?? "0.0").split(".").map(Number);
 let shownCss = loadedCss;
 
@@ -29,7 +31,8 @@ function widget(tag, css) {
   return { host, box };
 }
 
-function showProblems(title, problems) {
+function showProblems(title, problems, kind = "build") {
+  overlayKind = kind;
   overlay ??= widget("mpsync-overlay", ".box{position:fixed;inset:0;z-index:2147483646;background:rgba(20,20,24,.92);color:#f3f3f3;font:14px/1.5 ui-monospace,Menlo,monospace;padding:32px;overflow:auto;white-space:pre-wrap}.t{color:#ff6b6b;font-weight:700;margin-bottom:12px}.w{color:#9ab}.c{color:#ffd479}");
   overlay.box.replaceChildren();
   const t = document.createElement("div");
@@ -56,7 +59,9 @@ function showProblems(title, problems) {
 }
 
 function hideProblems() {
-  if (overlay) overlay.host.hidden = true;
+  // A runtime error of this page stays until a new build reloads it: the server's "no build
+  // problems" (its greeting may come after the error) says nothing about it.
+  if (overlay && overlayKind === "build") overlay.host.hidden = true;
 }
 
 const LABELS = { synced: "synced", pushing: "pushing", conflict: "conflict", offline: "offline", generating: "generating", attention: "needs attention", starting: "starting" };
@@ -85,12 +90,12 @@ function report(kind, message, stack) {
 
 addEventListener("error", (e) => {
   const err = e.error;
-  showProblems("Runtime error", [{ message: String(err?.message ?? e.message) }]);
+  showProblems("Runtime error", [{ message: String(err?.message ?? e.message) }], "runtime");
   report("error", String(err?.message ?? e.message), String(err?.stack ?? (e.filename + ":" + e.lineno + ":" + e.colno)));
 });
 addEventListener("unhandledrejection", (e) => {
   const err = e.reason;
-  showProblems("Unhandled rejection", [{ message: String(err?.message ?? err) }]);
+  showProblems("Unhandled rejection", [{ message: String(err?.message ?? err) }], "runtime");
   report("rejection", String(err?.message ?? err), String(err?.stack ?? ""));
 });
 
@@ -103,7 +108,8 @@ source.onmessage = (e) => {
     else if (m.css !== shownCss) (shownCss = m.css), swapCss();
   } else if (m.type === "css") (shownCss = m.css), swapCss();
   else if (m.type === "reload") location.reload();
-  else if (m.type === "problems") m.problems.length > 0 ? showProblems(m.title, m.problems) : hideProblems();
+  else if (m.type === "problems" && m.problems.length > 0 && m.title !== "Runtime error") showProblems(m.title, m.problems);
+  else if (m.type === "problems" && m.problems.length === 0) hideProblems();
   else if (m.type === "sync") showSync(m.state, m.message);
 };
 `;
