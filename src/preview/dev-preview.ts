@@ -39,6 +39,8 @@ export class DevPreview {
   readonly #css: TailwindCss;
   readonly #server: PreviewServer;
   #page: PagePlan;
+  /** The entry the bundler was made for (a new one needs a new bundler). */
+  #entry: string | undefined;
   #vendor: VendorBundle | undefined;
   #bundler: Bundler | undefined;
   #watcher: FSWatcher | undefined;
@@ -152,7 +154,6 @@ export class DevPreview {
     }
   }
 
-  #entry: string | undefined;
 
   #schedule(ms: number): void {
     this.#dirty = true;

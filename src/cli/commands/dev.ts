@@ -17,6 +17,7 @@ export const DEFAULT_DEV_PORT = 5180;
 interface DevFlags {
   port?: string;
   open?: boolean;
+  dir?: string;
 }
 
 /** Registers `dev`. */
@@ -27,6 +28,7 @@ export function registerDev(program: Command, io: CliIo, exit: ExitHolder): void
     .argument("[dir]", "the mapped folder (default: the one you are in, or the only one)")
     .option("--port <n>", `port of the preview (default ${DEFAULT_DEV_PORT}, or a free one when taken; 0: any free one)`)
     .option("--open", "open the preview in the browser")
+    .option("--dir <dir>", "the mapped folder (as the other single-design commands take it)")
     .addHelpText(
       "after",
       `
@@ -47,7 +49,8 @@ Examples:
 
 async function runDev(ctx: CommandContext, dir: string | undefined, flags: DevFlags): Promise<number> {
   const port = parsePort(flags.port);
-  const mapping = await ctx.runtime.singleMapping(dir);
+  if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) throw new MpsyncError("USAGE", `two folders given (${dir} and --dir ${flags.dir}): give one`);
+  const mapping = await ctx.runtime.singleMapping(dir ?? flags.dir);
   const installer = new NpmInstaller({ env: ctx.io.env });
   const cacheDir = previewCacheDir(ctx.io.env);
   const tools = await loadToolchain({
