@@ -26,7 +26,7 @@ import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-qu
 import { DesignSync } from "./sync/design-sync.js";
 import type { EventSink } from "./sync/events.js";
 import type { DesignWorker } from "./sync/design-worker.js";
-import { openFsFolder, type FsFolder } from "./sync/fs-adapters.js";
+import { observeLocalWrites, openFsFolder, type FsFolder } from "./sync/fs-adapters.js";
 
 /** Process-level inputs; only bin.ts reads them from `process`. */
 export interface RuntimeOptions {
@@ -52,6 +52,16 @@ export interface DesignWorkerWiring {
   /** This design stopped for good (403, 404, its lock gone). */
   onStopped?: ((err: unknown) => void) | undefined;
   retry?: { baseMs: number; maxMs: number } | undefined;
+  /** Told when the engine starts writing into the folder and when its cycle is over (`mpsync dev`). */
+  writes?: WriteObserver | undefined;
+}
+
+/** Hears the engine's writes into a mapped folder: a pull's files land between `writing` and `settled`. */
+export interface WriteObserver {
+  /** A write or removal of a local file is about to happen. */
+  writing(): void;
+  /** The cycle is over (its writes, if any, are all on disk). */
+  settled(): void;
 }
 
 /** One mapping of .syncrc with its absolute folder. */
@@ -249,22 +259,23 @@ export class Runtime {
   }
 
   /** A DesignSync of one mapping on the real file system, not yet opened. */
-  async createDesignSync(mapping: Mapping, emit: EventSink, options: { holdPushes?: () => boolean } = {}): Promise<DesignSync> {
+  async createDesignSync(mapping: Mapping, emit: EventSink, options: { holdPushes?: () => boolean; onLocalWrite?: () => void } = {}): Promise<DesignSync> {
     const { config } = await this.config();
     const folder = await openFsFolder(mapping.root, config.ignore, this.clock);
     this.#folders.add(folder);
+    const { onLocalWrite, ...rest } = options;
     return new DesignSync({
       dir: mapping.dir,
       design: mapping.design,
       client: await this.client(),
-      local: folder.local,
+      local: onLocalWrite === undefined ? folder.local : observeLocalWrites(folder.local, onLocalWrite),
       matcher: folder.matcher,
       store: folder.store,
       policy: config.onConflict,
       logger: this.logger().child({ dir: mapping.dir }),
       emit,
       clock: this.clock,
-      ...options,
+      ...rest,
     });
   }
 
@@ -289,7 +300,8 @@ export class Runtime {
     const { config } = await this.config();
     const gitDir = config.git.pauseDuringGitOps ? gitLock.findGitDir(mapping.root) : undefined;
     const gitBusy = (): boolean => gitDir !== undefined && gitLock.isGitBusy(gitDir);
-    const sync = await this.createDesignSync(mapping, wiring.emit, { holdPushes: gitBusy });
+    const writes = wiring.writes;
+    const sync = await this.createDesignSync(mapping, wiring.emit, { holdPushes: gitBusy, ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }) });
     const scheduler = await this.pollScheduler();
     const client = await this.client();
     const logger = this.logger().child({ dir: mapping.dir });
@@ -315,6 +327,7 @@ export class Runtime {
       onFatal: wiring.onFatal,
       onStopped: wiring.onStopped,
       settleHeap: (this.#settleHeap ??= createHeapSettler()),
+      ...(writes === undefined ? {} : { onCycleEnd: () => writes.settled() }),
     });
   }
 

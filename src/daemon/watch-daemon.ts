@@ -9,7 +9,7 @@
 import { classifyFailure } from "../sync/failure.js";
 import { errorCode, hasCode, MpsyncError, type ErrorCode } from "../core/errors.js";
 import { stat } from "node:fs/promises";
-import type { Mapping, Runtime } from "../runtime.js";
+import type { Mapping, Runtime, WriteObserver } from "../runtime.js";
 import type { ResolvedConfig } from "../config/load-config.js";
 import type { EventSink } from "../sync/events.js";
 import type { DesignWorker } from "../sync/design-worker.js";
@@ -41,6 +41,8 @@ export interface WatchDaemonOptions {
   retry?: { baseMs: number; maxMs: number };
   /** Reload when .syncrc is saved. @default true */
   watchConfig?: boolean;
+  /** Hears each folder's writes by the engine (`mpsync dev`). */
+  writes?: WriteObserver;
 }
 
 /** The running daemon. */
@@ -172,7 +174,7 @@ export class WatchDaemon {
       // and waits; only a lock gone from a folder that is still there stops the worker.
       const lockHeld = async (): Promise<boolean> => (await stat(mapping.root).then(() => true, () => false)) ? held.stillHeld() : true;
       const onStopped = (err: unknown): void => void this.#onStopped(mapping, err);
-      const worker = await runtime.createDesignWorker(mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), onStopped, retry: this.#o.retry });
+      const worker = await runtime.createDesignWorker(mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), onStopped, retry: this.#o.retry, writes: this.#o.writes });
       // `mpsync sync`, `pause`, `resume` and `pull --force` reach this worker through it.
       const control = await startControlServer(mapping.root, (request) => answerControl(mapping, worker, request)).catch((err: unknown) => {
         runtime.logger().debug({ err }, "control channel unavailable");

@@ -63,6 +63,8 @@ export interface DesignWorkerOptions {
   retry?: { baseMs: number; maxMs: number };
   /** Jitter source in [0, 1) for retry delays. @default Math.random */
   random?: () => number;
+  /** After every sync cycle, whatever its outcome (`mpsync dev` reloads only once a pull's writes are done). */
+  onCycleEnd?: () => void;
 }
 
 /** What a `mpsync sync` (or a `pull --force` handed over) asked of a running worker came to. */
@@ -254,7 +256,12 @@ export class DesignWorker {
         const active = remote === undefined && named !== undefined && named.artifactId !== sync.state.artifactId ? named : undefined;
         // A content check reads a slice (check-scope.ts); a handed-over `sync`/`pull --force` reads all.
         const check = effect.check === true && remote === undefined && active === undefined && !this.#forceNext;
-        const report = check ? await sync.checkRemote() : await sync.fullSync({ remote, force: this.#forceNext, ...(active === undefined ? {} : { active }) });
+        let report: CycleReport;
+        try {
+          report = check ? await sync.checkRemote() : await sync.fullSync({ remote, force: this.#forceNext, ...(active === undefined ? {} : { active }) });
+        } finally {
+          this.#o.onCycleEnd?.();
+        }
         this.#fullSyncs += 1;
         this.#lastFull = report;
         return this.#cycleDone(true, report);
@@ -267,6 +274,8 @@ export class DesignWorker {
         } catch (err) {
           await this.#send({ type: "unsent", paths: effect.paths });
           throw err;
+        } finally {
+          this.#o.onCycleEnd?.();
         }
         return this.#cycleDone(false, report);
       }

@@ -170,3 +170,18 @@ function isBlockedPath(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
   return code === "ENOTDIR" || code === "EISDIR" || code === "EEXIST";
 }
+
+/** `local` with `onWrite` called before each write or removal of a file (`mpsync dev` holds its reload until the cycle ends). */
+export function observeLocalWrites(local: LocalTree, onWrite: () => void): LocalTree {
+  return {
+    ...local,
+    replaceIfUnchanged(rel, expect, text) {
+      onWrite();
+      return local.replaceIfUnchanged(rel, expect, text);
+    },
+    removeIfUnchanged(rel, expect) {
+      onWrite();
+      return local.removeIfUnchanged(rel, expect);
+    },
+  };
+}

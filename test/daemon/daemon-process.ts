@@ -17,7 +17,12 @@ const BIN = join(import.meta.dirname, "../../dist/bin.js");
 
 /** Starts `node dist/bin.js watch --json` in `cwd` with `env` added to a minimal environment. */
 export function spawnWatch(cwd: string, env: Record<string, string>, args: string[] = []): DaemonProcess {
-  const child = spawn(process.execPath, [BIN, "watch", "--json", ...args], {
+  return spawnJsonLines(cwd, env, ["watch", "--json", ...args]);
+}
+
+/** Starts `node dist/bin.js ...args` (a command printing JSON Lines events: `watch --json`, `dev --json`). */
+export function spawnJsonLines(cwd: string, env: Record<string, string>, args: string[]): DaemonProcess {
+  const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -19,6 +19,7 @@ const RANK: Record<string, number> = {
   runtime: 6,
   git: 5,
   emulator: 5,
+  preview: 5,
   sync: 4,
   api: 3,
   state: 3,

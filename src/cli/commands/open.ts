@@ -57,7 +57,7 @@ export function registerOpen(program: Command, io: CliIo, exit: ExitHolder): voi
  * Starts $BROWSER (or the platform's opener) on `url`; false when none could be started. It is
  * not waited for: a browser started directly may run until it is closed.
  */
-function openInBrowser(url: string, env: Record<string, string | undefined>): Promise<boolean> {
+export function openInBrowser(url: string, env: Record<string, string | undefined>): Promise<boolean> {
   const browser = env.BROWSER?.trim();
   const [command, args] =
     browser !== undefined && browser !== ""

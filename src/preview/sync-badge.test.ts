@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { nextSyncState, type BadgeInput, type SyncState } from "./sync-badge.js";
+
+const ev = (event: string, message = "", code?: string): BadgeInput => ({ kind: "event", event, message, code });
+
+describe("nextSyncState", () => {
+  it.each<[SyncState, BadgeInput, SyncState]>([
+    ["starting", ev("ready"), "synced"],
+    ["synced", { kind: "saved" }, "pushing"],
+    ["pushing", ev("pushed"), "synced"],
+    ["pushing", { kind: "cycle-end" }, "synced"],
+    ["synced", { kind: "cycle-end" }, "synced"],
+    ["synced", ev("conflict"), "conflict"],
+    ["conflict", { kind: "saved" }, "conflict"],
+    ["conflict", ev("pushed"), "synced"],
+    ["pushing", ev("error", "offline: the service cannot be reached; retrying in 2 s", "NETWORK"), "offline"],
+    ["offline", { kind: "saved" }, "offline"],
+    ["offline", { kind: "cycle-end" }, "offline"],
+    ["offline", ev("notice", "back online: sync resumed", "RESUMED"), "synced"],
+    ["synced", ev("error", "preview: App.tsx:3:1: Expected", "PREVIEW"), "synced"],
+    ["synced", ev("generating"), "generating"],
+    ["generating", ev("idle"), "synced"],
+    ["synced", ev("halted"), "attention"],
+    ["synced", ev("pulled"), "synced"],
+  ])("%s + %j -> %s", (state, input, next) => {
+    expect(nextSyncState(state, input)).toBe(next);
+  });
+});

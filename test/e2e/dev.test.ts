@@ -1,0 +1,74 @@
+/**
+ * `mpsync dev` end to end: the built CLI against the emulator on loopback, its page in a real
+ * headless Chromium. A version made on the service shows once the daemon has pulled it; a
+ * package that cannot be had is one error line while sync goes on. The README's screenshot is
+ * taken here (written to docs/images/ with UPDATE_SCREENSHOTS=1).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { spawnJsonLines, type DaemonProcess } from "../daemon/daemon-process.js";
+import { HAS_BROWSER, launchBrowser, reportNoBrowser, type TestBrowser } from "../support/browser.js";
+import { REPO, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+
+const APP = (heading: string, imports = ""): string =>
+  `import React from "react";\n${imports}\nexport function App() {\n  return (\n    <main className="min-h-screen bg-gray-50 p-8">\n      <h1 className="text-3xl font-bold text-gray-900">${heading}</h1>\n      <p className="mt-2 text-gray-600">Edited in VS Code, synced by mpsync, previewed live.</p>\n    </main>\n  );\n}\n`;
+
+if (!HAS_BROWSER) reportNoBrowser("mpsync dev in a browser");
+else
+  describe("mpsync dev in a browser", () => {
+    let world: E2eWorld;
+    let browser: TestBrowser;
+    let dev: DaemonProcess;
+    let editorId: string;
+    let page: Page;
+
+    beforeAll(async () => {
+      world = await startWorld();
+      editorId = seedDesign(world).editorId;
+      await world.writeSyncrc({ designs: [{ dir: "site", design: editorId }], pollIntervalSec: 0.05 });
+      expect((await world.run(["pull"])).code).toBe(0);
+      browser = await launchBrowser();
+      // npm is cache-only: a package the cache lacks fails at once, as it would offline.
+      dev = spawnJsonLines(world.cwd, { ...world.env, MPSYNC_PREVIEW_CACHE: join(world.root, "preview-cache"), npm_config_offline: "true", MPSYNC_STOP_FLUSH_MS: "3000" }, ["dev", "site", "--json", "--port", "0"]);
+    });
+    afterAll(async () => {
+      dev?.child.kill("SIGKILL");
+      await browser?.close();
+      await world?.close();
+    });
+
+    it("serves the design, shows a version pulled from the service once it is written, and keeps syncing past a missing package", async () => {
+      const served = await dev.waitFor((e) => e["event"] === "notice" && typeof e["url"] === "string");
+      await dev.waitFor((e) => e["event"] === "ready");
+      page = await browser.newPage();
+      await page.setViewportSize({ width: 960, height: 540 });
+      await page.goto(String(served["url"]));
+      await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Seed");
+      expect(await page.locator("mpsync-badge").getAttribute("data-state")).toBe("synced");
+
+      // A teammate (or a generation) makes a new version on the service.
+      const files = world.emulator.control.getFiles(editorId);
+      const since = dev.events.length;
+      world.emulator.control.setFiles(editorId, { ...files, "App.tsx": APP("Pricing, from the service") }, { newArtifact: true });
+      await dev.waitFor((e) => e["event"] === "pulled", { since });
+      await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Pricing, from the service");
+      const shot = await page.screenshot();
+      expect(shot.subarray(1, 4).toString()).toBe("PNG");
+      if (process.env["UPDATE_SCREENSHOTS"] === "1") await writeFile(join(REPO, "docs", "images", "dev-preview.png"), shot);
+
+      // A package nobody can install: one error line from the preview; the edit is still pushed.
+      const before = dev.events.length;
+      await writeFile(join(world.cwd, "site", "App.tsx"), APP("Charts", 'import { LineChart } from "mpsync-absent-package";\nvoid LineChart;'));
+      const failed = await dev.waitFor((e) => e["event"] === "error" && e["code"] === "PREVIEW", { since: before });
+      expect(String(failed["message"])).toContain('package "mpsync-absent-package" is not available');
+      await dev.waitFor((e) => e["event"] === "pushed", { since: before });
+      expect(world.emulator.control.getFiles(editorId)["App.tsx"]).toContain("mpsync-absent-package");
+
+      dev.child.kill("SIGINT");
+      expect((await dev.exited).code).toBe(0);
+    });
+  });
