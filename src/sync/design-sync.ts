@@ -196,6 +196,10 @@ export class DesignSync {
    */
   async checkRemote(): Promise<CycleReport> {
     const scope = this.#scope.next(this.#ledger.paths(), this.#o.clock.monotonic());
+    // Every local change is in scope too (a scan, mostly cached stats): a save whose push was
+    // lost on the way (a watcher that missed it, a failed cycle) still goes out, as it did when
+    // every check was a full sync.
+    if (await this.#o.local.exists()) for (const p of (await this.localChangeSet()).keys()) scope.add(p);
     return this.#confirmed(await this.#fullPass({}, scope));
   }
 
@@ -215,7 +219,7 @@ export class DesignSync {
     const paths =
       wanted === undefined
         ? new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names])
-        : new Set([...this.#ledger.paths().filter((p) => wanted(p) || !remote.names.has(p)), ...[...remote.names].filter(wanted)]);
+        : new Set([...this.#ledger.paths().filter((p) => wanted(p) || !remote.names.has(p)), ...[...remote.names].filter(wanted), ...[...scan.keys()].filter((p) => scope!.has(p))]);
     const files = buildTriples(paths, (p) => scan.get(p), remote, this.#triplesCtx());
     const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
     const plan = reconcile({

@@ -273,6 +273,14 @@ describe("the content check reads a slice of the cold files (issue 27)", () => {
     expect(checkAlways(w)).toEqual([]);
   });
 
+  it("a local change whose push was lost (the watcher missed it) goes out with the next check", async () => {
+    const w = await started();
+    w.userWrite("notes.md", w.freshText("new"));
+    w.pending.clear();
+    await w.step((s) => s.checkRemote());
+    expect(w.service.active().files.get("notes.md")).toBe(w.tree.files.get("notes.md"));
+  });
+
   it("a recently pushed file is read by every check", async () => {
     const w = await started();
     expect(await run(w, [{ k: "edit", path: 1, line: 0 }, { k: "push" }])).toEqual([]);
