@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codeCacheDir } from "./code-cache.js";
+import { codeCacheDir, MIN_CACHE_GROWTH_BYTES, shouldGrowCache } from "./code-cache.js";
 
 const DIST = resolve(fileURLToPath(new URL("../../dist", import.meta.url)));
 
@@ -16,14 +16,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * Runs `lib.cjs` in a new node process through the built runCachedCommonJs (the cache is
- * written at exit): what its export returned, and whether V8 took the cache.
+ * written at exit): what `call` of its exports returned, and whether V8 took the cache.
  */
-function run(cacheDir: string | undefined): { answer: unknown; used: boolean | undefined; path: string | undefined } {
+function run(cacheDir: string | undefined, call = "answer(20)"): { answer: unknown; used: boolean | undefined; path: string | undefined } {
   const script = `
     import { runCachedCommonJs } from ${JSON.stringify(`${DIST}/core/code-cache.js`)};
     let use;
     const lib = runCachedCommonJs(${JSON.stringify(join(dir, "lib.cjs"))}, ${JSON.stringify(cacheDir)}, (u) => (use = u));
-    console.log(JSON.stringify({ answer: lib.answer(20), used: use.used, path: use.path }));`;
+    console.log(JSON.stringify({ answer: lib.${call}, used: use.used, path: use.path }));`;
   const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
   expect(child.stderr).toBe("");
   return JSON.parse(child.stdout) as { answer: unknown; used: boolean; path: string | undefined };
@@ -60,6 +60,33 @@ describe("runCachedCommonJs", () => {
     expect(readdirSync(cache)).toHaveLength(4);
   });
 
+  it("a later run that compiles much more than the cache held grows it; one that compiles nothing new leaves it", () => {
+    // 3,000 functions only `more()` calls: the first run, `answer`, compiles none of them.
+    const count = 3000;
+    const fns = Array.from({ length: count }, (_, i) => `function f${i}(x) { const y = x * ${i} + ${i % 7}; return y > ${i} ? [y, "f${i}"].length : y - 1; }`);
+    const calls = Array.from({ length: count }, (_, i) => `s += f${i}(${i});`);
+    writeFileSync(join(dir, "lib.cjs"), `"use strict";\nexports.answer = (n) => n + 22;\n${fns.join("\n")}\nexports.more = () => { let s = 0;\n${calls.join("\n")}\nreturn s; };\n`);
+    const cache = join(dir, "cache");
+    const { path } = run(cache);
+    const file = path ?? "";
+    const small = readFileSync(file);
+    const sameFile = () => ({ bytes: readFileSync(file), mtimeMs: statSync(file).mtimeMs, ino: statSync(file).ino });
+
+    const again = sameFile();
+    expect(run(cache)).toMatchObject({ answer: 42, used: true });
+    expect(sameFile()).toEqual(again);
+
+    expect(run(cache, "more()")).toMatchObject({ answer: 5997, used: true });
+    const grown = readFileSync(file);
+    expect(grown.length).toBeGreaterThan(small.length * 2);
+    expect(readdirSync(cache)).toHaveLength(1);
+
+    const settled = sameFile();
+    expect(run(cache, "more()")).toMatchObject({ answer: 5997, used: true });
+    expect(run(cache)).toMatchObject({ answer: 42, used: true });
+    expect(sameFile()).toEqual(settled);
+  });
+
   it("a cache folder that cannot be made or written costs nothing but the cache", () => {
     writeFileSync(join(dir, "blocked"), "a file where the folder should be");
     expect(run(join(dir, "blocked", "cache"))).toMatchObject({ answer: [42, "function", true, true], used: false });
@@ -75,6 +102,23 @@ describe("runCachedCommonJs", () => {
     expect(readdirSync(join(dir, "off"))).toEqual([]);
     expect(cli({ MPSYNC_CODE_CACHE_DIR: join(dir, "on") }).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect(readdirSync(join(dir, "on"))).toEqual([expect.stringMatching(/^cli-[0-9a-f]{16}\.v8$/)]);
+  });
+});
+
+describe("shouldGrowCache", () => {
+  const KB = 1024;
+  it.each([
+    // The numbers of the CLI bundle (issue 27): `status` after a cache written by `--help`
+    [{ held: 121 * KB, compiled: 705 * KB }, true],
+    // `status` and `pull` with the cache `status` wrote: Node's own modules, little of the CLI
+    [{ held: 529 * KB, compiled: 279 * KB }, false],
+    [{ held: 529 * KB, compiled: 345 * KB }, false],
+    // a small cache and a run that compiled little: below the floor
+    [{ held: 10 * KB, compiled: MIN_CACHE_GROWTH_BYTES }, false],
+    [{ held: 10 * KB, compiled: MIN_CACHE_GROWTH_BYTES + 1 }, true],
+    [{ held: 2000 * KB, compiled: 1999 * KB }, false],
+  ])("%j -> %s", (bytecode, grows) => {
+    expect(shouldGrowCache(bytecode)).toBe(grows);
   });
 });
 
