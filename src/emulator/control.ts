@@ -79,6 +79,11 @@ export interface EmulatorControl {
   waitForRequest(predicate: RequestPredicate, options?: WaitForRequestOptions): Promise<RequestLogEntry>;
   countRequests(predicate?: RequestPredicate): number;
   resetRequestLog(): void;
+  /**
+   * TCP connections the server accepted since it started (a client with keep-alive opens one
+   * and reuses it; each new one costs a TCP and TLS handshake against the real service).
+   */
+  connectionsOpened(): number;
 }
 
 /** Collaborators of the controls. */
@@ -88,6 +93,8 @@ export interface ControlDeps {
   faults: FaultState;
   requestLog: RequestLog;
   options: ResolvedOptions;
+  /** TCP connections accepted so far. */
+  connectionsOpened: () => number;
 }
 
 /** Builds the controls over the emulator's parts. */
@@ -137,6 +144,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
     waitForRequest: (predicate, waitOptions) => requestLog.waitFor(predicate, waitOptions),
     countRequests: (predicate) => requestLog.count(predicate),
     resetRequestLog: () => requestLog.reset(),
+    connectionsOpened: () => deps.connectionsOpened(),
   };
 }
 

@@ -42,6 +42,8 @@ interface Parts {
   control: EmulatorControl;
   saver: StateSaver | undefined;
   closing: AbortController;
+  /** TCP connections accepted (the controls read it). */
+  connections: { opened: number };
 }
 
 /** Starts the emulator; resolves once it listens. */
@@ -51,6 +53,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // A throwing logger callback or a socket torn down mid-write must never crash the host process.
     handleRequest(parts, req, res).catch((err: unknown) => writeJson(res, errorResponse(err)));
   });
+  server.on("connection", () => parts.connections.opened++);
   const { host, port: wantedPort } = parts.services.options;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -86,7 +89,8 @@ async function buildParts(options: EmulatorOptions): Promise<Parts> {
   const requestLog = new RequestLog();
   const pollLimiter = new PollLimiter(resolved.minPollIntervalMs);
   const services: ApiServices = { store, runner, pollLimiter, options: resolved };
-  const control = createControl({ store, runner, faults, requestLog, options: resolved });
+  const connections = { opened: 0 };
+  const control = createControl({ store, runner, faults, requestLog, options: resolved, connectionsOpened: () => connections.opened });
   return {
     services,
     apiRoutes: apiRoutes(),
@@ -96,6 +100,7 @@ async function buildParts(options: EmulatorOptions): Promise<Parts> {
     control,
     saver,
     closing: new AbortController(),
+    connections,
   };
 }
 

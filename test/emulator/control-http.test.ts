@@ -1,3 +1,4 @@
+import { Agent, get as httpGet } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { call, json, KEY_A, KEY_B, useEmulators } from "./helpers.js";
@@ -84,5 +85,37 @@ describe("emulator: /__control over HTTP", () => {
     expect((await control(emu, "POST", "/fail-next", { match: { pathRegex: "(" }, fault: { hang: true } })).status).toBe(400);
     expect((await control(emu, "GET", "/nothing")).status).toBe(404);
     expect((await control(emu, "GET", "/designs/unknown")).status).toBe(404);
+  });
+});
+
+describe("emulator: connections accepted", () => {
+  /** One GET on a connection of its own (no agent: the socket closes after the answer). */
+  const getOnNewConnection = (emu: RunningEmulator, path: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const req = httpGet(`${emu.baseUrl.replace(/\/api$/, "")}${path}`, { agent: false }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", reject);
+    });
+
+  it("counts each new TCP connection, not each request on a kept-alive one", async () => {
+    const emu = await start();
+    expect(emu.control.connectionsOpened()).toBe(0);
+    await getOnNewConnection(emu, "/__control/connections");
+    await getOnNewConnection(emu, "/__control/connections");
+    expect(emu.control.connectionsOpened()).toBe(2);
+    const agent = new Agent({ keepAlive: true });
+    try {
+      for (let i = 0; i < 3; i++) {
+        await new Promise<void>((resolve, reject) => {
+          httpGet(`${emu.baseUrl}/v3/health`, { agent }, (res) => res.resume().on("end", resolve)).on("error", reject);
+        });
+      }
+    } finally {
+      agent.destroy();
+    }
+    expect(emu.control.connectionsOpened()).toBe(3);
+    expect((await control(emu, "GET", "/connections")).body).toEqual({ opened: 4 });
   });
 });
