@@ -19,7 +19,7 @@
  *   GET    /__control/requests/count[?method=&path=&pathRegex=&status=]  -> {count}
  *   POST   /__control/requests/wait  {method?, path?, pathRegex?, status?, timeoutMs?, includePast?} -> {request}; 408 on timeout
  *   DELETE /__control/requests                         empties the log
- *   GET    /__control/connections                      -> {opened}: TCP connections accepted so far
+ *   GET    /__control/connections                      -> {opened, bytesRead, bytesWritten}: TCP connections accepted so far
  */
 import { z } from "zod";
 import type { EmulatorControl } from "./control.js";
@@ -179,7 +179,7 @@ const faultAndLogRoutes: Array<Route<ControlHandler>> = [
     input.control.resetRequestLog();
     return ok();
   } },
-  { method: "GET", pattern: "/__control/connections", handler: (input) => ok({ opened: input.control.connectionsOpened() }) },
+  { method: "GET", pattern: "/__control/connections", handler: (input) => ok({ ...input.control.connections() }) },
 ];
 
 /** Every control route (paths include the `/__control` prefix). */

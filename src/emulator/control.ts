@@ -2,6 +2,7 @@
  * Test controls: what the web editor, a finished generation or a flaky network would do to
  * the service, driven from the test (same process) or over `/__control` (other processes).
  */
+import type { ConnectionStats } from "./connection-ledger.js";
 import type { Version } from "../api/schemas.js";
 import type { FaultState } from "./faults.js";
 import type { GenerationOutcome, GenerationRunner } from "./generation.js";
@@ -81,9 +82,10 @@ export interface EmulatorControl {
   resetRequestLog(): void;
   /**
    * TCP connections the server accepted since it started (a client with keep-alive opens one
-   * and reuses it; each new one costs a TCP and TLS handshake against the real service).
+   * and reuses it; each new one costs a TCP and TLS handshake against the real service), and
+   * the bytes of all of them, headers included.
    */
-  connectionsOpened(): number;
+  connections(): ConnectionStats;
 }
 
 /** Collaborators of the controls. */
@@ -93,8 +95,8 @@ export interface ControlDeps {
   faults: FaultState;
   requestLog: RequestLog;
   options: ResolvedOptions;
-  /** TCP connections accepted so far. */
-  connectionsOpened: () => number;
+  /** TCP connections accepted so far and their bytes. */
+  connections: () => ConnectionStats;
 }
 
 /** Builds the controls over the emulator's parts. */
@@ -144,7 +146,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
     waitForRequest: (predicate, waitOptions) => requestLog.waitFor(predicate, waitOptions),
     countRequests: (predicate) => requestLog.count(predicate),
     resetRequestLog: () => requestLog.reset(),
-    connectionsOpened: () => deps.connectionsOpened(),
+    connections: () => deps.connections(),
   };
 }
 

@@ -17,6 +17,7 @@ import { GenerationRunner } from "./generation.js";
 import { encodeJson, errorResponse, readBody, writeRaw, type JsonResponse } from "./http-io.js";
 import { resolveOptions } from "./options.js";
 import { loadState, StateSaver } from "./persistence.js";
+import { ConnectionLedger } from "./connection-ledger.js";
 import { PollLimiter } from "./poll-limit.js";
 import { RequestLog } from "./request-log.js";
 import { matchRoute, type Route } from "./router.js";
@@ -42,8 +43,8 @@ interface Parts {
   control: EmulatorControl;
   saver: StateSaver | undefined;
   closing: AbortController;
-  /** TCP connections accepted (the controls read it). */
-  connections: { opened: number };
+  /** TCP connections accepted and their bytes (the controls read them). */
+  connections: ConnectionLedger;
 }
 
 /** Starts the emulator; resolves once it listens. */
@@ -53,7 +54,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // A throwing logger callback or a socket torn down mid-write must never crash the host process.
     handleRequest(parts, req, res).catch((err: unknown) => writeJson(res, errorResponse(err)));
   });
-  server.on("connection", () => parts.connections.opened++);
+  server.on("connection", (socket) => parts.connections.add(socket));
   const { host, port: wantedPort } = parts.services.options;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -89,8 +90,8 @@ async function buildParts(options: EmulatorOptions): Promise<Parts> {
   const requestLog = new RequestLog();
   const pollLimiter = new PollLimiter(resolved.minPollIntervalMs);
   const services: ApiServices = { store, runner, pollLimiter, options: resolved };
-  const connections = { opened: 0 };
-  const control = createControl({ store, runner, faults, requestLog, options: resolved, connectionsOpened: () => connections.opened });
+  const connections = new ConnectionLedger();
+  const control = createControl({ store, runner, faults, requestLog, options: resolved, connections: () => connections.stats() });
   return {
     services,
     apiRoutes: apiRoutes(),

@@ -99,12 +99,15 @@ describe("emulator: connections accepted", () => {
       req.on("error", reject);
     });
 
-  it("counts each new TCP connection, not each request on a kept-alive one", async () => {
+  it("counts each new TCP connection, not each request on a kept-alive one, and the bytes of all", async () => {
     const emu = await start();
-    expect(emu.control.connectionsOpened()).toBe(0);
+    expect(emu.control.connections()).toEqual({ opened: 0, bytesRead: 0, bytesWritten: 0 });
     await getOnNewConnection(emu, "/__control/connections");
     await getOnNewConnection(emu, "/__control/connections");
-    expect(emu.control.connectionsOpened()).toBe(2);
+    expect(emu.control.connections().opened).toBe(2);
+    const afterTwo = emu.control.connections();
+    expect(afterTwo.bytesRead).toBeGreaterThan(0);
+    expect(afterTwo.bytesWritten).toBeGreaterThan(afterTwo.bytesRead);
     const agent = new Agent({ keepAlive: true });
     try {
       for (let i = 0; i < 3; i++) {
@@ -115,7 +118,8 @@ describe("emulator: connections accepted", () => {
     } finally {
       agent.destroy();
     }
-    expect(emu.control.connectionsOpened()).toBe(3);
-    expect((await control(emu, "GET", "/connections")).body).toEqual({ opened: 4 });
+    expect(emu.control.connections().opened).toBe(3);
+    expect((await control(emu, "GET", "/connections")).body).toMatchObject({ opened: 4 });
+    expect(emu.control.connections().bytesWritten).toBeGreaterThan(afterTwo.bytesWritten);
   });
 });

@@ -1,0 +1,43 @@
+/**
+ * The TCP connections the emulator accepted and the bytes that crossed them: a bench counts
+ * new connections per push (each is a TCP and TLS handshake against the real service) and the
+ * bytes an idle daemon costs (issue 27).
+ */
+import type { Socket } from "node:net";
+
+/** Connections accepted since the start, and their bytes both ways (headers included). */
+export interface ConnectionStats {
+  opened: number;
+  bytesRead: number;
+  bytesWritten: number;
+}
+
+/** Counts connections; bytes of closed ones are kept, live ones are read when asked. */
+export class ConnectionLedger {
+  readonly #live = new Set<Socket>();
+  #opened = 0;
+  #closedRead = 0;
+  #closedWritten = 0;
+
+  /** A connection the server accepted. */
+  add(socket: Socket): void {
+    this.#opened += 1;
+    this.#live.add(socket);
+    socket.once("close", () => {
+      this.#closedRead += socket.bytesRead;
+      this.#closedWritten += socket.bytesWritten;
+      this.#live.delete(socket);
+    });
+  }
+
+  /** The counts now. */
+  stats(): ConnectionStats {
+    let bytesRead = this.#closedRead;
+    let bytesWritten = this.#closedWritten;
+    for (const s of this.#live) {
+      bytesRead += s.bytesRead;
+      bytesWritten += s.bytesWritten;
+    }
+    return { opened: this.#opened, bytesRead, bytesWritten };
+  }
+}
