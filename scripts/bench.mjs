@@ -11,10 +11,12 @@
  *      `mpsync watch` (10,000 and 2,000 files: RSS, inotify watches),
  *   5. requests per operation against the minimum the API allows,
  *   6. the idle cost of the remote content check (remoteCheckSec) at 20, 200 and 2,000 files,
- *   7. `mpsync dev` in Chromium: save to screen of a stylesheet and a component, cold start.
+ *   7. `mpsync dev` in Chromium: save to screen of a stylesheet and a component, cold start,
+ *   8. over a network (emulator latency 50, 100, 200 ms): save->server, the first save after an
+ *      idle, a new version to disk, and an idle 2,000-file design's bytes per hour.
  * Prints a table and rewrites the generated section of BENCHMARKS.md.
  *
- *   node scripts/bench.mjs [--quick] [--only save,pull,push,startup,remote,cli,preview] [--out FILE] [--json]
+ *   node scripts/bench.mjs [--quick] [--only save,pull,push,startup,remote,cli,preview,latency] [--out FILE] [--json]
  *
  * Every loop is bounded and a watchdog ends a run that hangs.
  */
@@ -28,10 +30,11 @@ import { benchPull, benchPullScale } from "./bench/pull.mjs";
 import { benchPush } from "./bench/push.mjs";
 import { benchIdleSmall, benchStartupIdle } from "./bench/startup-idle.mjs";
 import { benchCliStartup } from "./bench/cli-startup.mjs";
+import { benchLatency } from "./bench/latency.mjs";
 import { benchRemoteCheck, REMOTE_CHECK_HEADER, remoteCheckRows } from "./bench/remote-check.mjs";
 import { benchPreview, PREVIEW_HEADER, previewRows } from "./bench/preview.mjs";
 import { readFile, writeFile } from "node:fs/promises";
-import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTable, renderSection, REQUEST_HEADER, writeReport } from "./bench/report.mjs";
+import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTable, latencyRows, renderLatencyTable, renderSection, REQUEST_HEADER, writeReport } from "./bench/report.mjs";
 
 /**
  * Sizes of a full run and of `--quick`. Quick keeps every scenario but shrinks the file
@@ -39,12 +42,12 @@ import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTabl
  * are fast.
  */
 const PLANS = {
-  full: { saves: 200, bursts: 3, pushSizes: [2000, 10_000], pushRuns: 2, pullFiles: 2000, pullRuns: 7, cliRuns: 2, scaleSizes: [10_000, 30_000], startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, idleSmallFiles: 2000, idleSmallSec: 30, cliStartupRuns: 20 },
-  quick: { saves: 50, bursts: 2, pushSizes: [500], pushRuns: 1, pullFiles: 500, pullRuns: 2, cliRuns: 1, scaleSizes: [], startupFiles: 2000, reconcileRuns: 2, idleSec: 30, idleSmallFiles: undefined, idleSmallSec: 0, cliStartupRuns: 4 },
+  full: { saves: 200, bursts: 3, pushSizes: [2000, 10_000], pushRuns: 2, pullFiles: 2000, pullRuns: 7, cliRuns: 2, scaleSizes: [10_000, 30_000], startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, idleSmallFiles: 2000, idleSmallSec: 30, cliStartupRuns: 20, latency: { saves: 10, versionRuns: 5, idleMs: 15_000, idleFiles: 2000, idleSweeps: 2 } },
+  quick: { saves: 50, bursts: 2, pushSizes: [500], pushRuns: 1, pullFiles: 500, pullRuns: 2, cliRuns: 1, scaleSizes: [], startupFiles: 2000, reconcileRuns: 2, idleSec: 30, idleSmallFiles: undefined, idleSmallSec: 0, cliStartupRuns: 4, latency: { saves: 3, versionRuns: 3, idleMs: 6000, idleFiles: 2000, idleSweeps: 1 } },
 };
 const FILE_BYTES = 4096;
 const POLL_SEC = 5;
-const SCENARIOS = ["save", "pull", "push", "startup", "remote", "cli", "preview"];
+const SCENARIOS = ["save", "pull", "push", "startup", "remote", "cli", "preview", "latency"];
 const WATCHDOG_MS = 30 * 60_000;
 
 const PREAMBLE = `# Benchmarks
@@ -93,6 +96,7 @@ try {
     }
   }
   if (wants("cli")) results.cli = await benchCliStartup(emu, { runs: plan.cliStartupRuns, log });
+  if (wants("latency")) results.latency = await benchLatency(emu, { ...plan.latency, bytes: FILE_BYTES, log });
   if (wants("remote")) results.remoteCheck = await benchRemoteCheck(emu, { bytes: FILE_BYTES, log });
   if (wants("preview")) results.preview = await benchPreview(emu, { saves: 20, starts: mode === "quick" ? 2 : 5, log });
 } finally {
@@ -108,15 +112,39 @@ if (results.remoteCheck !== undefined) {
   console.log();
   console.log(formatTable(REMOTE_CHECK_HEADER, remoteCheckRows(results.remoteCheck)));
 }
+if (results.latency !== undefined) {
+  console.log();
+  console.log(formatTable(FIGURE_HEADER, latencyRows(results.latency)));
+}
 if (results.preview !== undefined) {
   console.log();
   console.log(formatTable(PREVIEW_HEADER, previewRows(results.preview)));
 }
 if (args.json) console.log(JSON.stringify(results, null, 2));
-if (only === undefined || only.some((s) => s !== "remote" && s !== "preview")) await writeReport(args.out, renderSection(results), PREAMBLE);
+const OWN_SECTIONS = ["remote", "preview", "latency"];
+if (only === undefined || only.some((s) => !OWN_SECTIONS.includes(s))) await writeReport(args.out, renderSection(results), PREAMBLE);
 if (results.remoteCheck !== undefined) await writeRemoteSection(args.out, results.remoteCheck);
 if (results.preview !== undefined) await writePreviewSection(args.out, results.preview);
+if (results.latency !== undefined) await writeNetworkSection(args.out, results);
 log(`\nbench: ${Math.round(results.durationMs / 1000)} s; wrote ${args.out}`);
+
+/** Figure 8 in its own generated section (so `--only latency` keeps the rest). */
+async function writeNetworkSection(file, r) {
+  const begin = "<!-- bench:network:begin (generated by `npm run bench`) -->";
+  const end = "<!-- bench:network:end -->";
+  const section = [
+    begin,
+    "### Over a network (figure 8)",
+    "",
+    `Run ${r.date} (${r.mode}), load average before ${r.loadBefore[0].toFixed(2)}, after ${os.loadavg()[0].toFixed(2)} on ${r.machine.cores} cores. The emulator adds the latency to every request; it charges no TCP or TLS handshake and closes connections idle for 5 s (node:http's default, sent as its Keep-Alive hint).`,
+    "",
+    renderLatencyTable(r.latency),
+    end,
+  ].join("\n");
+  const text = (await readFile(file, "utf8").catch(() => "")) || `${PREAMBLE}\n`;
+  const next = text.includes(begin) && text.includes(end) ? text.slice(0, text.indexOf(begin)) + section + text.slice(text.indexOf(end) + end.length) : `${text.trimEnd()}\n\n${section}\n`;
+  await writeFile(file, next);
+}
 
 /** The preview's table (`mpsync dev`) in its own generated section (so `--only preview` keeps the rest). */
 async function writePreviewSection(file, result) {
