@@ -72,7 +72,7 @@ async function timedSave(emu, ctx, editorId, rel, content) {
   return { ms, opened, requests: control.requests().slice(before) };
 }
 
-/** Figures 7a and 7b at one latency. */
+/** Figures 8a and 8b at one latency. */
 async function benchSaves(emu, latencyMs, { saves, idleMs }) {
   const editorId = smallDesign(emu);
   const ctx = await startDaemon(emu, editorId, { pollIntervalSec: 60 });
@@ -99,7 +99,7 @@ async function benchSaves(emu, latencyMs, { saves, idleMs }) {
   }
 }
 
-/** Figure 7c at one latency: setFiles (new artifact) -> the status answer -> files on disk. */
+/** Figure 8c at one latency: setFiles (new artifact) -> the status answer -> files on disk. */
 async function benchNewVersion(emu, latencyMs, { runs }) {
   const editorId = smallDesign(emu);
   const ctx = await startDaemon(emu, editorId, { pollIntervalSec: 1 });
@@ -135,7 +135,7 @@ async function benchNewVersion(emu, latencyMs, { runs }) {
   }
 }
 
-/** Figure 7d: an idle, synced design of `files` files at the defaults, from a scaled run. */
+/** Figure 8d: an idle, synced design of `files` files at the defaults, from a scaled run. */
 async function benchIdleCost(emu, { files, bytes, sweeps }) {
   const { control } = emu;
   const { editorId } = control.createDesign(BENCH_KEY, { files: makeFiles(files, bytes) });
