@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHECK_SWEEP_ROUNDS, CheckScope, RECENT_MS } from "./check-scope.js";
+import { CHECK_SWEEP_ROUNDS, CheckScope, RECENT_MAX_PER_CYCLE, RECENT_MS } from "./check-scope.js";
 
 const KNOWN = Array.from({ length: 25 }, (_, i) => `f${String(i).padStart(2, "0")}.ts`);
 
@@ -27,5 +27,12 @@ describe("CheckScope (which files a content check reads)", () => {
     const scope = new CheckScope();
     scope.touch(["new.ts"], 0);
     expect(scope.next([], 0)).toEqual(new Set(["new.ts"]));
+  });
+
+  it("a cycle that changed more than RECENT_MAX_PER_CYCLE files (a first pull) marks none recent", () => {
+    const scope = new CheckScope();
+    const many = Array.from({ length: RECENT_MAX_PER_CYCLE + 1 }, (_, i) => `m${i}.ts`);
+    scope.touch(many, 0);
+    expect(scope.next(many, 0).size).toBe(Math.ceil(many.length / CHECK_SWEEP_ROUNDS));
   });
 });

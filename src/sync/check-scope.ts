@@ -14,13 +14,20 @@ export const RECENT_MS = 60 * 60 * 1000;
 /** Every file is read by at least one of this many consecutive checks. */
 export const CHECK_SWEEP_ROUNDS = 10;
 
+/**
+ * A cycle that changed more files than this (a first pull, a new version of the whole design)
+ * marks none of them recent: someone works on a few files, and the sweep covers the rest.
+ */
+export const RECENT_MAX_PER_CYCLE = 100;
+
 /** The recently changed files and the sweep's place, for one folder. */
 export class CheckScope {
   readonly #recent = new Map<string, number>();
   #cursor = 0;
 
-  /** `paths` changed (either side) at `now` (monotonic ms). */
-  touch(paths: Iterable<string>, now: number): void {
+  /** `paths` changed (either side) at `now` (monotonic ms); more than RECENT_MAX_PER_CYCLE: none. */
+  touch(paths: readonly string[], now: number): void {
+    if (paths.length > RECENT_MAX_PER_CYCLE) return;
     for (const p of paths) this.#recent.set(p, now);
   }
 

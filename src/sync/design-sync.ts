@@ -194,13 +194,13 @@ export class DesignSync {
    * hour and the next slice of the others, each reconciled as a full cycle would; every remote
    * name the active version lists is known, so new and vanished remote files are judged too.
    */
-  async checkRemote(): Promise<CycleReport> {
+  async checkRemote(options: { active?: { artifactId: string; files: string[] } } = {}): Promise<CycleReport> {
     const scope = this.#scope.next(this.#ledger.paths(), this.#o.clock.monotonic());
     // Every local change is in scope too (a scan, mostly cached stats): a save whose push was
     // lost on the way (a watcher that missed it, a failed cycle) still goes out, as it did when
     // every check was a full sync.
     if (await this.#o.local.exists()) for (const p of (await this.localChangeSet()).keys()) scope.add(p);
-    return this.#confirmed(await this.#fullPass({}, scope));
+    return this.#confirmed(await this.#fullPass(options.active === undefined ? {} : { active: options.active }, scope));
   }
 
   async #fullPass(options: FullSyncOptions, scope?: ReadonlySet<string>): Promise<CycleReport> {
@@ -212,7 +212,7 @@ export class DesignSync {
       options.remote ??
       (wanted === undefined
         ? this.readRemote(options.active === undefined ? {} : { active: options.active })
-        : readRemoteSnapshot(this.#o.client, this.editorId, (names) => [...names].filter(wanted)));
+        : readRemoteSnapshot(this.#o.client, this.editorId, (names) => [...names].filter(wanted), options.active === undefined ? {} : { active: options.active }));
     const exists = await this.#o.local.exists();
     const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
     const remote = await remoteRead;
@@ -290,7 +290,7 @@ export class DesignSync {
       if (options.verify === true || read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
     });
     if (locals.size === 0) return undefined;
-    this.#scope.touch(locals.keys(), this.#o.clock.monotonic());
+    this.#scope.touch([...locals.keys()], this.#o.clock.monotonic());
     if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
       // The folder vanished or was emptied: only the full cycle's breakers judge that.
       return this.#fullPass(options);

@@ -256,9 +256,11 @@ export class DesignWorker {
         const active = remote === undefined && named !== undefined && named.artifactId !== sync.state.artifactId ? named : undefined;
         // A content check reads a slice (check-scope.ts); a handed-over `sync`/`pull --force` reads all.
         const check = effect.check === true && remote === undefined && active === undefined && !this.#forceNext;
+        // The status answer that made the check due lists the version's files: no active-artifact call.
+        const listed = named !== undefined && named.artifactId === sync.state.artifactId ? { active: named } : {};
         let report: CycleReport;
         try {
-          report = check ? await sync.checkRemote() : await sync.fullSync({ remote, force: this.#forceNext, ...(active === undefined ? {} : { active }) });
+          report = check ? await sync.checkRemote(listed) : await sync.fullSync({ remote, force: this.#forceNext, ...(active === undefined ? {} : { active }) });
         } finally {
           this.#o.onCycleEnd?.();
         }

@@ -68,3 +68,15 @@ describe("a new version named by a status answer (issue 27)", () => {
     expect(h.emu.control.countRequests((e) => e.path.endsWith("/files/read"))).toBe(1);
   });
 });
+
+describe("the content check (issue 27)", () => {
+  it("finds a web edit in place from the listing the status answer gave: no active-artifact call", async () => {
+    h = await startHarness({ syncrc: { remoteCheckSec: 0.3 } });
+    daemon = await startDaemon(h);
+    h.emu.control.resetRequestLog();
+    const since = h.mark();
+    h.emu.control.editFile(h.editorId, "index.css", "/* edited in the web editor */\n");
+    await h.waitForEvent((e) => e.event === "pulled" && e.files?.includes("index.css") === true, { since, timeoutMs: 15_000 });
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/active-artifact"))).toBe(0);
+  });
+});
