@@ -200,7 +200,11 @@ export class DesignSync {
     // lost on the way (a watcher that missed it, a failed cycle) still goes out, as it did when
     // every check was a full sync.
     if (await this.#o.local.exists()) for (const p of (await this.localChangeSet()).keys()) scope.add(p);
-    return this.#confirmed(await this.#fullPass(options.active === undefined ? {} : { active: options.active }, scope));
+    // A status answer computed before one of our own pushes landed may lack a name that push
+    // created: such a list would read as a remote deletion, so the version is asked for again.
+    const listed = options.active === undefined ? undefined : new Set(options.active.files);
+    const fresh = listed !== undefined && this.#ledger.paths().every((p) => listed.has(p));
+    return this.#confirmed(await this.#fullPass(fresh ? { active: options.active! } : {}, scope));
   }
 
   async #fullPass(options: FullSyncOptions, scope?: ReadonlySet<string>): Promise<CycleReport> {

@@ -18,9 +18,13 @@ describe("holdsEdit (a version built on a pushed edit, or one that dropped it)",
     expect(holdsEdit(BEFORE, SENT, now)).toBe(expected);
   });
 
-  it("a new file (nothing before): held only while its lines are there", () => {
+  it("a new file (nothing before): held while most of its lines are there", () => {
     expect(holdsEdit("", "x\ny\n", "x\ny\nz\n")).toBe(true);
     expect(holdsEdit("", "x\ny\n", "")).toBe(false);
+    // A later edit of one line of a file we created (a daemon soak found this taken for a race).
+    expect(holdsEdit("", "a1\nb1\nc1\nd1\n", "a1\nb1\nWEB\nd1\n")).toBe(true);
+    // Another writer created the same name: a text of its own, a shared brace at most.
+    expect(holdsEdit("", "mine1\nmine2\nmine3\n}\n", "theirs1\ntheirs2\n}\n")).toBe(false);
   });
 
   it("an edit that removed a line: held while the line stays away", () => {
