@@ -20,12 +20,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createRng, LINES, parse, render } from "./soak-model.mjs";
+import { createRng, keptTexts, LINES, listFiles, parse, render, takeRemote } from "./soak-model.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KEY = "soak-daemon-key-0123456789";
@@ -111,7 +111,7 @@ async function main() {
     } catch (err) {
       failures.push(`round ${round}: ${err.message}`);
       console.log(`  round ${round}: FAIL ${err.message.slice(0, 300)}`);
-      await takeRemote(world);
+      await takeRemote(world, model);
     }
     if (round % 25 === 0) console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${round} rounds, ${failures.length} failures, ${events.length} events`);
   }
@@ -275,32 +275,6 @@ async function judge(world, round) {
   if (problems.length > 0) throw new Error(`round ${round}: ${problems.join("; ")}`);
 }
 
-/** Every text kept somewhere the user can find it: backups, conflicts, and every version on the service. */
-async function keptTexts(world) {
-  const texts = new Set();
-  for (const sub of ["backups", "conflicts"]) {
-    const dir = join(world.root, ".mpsync", sub);
-    for (const rel of await listFiles(dir, true)) texts.add(await readFile(join(dir, rel), "utf8"));
-  }
-  for (const v of world.emu.control.getDesign(world.editorId).versions) {
-    for (const text of Object.values(world.emu.control.getFiles(world.editorId, v.artifactId))) texts.add(text);
-  }
-  return texts;
-}
-
-/** After a failed round, resolve as a user would ("take theirs") so later rounds judge only their own edits. */
-async function takeRemote(world) {
-  const remote = world.emu.control.getFiles(world.editorId);
-  for (const [name, m] of model) {
-    const text = remote[name];
-    if (text === undefined) continue;
-    const local = await readFile(join(world.root, name), "utf8").catch(() => undefined);
-    if (local !== text) await writeFile(join(world.root, name), text).catch(() => undefined);
-    const got = parse(name, text);
-    if (got !== undefined) Object.assign(m, { l: got.l, r: got.r });
-  }
-}
-
 /**
  * Lines said again with no state change in between: the same error, halt or notice (by event,
  * code, folder and message) twice, with no `RESUMED` or `ready` of that folder between them.
@@ -368,21 +342,6 @@ async function fillDisk(path) {
   } finally {
     await handle.close().catch(() => undefined);
   }
-}
-
-async function listFiles(root, includeDot = false) {
-  const out = [];
-  const walk = async (dir) => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      if (!includeDot && e.name === ".mpsync") continue;
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) await walk(abs);
-      else out.push(relative(root, abs).split(sep).join("/"));
-    }
-  };
-  await walk(root);
-  return out;
 }
 
 main().catch((err) => {

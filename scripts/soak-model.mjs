@@ -5,6 +5,9 @@
  * marker or missing token is the tool's doing.
  */
 
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+
 /** Lines of each side in a model file. */
 export const LINES = 8;
 
@@ -39,4 +42,46 @@ export function parse(name, text) {
   }
   if ([...l, ...r].some((t) => t === undefined)) return undefined;
   return text === render(name, l, r) ? { l, r } : undefined;
+}
+
+/** After a failed round, resolve as a user would ("take theirs") so later rounds judge only their own edits. */
+export async function takeRemote(world, model) {
+  const remote = world.emu.control.getFiles(world.editorId);
+  for (const [name, m] of model) {
+    const text = remote[name];
+    if (text === undefined) continue;
+    const local = await readFile(join(world.root, name), "utf8").catch(() => undefined);
+    if (local !== text) await writeFile(join(world.root, name), text).catch(() => undefined);
+    const got = parse(name, text);
+    if (got !== undefined) Object.assign(m, { l: got.l, r: got.r });
+  }
+}
+
+/** Every text kept somewhere the user can find it: backups, conflicts, and every version on the service. */
+export async function keptTexts(world) {
+  const texts = new Set();
+  for (const sub of ["backups", "conflicts"]) {
+    const dir = join(world.root, ".mpsync", sub);
+    for (const rel of await listFiles(dir, true)) texts.add(await readFile(join(dir, rel), "utf8"));
+  }
+  for (const v of world.emu.control.getDesign(world.editorId).versions) {
+    for (const text of Object.values(world.emu.control.getFiles(world.editorId, v.artifactId))) texts.add(text);
+  }
+  return texts;
+}
+
+/** Every file below `root` as a `/` path (`.mpsync/` left out unless `includeDot`). */
+export async function listFiles(root, includeDot = false) {
+  const out = [];
+  const walk = async (dir) => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (!includeDot && e.name === ".mpsync") continue;
+      const abs = join(dir, e.name);
+      if (e.isDirectory()) await walk(abs);
+      else out.push(relative(root, abs).split(sep).join("/"));
+    }
+  };
+  await walk(root);
+  return out;
 }

@@ -21,13 +21,13 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, readdir, rm, writeFile, rename } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createRng, LINES, parse, render } from "./soak-model.mjs";
+import { createRng, keptTexts, LINES, listFiles, parse, render, takeRemote } from "./soak-model.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(REPO, "dist", "bin.js");
@@ -93,7 +93,7 @@ async function main() {
       console.log(`  run ${run}: FAIL ${err.message}`);
       if (holder.daemon.alive()) holder.daemon.child.kill("SIGKILL");
       await holder.daemon.exited;
-      await takeRemote(world);
+      await takeRemote(world, model);
       const restarted = await startDaemon(world).catch((e) => (failures.push(`restart after run ${run}: ${e.message}`), undefined));
       if (restarted === undefined) break;
       holder.daemon = restarted;
@@ -284,55 +284,6 @@ async function judge(world, run, warnings) {
     m.r = got.r;
   }
   if (problems.length > 0) throw new Error(problems.join("; "));
-}
-
-/**
- * After a failed run, resolve as a user would ("take theirs"): every differing file gets the
- * remote text, and the model follows, so one failure does not fail every later run.
- */
-async function takeRemote(world) {
-  const remote = world.emu.control.getFiles(world.editorId);
-  for (const [name, m] of model) {
-    const text = remote[name];
-    if (text === undefined) continue;
-    const local = await readFile(join(world.root, name), "utf8").catch(() => undefined);
-    if (local !== text) await writeFile(join(world.root, name), text);
-    const got = parse(name, text);
-    if (got !== undefined) Object.assign(m, { l: got.l, r: got.r });
-  }
-}
-
-/** Every text kept somewhere the user can find it: backups, conflicts, and every version on the service. */
-async function keptTexts(world) {
-  const texts = new Set();
-  for (const sub of ["backups", "conflicts"]) {
-    const dir = join(world.root, ".mpsync", sub);
-    for (const rel of await listFiles(dir, true)) texts.add(await readFile(join(dir, rel), "utf8"));
-  }
-  for (const v of world.emu.control.getDesign(world.editorId).versions) {
-    for (const text of Object.values(world.emu.control.getFiles(world.editorId, v.artifactId))) texts.add(text);
-  }
-  return texts;
-}
-
-async function listFiles(root, includeDot = false) {
-  const out = [];
-  const walk = async (dir) => {
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (!includeDot && e.name === ".mpsync") continue;
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) await walk(abs);
-      else out.push(relative(root, abs).split(sep).join("/"));
-    }
-  };
-  await walk(root);
-  return out;
 }
 
 /** Spawns `mpsync watch --json`; resolves once it reported `ready` (unless waitReady is false). */

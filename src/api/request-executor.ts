@@ -48,7 +48,7 @@ type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: ApiError; 
 /** Sends calls with the retry policy, the queue and the generation budget. */
 export class RequestExecutor {
   readonly #deps: ExecutorDeps;
-  /** When the last attempt ended (performance.now(); -Infinity before the first). */
+  /** When the last attempt ended (clock.monotonic(); -Infinity before the first). */
   #lastActivity = Number.NEGATIVE_INFINITY;
   #inFlight = 0;
 
@@ -58,7 +58,7 @@ export class RequestExecutor {
 
   /** True when no attempt ran in the last `ms` (none in flight either). */
   idleLongerThan(ms: number): boolean {
-    return this.#inFlight === 0 && performance.now() - this.#lastActivity > ms;
+    return this.#inFlight === 0 && this.#deps.clock.monotonic() - this.#lastActivity > ms;
   }
 
   /** Runs `call` to a validated value, or rejects with ApiError (or the signal's reason). */
@@ -151,7 +151,7 @@ export class RequestExecutor {
       return { ok: false, error, sent: err.sent };
     } finally {
       this.#inFlight -= 1;
-      this.#lastActivity = performance.now();
+      this.#lastActivity = this.#deps.clock.monotonic();
     }
     this.#logAttempt(ctx, attempt, started, res.status);
     if (res.status < 200 || res.status >= 300) {

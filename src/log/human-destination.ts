@@ -24,14 +24,19 @@ export function createHumanLogDestination(out: { write(text: string): unknown },
 /** Badges of log levels, padded like the events' names (`notice   `). */
 const EVENT_BADGES: Record<string, string> = { info: "notice   ", warn: "! warning", error: "✗ error  ", fatal: "✗ error  " };
 
+/** A pino JSON line's record; undefined for a line that is not JSON (it passes through). */
+function parseRecord(line: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One pino JSON line in the events' voice: time, folder, badge, message (and the error's words). */
 export function renderLogLineAsEvent(line: string): string {
-  let rec: Record<string, unknown>;
-  try {
-    rec = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return line.trimEnd();
-  }
+  const rec = parseRecord(line);
+  if (rec === undefined) return line.trimEnd();
   const time = typeof rec.time === "number" ? clockTime(rec.time) : "";
   const level = LEVELS[Number(rec.level)] ?? "info";
   const where = typeof rec.dir === "string" ? rec.dir : "mpsync";
@@ -42,12 +47,8 @@ export function renderLogLineAsEvent(line: string): string {
 
 /** One pino JSON line as a readable line (a line that is not JSON passes through). */
 export function renderLogLine(line: string): string {
-  let rec: Record<string, unknown>;
-  try {
-    rec = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return line.trimEnd();
-  }
+  const rec = parseRecord(line);
+  if (rec === undefined) return line.trimEnd();
   const time = typeof rec.time === "number" ? clockTime(rec.time) : "";
   const level = (LEVELS[Number(rec.level)] ?? "log").toUpperCase().padEnd(5);
   const dir = typeof rec.dir === "string" ? `${rec.dir}  ` : "";

@@ -196,18 +196,21 @@ export class DesignSync {
    */
   async checkRemote(options: { active?: { artifactId: string; files: string[] } } = {}): Promise<CycleReport> {
     const scope = this.#scope.next(this.#ledger.paths(), this.#o.clock.monotonic());
-    // Every local change is in scope too (a scan, mostly cached stats): a save whose push was
-    // lost on the way (a watcher that missed it, a failed cycle) still goes out, as it did when
-    // every check was a full sync.
-    if (await this.#o.local.exists()) for (const p of (await this.localChangeSet()).keys()) scope.add(p);
-    // A status answer computed before one of our own pushes landed may lack a name that push
-    // created: such a list would read as a remote deletion, so the version is asked for again.
-    const listed = options.active === undefined ? undefined : new Set(options.active.files);
-    const fresh = listed !== undefined && this.#ledger.paths().every((p) => listed.has(p));
-    return this.#confirmed(await this.#fullPass(fresh ? { active: options.active! } : {}, scope));
+    // Every local change is in scope too (the check's one scan, mostly cached stats): a save
+    // whose push was lost on the way (a watcher that missed it, a failed cycle) still goes out,
+    // as it did when every check was a full sync.
+    const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
+    if (scan !== undefined) for (const p of this.#changesIn(scan).keys()) scope.add(p);
+    return this.#confirmed(await this.#fullPass(options, scope, scan));
   }
 
-  async #fullPass(options: FullSyncOptions, scope?: ReadonlySet<string>): Promise<CycleReport> {
+  async #fullPass(options: FullSyncOptions, scope?: ReadonlySet<string>, scanned?: Map<string, LocalFile>): Promise<CycleReport> {
+    // A file list from a status answer stands in for the active-artifact call only while it
+    // names every synced file: a missing name would read as a remote deletion, and the list may
+    // predate our own push of that name (SERVICE-FACTS does not promise it equals the
+    // artifact's list either). Otherwise the version is asked for.
+    const listed = options.active === undefined ? undefined : new Set(options.active.files);
+    const active = listed !== undefined && this.#ledger.paths().every((p) => listed.has(p)) ? options.active : undefined;
     // Read in a content check: its scope, and remote names with no base (new remote files).
     const wanted = scope === undefined ? undefined : (p: string): boolean => scope.has(p) || this.#ledger.baseOf(p) === undefined;
     // The remote read (mostly waiting on the network) runs while the local scan (mostly this
@@ -215,10 +218,10 @@ export class DesignSync {
     const remoteRead =
       options.remote ??
       (wanted === undefined
-        ? this.readRemote(options.active === undefined ? {} : { active: options.active })
-        : readRemoteSnapshot(this.#o.client, this.editorId, (names) => [...names].filter(wanted), options.active === undefined ? {} : { active: options.active }));
-    const exists = await this.#o.local.exists();
-    const scan = exists ? await this.#o.local.scan() : new Map<string, LocalFile>();
+        ? this.readRemote(active === undefined ? {} : { active })
+        : readRemoteSnapshot(this.#o.client, this.editorId, (names) => [...names].filter(wanted), active === undefined ? {} : { active }));
+    const exists = scanned !== undefined || (await this.#o.local.exists());
+    const scan = scanned ?? (exists ? await this.#o.local.scan() : new Map<string, LocalFile>());
     const remote = await remoteRead;
     const paths =
       wanted === undefined
@@ -325,7 +328,11 @@ export class DesignSync {
    * hands it to pushPaths as `seen`, so the scan is the push's first read of those files.
    */
   async localChangeSet(): Promise<Map<string, LocalFile | undefined>> {
-    const scan = await this.#o.local.scan();
+    return this.#changesIn(await this.#o.local.scan());
+  }
+
+  /** The paths of `scan` (and the synced paths it lacks) that differ from their base, sorted. */
+  #changesIn(scan: ReadonlyMap<string, LocalFile>): Map<string, LocalFile | undefined> {
     const changed = new Map<string, LocalFile | undefined>();
     for (const [p, f] of scan) if (this.#ledger.baseOf(p) !== f.hash) changed.set(p, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers });
     for (const p of this.#ledger.paths()) if (!scan.has(p)) changed.set(p, undefined);
