@@ -19,7 +19,7 @@
  *   node scripts/soak-daemon.mjs [--minutes 30] [--seed N] [--round-timeout-ms 150000] [--keep]
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -169,13 +169,18 @@ async function randomOp(world, round, i, { localAllowed, webEditable }) {
   if (localAllowed && roll < 0.4) {
     const name = pick(names.filter((n) => !webEditable.has(n)));
     if (name === undefined) return;
-    const onDisk = parse(name, await readFile(join(world.root, name), "utf8").catch(() => undefined));
+    // Read and written in one turn of this process's event loop, which the daemon shares: an
+    // editor shows what is on disk, so a user never saves over a pull they did not see (an
+    // await between the two let the soak itself revert pulled lines). The daemon's own
+    // check-then-replace window is still raced: its reads go through the thread pool.
+    const path = join(world.root, name);
+    const onDisk = parse(name, existsSync(path) ? readFileSync(path, "utf8") : undefined);
     if (onDisk === undefined) return;
     const m = model.get(name);
     m.l = [...m.l];
     m.l[int(0, LINES - 1)] = token;
     m.lastLocal = render(name, m.l, onDisk.r);
-    await writeFile(join(world.root, name), m.lastLocal);
+    writeFileSync(path, m.lastLocal);
     stats.localSaves++;
   } else if (localAllowed && roll < 0.5) {
     const name = `local-${token}.ts`;
@@ -272,7 +277,15 @@ async function judge(world, round) {
     }
     Object.assign(m, { l: got.l, r: got.r });
   }
-  if (problems.length > 0) throw new Error(`round ${round}: ${problems.join("; ")}`);
+  if (problems.length > 0) {
+    // What the daemon said of those files, to tell a race from a bug without a re-run.
+    for (const name of model.keys()) {
+      if (!problems.some((p) => p.startsWith(`${name}`))) continue;
+      const said = events.filter((e) => JSON.stringify(e).includes(name)).slice(-8);
+      for (const e of said) console.log(`    ${name}: ${new Date(e.at).toISOString().slice(11, 23)} ${e.event} ${String(e.message ?? "").slice(0, 160)}`);
+    }
+    throw new Error(`round ${round}: ${problems.join("; ")}`);
+  }
 }
 
 /**

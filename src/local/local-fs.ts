@@ -6,7 +6,7 @@
 import { readFile, rmdir, unlink } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { hashContent } from "../core/hash.js";
-import { writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
+import { removeHeld, writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
 import type { WriteSession } from "./write-session.js";
 import { readLocalFile } from "./scan-tree.js";
@@ -37,10 +37,9 @@ export async function replaceIfUnchanged(
     // (a first pull of thousands of files spent most of its time in those checks).
     return (await writeChecked(root, rel, newContent, undefined, options.session, true)) ? "written" : "changed-meanwhile";
   }
-  const stillExpected = async (): Promise<boolean> => (await currentHash(root, rel)) === expectedHash;
   // A cheap first check avoids writing a temp file when the answer is already known.
-  if (!(await stillExpected())) return "changed-meanwhile";
-  return (await writeChecked(root, rel, newContent, stillExpected, options.session)) ? "written" : "changed-meanwhile";
+  if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
+  return (await writeChecked(root, rel, newContent, expectedHash, options.session)) ? "written" : "changed-meanwhile";
 }
 
 /** Removes `rel` and its now-empty parent folders (never `root`). Resolves false when absent. */
@@ -60,13 +59,18 @@ export async function removeLocalFile(root: string, rel: string): Promise<boolea
 }
 
 /**
- * Removes `rel` only if its hash is still `expectedHash`. The re-read and the unlink are two
- * system calls apart; an edit landing exactly between them is the one window left (a rename
- * dance would need a restore path that can itself clobber a newer file).
+ * Removes `rel` only if its hash is still `expectedHash`, judged on the file moved aside (a save
+ * after the move makes a new file, which stays; a file that fails the check is put back):
+ * see removeHeld.
  */
 export async function removeIfUnchanged(root: string, rel: string, expectedHash: string): Promise<CasRemoveResult> {
   if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
-  return (await removeLocalFile(root, rel)) ? "removed" : "changed-meanwhile";
+  const abs = resolveInside(root, rel);
+  const st = await checkPathChain(root, rel);
+  if (st === undefined || !st.isFile()) return "changed-meanwhile";
+  if (!(await removeHeld(abs, async (held) => hashContent(await readFile(held)) === expectedHash))) return "changed-meanwhile";
+  await removeEmptyParents(root, abs);
+  return "removed";
 }
 
 /** The last backup made of each path (by the caller's lifetime): its content hash and file. */
@@ -118,7 +122,8 @@ async function writeChecked(
   root: string,
   rel: string,
   content: string | Uint8Array,
-  precondition: (() => Promise<boolean>) | undefined,
+  /** Replace only a file holding this content (checked without a window: replaceHeld). */
+  expectedHash: string | undefined,
   session?: WriteSession,
   createOnly = false,
 ): Promise<boolean> {
@@ -136,8 +141,9 @@ async function writeChecked(
       // folders already seen are trusted and only the leaf is asked again.
       const now = await checkPathChain(root, rel, session?.dirs);
       if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
-      return precondition === undefined ? true : precondition();
+      return true;
     },
+    ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash }),
     // In a session the cycle's flushWrites makes everything durable at once.
     ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),
     createOnly,

@@ -6,7 +6,7 @@
  * - a kill after a pull wrote a file but before state.json recorded its base leaves the
  *   tool's own write looking like a local edit.
  */
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSilentLogger } from "../../src/log/logger.js";
@@ -53,6 +53,28 @@ describe("temp files of a killed write", () => {
       await restarted.close();
     }
     expect(await readdir(h.root)).not.toContain(leftover);
+  });
+
+  // A checked remove first moves the file to a held name (atomic-write.ts removeHeld): a kill
+  // before the check decided leaves the user's text under that name only.
+  it("a held name whose file is gone goes back under its name; one beside its file is removed", async () => {
+    h = await startHarness();
+    const [mapping] = await h.runtime.mappings();
+    await (await h.runtime.openDesign(mapping!, h.emit)).fullSync();
+    await writeFile(join(h.root, ".mine.ts.k1a2b3.held.mpsync.tmp"), "a user's edit");
+    await writeFile(join(h.root, ".App.tsx.k1a2b4.held.mpsync.tmp"), "an older App.tsx");
+    const before = await readFile(join(h.root, "App.tsx"), "utf8");
+    const restarted = await h.newRuntime();
+    try {
+      const [again] = await restarted.mappings();
+      await (await restarted.openDesign(again!, h.emit, { holdsLock: true })).fullSync();
+    } finally {
+      await restarted.close();
+    }
+    expect((await readdir(h.root)).filter((n) => n.endsWith(".mpsync.tmp"))).toEqual([]);
+    expect(await readFile(join(h.root, "mine.ts"), "utf8")).toBe("a user's edit");
+    expect(h.remoteFiles()["mine.ts"]).toBe("a user's edit");
+    expect(await readFile(join(h.root, "App.tsx"), "utf8")).toBe(before);
   });
 });
 

@@ -1,7 +1,7 @@
-import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, readdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { INLINE_WRITE_MAX_BYTES, writeFileAtomicallyGuarded } from "../../src/local/atomic-write.js";
+import { INLINE_WRITE_MAX_BYTES, removeHeld, writeFileAtomicallyGuarded } from "../../src/local/atomic-write.js";
 import {
   backupLocalFile,
   removeIfUnchanged,
@@ -99,6 +99,84 @@ describe("writeFileAtomicallyGuarded", () => {
       expect(await readFile(join(root, "new.ts"), "utf8")).toBe(text);
       expect((await readdir(root)).sort()).toEqual(["new.ts", "run.sh"]);
     });
+  });
+});
+
+// Issue 23: a user's save that lands after the content check and before the rename (or unlink)
+// was overwritten unseen. The check runs against a second name of the file; a save in place
+// goes into that file and is put back, a save by rename makes a new file, which is kept.
+describe("a save landing inside the check-then-replace window", () => {
+  const userSaves = {
+    "in place (truncate and write, as most editors)": (file: string, text: string) => writeFile(file, text),
+    "by rename (safe write)": async (file: string, text: string) => {
+      await writeFile(`${file}.swp`, text);
+      await rename(`${file}.swp`, file);
+    },
+  };
+  describe.each(Object.entries(userSaves))("%s", (_, save) => {
+    it("after the check passed: the replace counts as refused and the save stays", async () => {
+      const file = join(root, "a.ts");
+      await writeFile(file, "base");
+      const wrote = await writeFileAtomicallyGuarded(file, "remote", {
+        replaceIf: async (held) => {
+          const ok = (await readFile(held, "utf8")) === "base";
+          if (ok && !saved) await save(file, "user save");
+          saved = true;
+          return ok;
+        },
+      });
+      expect(wrote).toBe(false);
+      expect(await readFile(file, "utf8")).toBe("user save");
+      expect(await readdir(root)).toEqual(["a.ts"]);
+    });
+
+    it("a remove: the save makes a new file, which stays", async () => {
+      const file = join(root, "a.ts");
+      await writeFile(file, "base");
+      const removed = await removeHeld(file, async (held) => {
+        await save(file, "user save");
+        return (await readFile(held, "utf8")) === "base";
+      });
+      expect(removed).toBe(true);
+      expect(await readFile(file, "utf8")).toBe("user save");
+      expect(await readdir(root)).toEqual(["a.ts"]);
+    });
+  });
+  let saved = false;
+  beforeEach(() => {
+    saved = false;
+  });
+
+  it("a remove: a write through a descriptor opened before goes into the held file, which is put back", async () => {
+    const file = join(root, "a.ts");
+    await writeFile(file, "base");
+    const editor = await open(file, "r+");
+    try {
+      const removed = await removeHeld(file, async (held) => {
+        await editor.truncate(0);
+        await editor.write("user save", 0);
+        return (await readFile(held, "utf8")) === "base";
+      });
+      expect(removed).toBe(false);
+    } finally {
+      await editor.close();
+    }
+    expect(await readFile(file, "utf8")).toBe("user save");
+    expect(await readdir(root)).toEqual(["a.ts"]);
+  });
+
+  it("with no save meanwhile, replaces and removes, leaving no held name behind", async () => {
+    const file = join(root, "a.ts");
+    await writeFile(file, "base");
+    const check = async (held: string) => (await readFile(held, "utf8")) === "base";
+    expect(await writeFileAtomicallyGuarded(file, "remote", { replaceIf: check })).toBe(true);
+    expect(await readFile(file, "utf8")).toBe("remote");
+    expect(await writeFileAtomicallyGuarded(file, "again", { replaceIf: check })).toBe(false);
+    expect(await readFile(file, "utf8")).toBe("remote");
+    await writeFile(file, "base");
+    expect(await removeHeld(file, check)).toBe(true);
+    expect(await readdir(root)).toEqual([]);
+    expect(await removeHeld(file, check)).toBe(false);
   });
 });
 
