@@ -9,7 +9,7 @@ import type { GenerationBudget } from "../scheduling/generation-budget.js";
 import type { RequestQueue } from "../scheduling/request-queue.js";
 import { API_KEY_HEADER } from "./schemas.js";
 import { ApiError } from "./errors.js";
-import type { Endpoint } from "./endpoints.js";
+import { callContext, type Endpoint } from "./endpoints.js";
 import { sendHttpRequest, TransportFailure, type HttpResponse, type Timeouts } from "./http-transport.js";
 import { errorFromResponse, errorFromTransport, parseSuccess, type CallContext } from "./response.js";
 import { decideRetry, type RetryOptions } from "./retry-policy.js";
@@ -111,12 +111,7 @@ export class RequestExecutor {
   #context(call: PreparedCall<unknown>): CallContext {
     const url = new URL(`${this.#deps.baseUrl}${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
-    return {
-      endpoint: `${call.endpoint.method} ${call.endpoint.template}`,
-      request: { method: call.endpoint.method, url: url.toString() },
-      idempotent: call.endpoint.idempotent,
-      secrets: this.#deps.apiKey.length > 0 ? [this.#deps.apiKey] : [],
-    };
+    return callContext(call.endpoint, url.toString(), this.#deps.apiKey.length > 0 ? [this.#deps.apiKey] : []);
   }
 
   #headers(hasBody: boolean): Record<string, string> {
