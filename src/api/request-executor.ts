@@ -69,8 +69,9 @@ export class RequestExecutor {
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       const outcome = await this.#attempt(call, ctx, attempt);
-      // A 429 or a request that never left cannot have started anything.
-      const reachedServer = outcome.ok || (outcome.sent && outcome.error.status !== 429);
+      // A request that never left, or a refusal (4xx: 429, 402 out of credits, 400, ...),
+      // cannot have started anything; a 5xx or a lost answer may have.
+      const reachedServer = outcome.ok || (outcome.sent && !isRefusal(outcome.error.status));
       if (call.generation === true && reachedServer) await this.#recordGeneration(ctx);
       if (outcome.ok) return outcome.value;
       const { error, sent } = outcome;
@@ -166,4 +167,9 @@ export class RequestExecutor {
       "api request",
     );
   }
+}
+
+/** A 4xx: the service refused the call before doing anything. */
+function isRefusal(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500;
 }
