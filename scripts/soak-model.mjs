@@ -60,10 +60,9 @@ export async function takeRemote(world, model) {
 /** Every text kept somewhere the user can find it: backups, conflicts, and every version on the service. */
 export async function keptTexts(world) {
   const texts = new Set();
-  for (const sub of ["backups", "conflicts"]) {
-    const dir = join(world.root, ".mpsync", sub);
-    for (const rel of await listFiles(dir, true)) texts.add(await readFile(join(dir, rel), "utf8"));
-  }
+  // The recovery layout's one owner, from dist/ (the scripts check it is built before a run).
+  const { listKeptFiles, STATE_DIR_NAME } = await import("../dist/local/recovery-layout.js");
+  for (const file of await listKeptFiles(join(world.root, STATE_DIR_NAME))) texts.add(await readFile(file, "utf8"));
   for (const v of world.emu.control.getDesign(world.editorId).versions) {
     for (const text of Object.values(world.emu.control.getFiles(world.editorId, v.artifactId))) texts.add(text);
   }

@@ -20,6 +20,7 @@ import { createLogger, type Logger } from "./log/logger.js";
 import { rotatingFileDestination } from "./log/rotating-file.js";
 import { createSystemClock, type Clock } from "./core/clock.js";
 import { createHeapSettler } from "./core/heap.js";
+import type { Backoff } from "./scheduling/backoff.js";
 import { createFileGenerationLedger, GenerationBudget } from "./scheduling/generation-budget.js";
 import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler.js";
 import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-queue.js";
@@ -51,7 +52,7 @@ export interface DesignWorkerWiring {
   onFatal: (err: unknown) => void;
   /** This design stopped for good (403, 404, its lock gone). */
   onStopped?: ((err: unknown) => void) | undefined;
-  retry?: { baseMs: number; maxMs: number } | undefined;
+  retry?: Backoff | undefined;
   /** Told when the engine starts writing into the folder and when its cycle is over (`mpsync dev`). */
   writes?: WriteObserver | undefined;
 }
@@ -180,6 +181,8 @@ export class Runtime {
         queue,
         logger: this.logger().child({ component: "api" }),
         clock: this.clock,
+        // The one generation budget: the client checks it before, and records, each call that starts one.
+        budget: new GenerationBudget({ apiKey: this.apiKey(), ledger: createFileGenerationLedger(join(stateHome(this.options.env), "generations.json")), clock: this.clock }),
         ...(this.#failFast ? { retry: { maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } } : {}),
       });
     }
@@ -200,12 +203,6 @@ export class Runtime {
       this.#poller = new PollScheduler({ intervalMs, clock: this.clock, ledger });
     }
     return this.#poller;
-  }
-
-  /** The local generation budget of the key. */
-  generationBudget(): GenerationBudget {
-    const ledger = createFileGenerationLedger(join(stateHome(this.options.env), "generations.json"));
-    return new GenerationBudget({ apiKey: this.apiKey(), ledger, clock: this.clock });
   }
 
   /**

@@ -23,7 +23,7 @@ export interface ClientOptions {
   logger?: Logger;
   /** @default { connectMs: 10000, headersMs: 30000, bodyMs: 60000 } */
   timeouts?: Partial<Timeouts>;
-  /** @default { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30000, maxRetryAfterMs: 600000 } */
+  /** @default DEFAULT_RETRY_OPTIONS: { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30000, maxRetryAfterMs: 60000 } */
   retry?: Partial<RetryOptions>;
   /** Jitter source, uniform in [0, 1). @default Math.random */
   random?: () => number;

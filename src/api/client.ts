@@ -8,19 +8,12 @@ import { createSilentLogger } from "../log/logger.js";
 import { createSystemClock } from "../core/clock.js";
 import { createRequestQueue } from "../scheduling/request-queue.js";
 import type { CallOptions, ReadFilesOptions } from "./client-types.js";
-import { ENDPOINTS, expandPath, type Endpoint } from "./endpoints.js";
+import { endpointLabel, ENDPOINTS, expandPath, type Endpoint } from "./endpoints.js";
 import { ApiError, hasCode, MpsyncError } from "./errors.js";
 import type { Agent } from "./undici-lean.js";
 import { createDefaultAgent, DEFAULT_TIMEOUTS, MAX_RESPONSE_BYTES, type Timeouts } from "./http-transport.js";
 import { RequestExecutor } from "./request-executor.js";
 import {
-  createArtifactRequestSchema,
-  createDesignRequestSchema,
-  promptRequestSchema,
-  readFilesRequestSchema,
-  resolveUrlRequestSchema,
-  skipQuerySchema,
-  writeFilesRequestSchema,
   type Artifact,
   type CreateArtifactRequest,
   type CreateDesignRequest,
@@ -72,7 +65,7 @@ export function createClient(options: ClientOptions): ClosableV3Client {
 
 /** A request that fails the request schema: a caller bug or bad user input, never sent. */
 function invalidRequest(endpoint: Endpoint<unknown>, why: string): ApiError {
-  const name = `${endpoint.method} ${endpoint.template}`;
+  const name = endpointLabel(endpoint);
   return new ApiError({
     code: "BAD_REQUEST",
     message: `invalid request to ${name}: ${why}`,
@@ -132,7 +125,7 @@ class HttpV3Client implements ClosableV3Client {
 
   async createDesign(body: CreateDesignRequest, options: CallOptions = {}): Promise<Design> {
     const endpoint = ENDPOINTS.createDesign;
-    const request = validated(endpoint, createDesignRequestSchema, body);
+    const request = validated(endpoint, endpoint.body, body);
     return this.#executor.execute({
       endpoint,
       path: endpoint.template,
@@ -144,14 +137,14 @@ class HttpV3Client implements ClosableV3Client {
 
   async resolveUrl(url: string, options: CallOptions = {}): Promise<string> {
     const endpoint = ENDPOINTS.resolveUrl;
-    const body = validated(endpoint, resolveUrlRequestSchema, { url });
+    const body = validated(endpoint, endpoint.body, { url });
     const res = await this.#executor.execute({ endpoint, path: endpoint.template, body, signal: options.signal });
     return res.editorId;
   }
 
   async listVersions(editorId: string, skip = 0, options: CallOptions = {}): Promise<VersionsPage> {
     const endpoint = ENDPOINTS.listVersions;
-    const query = { skip: String(validated(endpoint, skipQuerySchema, skip)) };
+    const query = { skip: String(validated(endpoint, endpoint.skip, skip)) };
     const path = pathOf(endpoint, { editorId });
     return this.#executor.execute({ endpoint, path, query, signal: options.signal });
   }
@@ -197,7 +190,7 @@ class HttpV3Client implements ClosableV3Client {
 
   async writeFiles(editorId: string, artifactId: string, files: FileWrite[], options: CallOptions = {}): Promise<string[]> {
     const endpoint = ENDPOINTS.writeFiles;
-    const body = validated(endpoint, writeFilesRequestSchema, { files });
+    const body = validated(endpoint, endpoint.body, { files });
     const path = pathOf(endpoint, { editorId, artifactId });
     const res = await this.#executor.execute({ endpoint, path, body, signal: options.signal });
     return res.files;
@@ -205,14 +198,14 @@ class HttpV3Client implements ClosableV3Client {
 
   async createArtifact(editorId: string, body: CreateArtifactRequest, options: CallOptions = {}): Promise<Artifact> {
     const endpoint = ENDPOINTS.createArtifact;
-    const request = validated(endpoint, createArtifactRequestSchema, body);
+    const request = validated(endpoint, endpoint.body, body);
     const path = pathOf(endpoint, { editorId });
     return this.#executor.execute({ endpoint, path, body: request, signal: options.signal });
   }
 
   async readFiles(editorId: string, artifactId: string, fileNames: string[], options: ReadFilesOptions = {}): Promise<FileContent[]> {
     const endpoint = ENDPOINTS.readFiles;
-    const names = validated(endpoint, readFilesRequestSchema, { fileNames }).fileNames;
+    const names = validated(endpoint, endpoint.body, { fileNames }).fileNames;
     const path = pathOf(endpoint, { editorId, artifactId });
     if (names.length === 0) return [];
     // One failed batch cancels its siblings instead of leaving them running unobserved.
@@ -256,7 +249,7 @@ class HttpV3Client implements ClosableV3Client {
 
   async sendPrompt(editorId: string, body: PromptRequest, options: CallOptions = {}): Promise<{ requestId: string }> {
     const endpoint = ENDPOINTS.sendPrompt;
-    const request = validated(endpoint, promptRequestSchema, body);
+    const request = validated(endpoint, endpoint.body, body);
     const path = pathOf(endpoint, { editorId });
     return this.#executor.execute({ endpoint, path, body: request, generation: true, signal: options.signal });
   }
@@ -274,7 +267,7 @@ class HttpV3Client implements ClosableV3Client {
 
   async listMessages(editorId: string, skip = 0, options: CallOptions = {}): Promise<MessagesPage> {
     const endpoint = ENDPOINTS.listMessages;
-    const query = { skip: String(validated(endpoint, skipQuerySchema, skip)) };
+    const query = { skip: String(validated(endpoint, endpoint.skip, skip)) };
     const path = pathOf(endpoint, { editorId });
     return this.#executor.execute({ endpoint, path, query, signal: options.signal });
   }

@@ -9,7 +9,7 @@ import type { GenerationBudget } from "../scheduling/generation-budget.js";
 import type { RequestQueue } from "../scheduling/request-queue.js";
 import { API_KEY_HEADER } from "./schemas.js";
 import { ApiError } from "./errors.js";
-import type { Endpoint } from "./endpoints.js";
+import { callContext, type Endpoint } from "./endpoints.js";
 import { sendHttpRequest, TransportFailure, type HttpResponse, type Timeouts } from "./http-transport.js";
 import { errorFromResponse, errorFromTransport, parseSuccess, type CallContext } from "./response.js";
 import { decideRetry, type RetryOptions } from "./retry-policy.js";
@@ -69,8 +69,9 @@ export class RequestExecutor {
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       const outcome = await this.#attempt(call, ctx, attempt);
-      // A 429 or a request that never left cannot have started anything.
-      const reachedServer = outcome.ok || (outcome.sent && outcome.error.status !== 429);
+      // A request that never left, or a refusal (4xx: 429, 402 out of credits, 400, ...),
+      // cannot have started anything; a 5xx or a lost answer may have.
+      const reachedServer = outcome.ok || (outcome.sent && !isRefusal(outcome.error.status));
       if (call.generation === true && reachedServer) await this.#recordGeneration(ctx);
       if (outcome.ok) return outcome.value;
       const { error, sent } = outcome;
@@ -111,12 +112,7 @@ export class RequestExecutor {
   #context(call: PreparedCall<unknown>): CallContext {
     const url = new URL(`${this.#deps.baseUrl}${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
-    return {
-      endpoint: `${call.endpoint.method} ${call.endpoint.template}`,
-      request: { method: call.endpoint.method, url: url.toString() },
-      idempotent: call.endpoint.idempotent,
-      secrets: this.#deps.apiKey.length > 0 ? [this.#deps.apiKey] : [],
-    };
+    return callContext(call.endpoint, url.toString(), this.#deps.apiKey.length > 0 ? [this.#deps.apiKey] : []);
   }
 
   #headers(hasBody: boolean): Record<string, string> {
@@ -171,4 +167,9 @@ export class RequestExecutor {
       "api request",
     );
   }
+}
+
+/** A 4xx: the service refused the call before doing anything. */
+function isRefusal(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500;
 }

@@ -14,6 +14,8 @@ import { errorBodySchema } from "./schemas.js";
 export interface CallContext {
   /** Endpoint template, e.g. `GET /v3/designs/{editorId}/status`. */
   endpoint: string;
+  /** What the call does, in words (`ENDPOINTS`' `action`): "read the design's status". */
+  action: string;
   request: RedactedRequest;
   idempotent: boolean;
   /** Values scrubbed from any text the server sends back (the API key). */
@@ -33,37 +35,16 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
 
 const MAX_SERVER_MESSAGE_CHARS = 300;
 
-/**
- * What each call does, in words, for messages: "could not read the design's status: ..." says
- * what failed; the endpoint template stays in the error's `endpoint` (JSON output, -v).
- */
-const ACTIONS: Record<string, string> = {
-  "GET /v3/health": "check the API key",
-  "POST /v3/designs": "create the design",
-  "POST /v3/designs/resolve-url": "resolve the URL",
-  "GET /v3/designs/{editorId}/versions": "read the version history",
-  "GET /v3/designs/{editorId}/status": "read the design's status",
-  "GET /v3/designs/{editorId}/active-artifact": "read the active version",
-  "PATCH /v3/designs/{editorId}/artifacts/{artifactId}/files": "send the changed files",
-  "POST /v3/designs/{editorId}/artifacts": "create a version",
-  "POST /v3/designs/{editorId}/artifacts/{artifactId}/files/read": "read the design's files",
-  "POST /v3/designs/{editorId}/prompts": "send the prompt",
-  "POST /v3/designs/{editorId}/artifacts/{artifactId}/publish": "publish",
-  "GET /v3/design-systems": "list the design systems",
-  "GET /v3/designs/{editorId}/messages": "read the chat history",
-};
-
-/** "could not read the design's status" (or the endpoint itself for an unknown one). */
-function couldNot(endpoint: string): string {
-  const action = ACTIONS[endpoint];
-  return action === undefined ? `${endpoint} failed` : `could not ${action}`;
+/** "could not read the design's status": what failed; the template stays in `endpoint`. */
+function couldNot(ctx: CallContext): string {
+  return `could not ${ctx.action}`;
 }
 
 /** An ApiError for a response that is not what the endpoint promises. */
 export function invalidResponse(ctx: CallContext, why: string, status?: number): ApiError {
   return new ApiError({
     code: "INVALID_RESPONSE",
-    message: `${couldNot(ctx.endpoint)}: malformed response: ${why}`,
+    message: `${couldNot(ctx)}: malformed response: ${why}`,
     ...(status === undefined ? {} : { status }),
     endpoint: ctx.endpoint,
     retryable: false,
@@ -113,7 +94,7 @@ export function parseSuccess<T>(ctx: CallContext, res: HttpResponse, schema: z.Z
 function tooLargeResponse(ctx: CallContext, status: number): ApiError {
   return new ApiError({
     code: "TOO_LARGE",
-    message: `${couldNot(ctx.endpoint)}: response body larger than the size cap`,
+    message: `${couldNot(ctx)}: response body larger than the size cap`,
     status,
     endpoint: ctx.endpoint,
     retryable: false,
@@ -145,7 +126,7 @@ export function errorFromResponse(ctx: CallContext, res: HttpResponse, nowMs: nu
   const why = serverMessage !== undefined && serverMessage !== "" ? serverMessage : (STATUS_CODES[status] ?? "error");
   return new ApiError({
     code,
-    message: `${couldNot(ctx.endpoint)}: ${status} ${why}`,
+    message: `${couldNot(ctx)}: ${status} ${why}`,
     status,
     endpoint: ctx.endpoint,
     ...(serverMessage === undefined ? {} : { serverMessage }),
@@ -161,7 +142,7 @@ export function errorFromTransport(ctx: CallContext, failure: TransportFailure):
   const code: ErrorCode = failure.kind === "timeout" ? "TIMEOUT" : "NETWORK";
   return new ApiError({
     code,
-    message: `${couldNot(ctx.endpoint)}: ${failure.reason}`,
+    message: `${couldNot(ctx)}: ${failure.reason}`,
     endpoint: ctx.endpoint,
     retryable: isRetryableFailure({ code }, ctx.idempotent, failure.sent),
     request: ctx.request,

@@ -1,26 +1,28 @@
 /**
  * The one retry policy of the v3 client (Octokit / stripe-node style): a pure function of the
- * failed attempt, so every rule is covered by a table-driven test.
+ * failed attempt, so every rule is covered by a table-driven test. Its waits are the shared
+ * backoff's (`scheduling/backoff.ts`, full jitter).
  */
+import { fullJitterMs, REQUEST_BACKOFF } from "../scheduling/backoff.js";
 import type { ErrorCode } from "./errors.js";
 
 /** Retry tuning; every field has a default in DEFAULT_RETRY_OPTIONS. */
 export interface RetryOptions {
   /** Attempts in total, the first one included. @default 5 */
   maxAttempts: number;
-  /** Backoff base: attempt n waits up to baseDelayMs * 2**n. @default 500 */
+  /** Backoff base: attempt n waits up to baseDelayMs * 2**n (`scheduling/backoff.ts`). @default 500 */
   baseDelayMs: number;
   /** Cap of one backoff wait. @default 30000 */
   maxDelayMs: number;
-  /** Cap of a Retry-After wait, so a bogus header cannot freeze the queue for hours. @default 600000 */
+  /** Cap of a Retry-After wait, so a bogus header cannot freeze the queue for hours. @default 60000 */
   maxRetryAfterMs: number;
 }
 
 /** Defaults of RetryOptions. */
 export const DEFAULT_RETRY_OPTIONS: Readonly<RetryOptions> = Object.freeze({
   maxAttempts: 5,
-  baseDelayMs: 500,
-  maxDelayMs: 30_000,
+  baseDelayMs: REQUEST_BACKOFF.baseMs,
+  maxDelayMs: REQUEST_BACKOFF.maxMs,
   // A Retry-After of minutes would freeze every folder of the key: wait at most a minute, then
   // try again (another 429 just waits again). Shown as a rate_limited event.
   maxRetryAfterMs: 60_000,
@@ -70,11 +72,6 @@ export function isRetryableFailure(error: FailedAttempt, idempotent: boolean, se
   return idempotent || !sent;
 }
 
-/** Full-jitter exponential backoff: random() * min(maxDelayMs, baseDelayMs * 2**attempt). */
-export function backoffDelayMs(attempt: number, options: RetryOptions, random: () => number): number {
-  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
-  return Math.floor(random() * ceiling);
-}
 
 /** Decides whether a failed attempt is repeated, and after how long. */
 export function decideRetry(input: RetryInput): RetryDecision {
@@ -84,7 +81,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (error.retryAfterMs !== undefined) {
     return { retry: true, delayMs: Math.min(Math.max(0, error.retryAfterMs), options.maxRetryAfterMs) };
   }
-  return { retry: true, delayMs: backoffDelayMs(attempt, options, random) };
+  return { retry: true, delayMs: fullJitterMs(attempt, { baseMs: options.baseDelayMs, maxMs: options.maxDelayMs }, random()) };
 }
 
 /**

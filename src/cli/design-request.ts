@@ -1,9 +1,9 @@
 /**
  * What `create` and `init --create` share: the creation flags, their translation into a
- * POST /v3/designs body, and the local generation budget around calls that start a generation.
+ * POST /v3/designs body (the client counts a prompted creation against the generation budget).
  */
 import type { Command } from "commander";
-import { ApiError, MpsyncError } from "../api/errors.js";
+import { MpsyncError } from "../api/errors.js";
 import type { CreateDesignRequest, Design } from "../api/schemas.js";
 import { isBareEditorId, normalizeDesignUrl } from "../sync/resolve-design.js";
 import type { CommandContext } from "./context.js";
@@ -63,27 +63,7 @@ export function checkImageUrls(images: readonly string[]): void {
   }
 }
 
-/**
- * Runs a call that starts a generation: refused when the local budget is used up, and
- * recorded once it may have reached the service (a refusal with a 4xx status did not).
- */
-export async function spendGeneration<T>(ctx: CommandContext, send: () => Promise<T>): Promise<T> {
-  const budget = ctx.runtime.generationBudget();
-  await budget.check();
-  let reached = true;
-  try {
-    return await send();
-  } catch (err) {
-    if (err instanceof ApiError && err.status !== undefined && err.status >= 400 && err.status < 500) reached = false;
-    throw err;
-  } finally {
-    if (reached) await budget.record();
-  }
-}
-
-/** Creates the design; a prompted creation goes through the generation budget. */
+/** Creates the design; a prompted creation goes through the generation budget (the client's). */
 export async function createDesign(ctx: CommandContext, body: CreateDesignRequest): Promise<Design> {
-  const client = await ctx.runtime.client();
-  if (body.prompt === undefined) return client.createDesign(body);
-  return spendGeneration(ctx, () => client.createDesign(body));
+  return (await ctx.runtime.client()).createDesign(body);
 }

@@ -12,6 +12,7 @@ import { stat } from "node:fs/promises";
 import type { Mapping, Runtime, WriteObserver } from "../runtime.js";
 import type { ResolvedConfig } from "../config/load-config.js";
 import type { EventSink } from "../sync/events.js";
+import type { Backoff } from "../scheduling/backoff.js";
 import type { DesignWorker } from "../sync/design-worker.js";
 import { acquireFolderLock, type FolderLock } from "../state/lock.js";
 import { describeError } from "../sync/describe-error.js";
@@ -37,8 +38,8 @@ export interface WatchDaemonOptions {
   /** Folders named on the command line (empty: every mapping). */
   dirs: string[];
   emit: EventSink;
-  /** Backoff of failed cycles. @default { baseMs: 1000, maxMs: 60000 } */
-  retry?: { baseMs: number; maxMs: number };
+  /** Backoff of failed cycles (`scheduling/backoff.ts`). @default CYCLE_BACKOFF: { baseMs: 1000, maxMs: 60000 } */
+  retry?: Backoff;
   /** Reload when .syncrc is saved. @default true */
   watchConfig?: boolean;
   /** Hears each folder's writes by the engine (`mpsync dev`). */

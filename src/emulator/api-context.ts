@@ -1,5 +1,6 @@
 /** What every v3 handler receives, and the helpers they share (access checks, typed replies). */
 import type { z } from "zod";
+import type { EndpointName, EndpointResponse } from "../api/endpoints.js";
 import type { GenerationRunner } from "./generation.js";
 import { EmulatorHttpError } from "./http-error.js";
 import type { JsonResponse } from "./http-io.js";
@@ -25,8 +26,15 @@ export interface ApiContext {
   services: ApiServices;
 }
 
-/** A v3 handler. */
-export type ApiHandler = (ctx: ApiContext) => JsonResponse | Promise<JsonResponse>;
+/** A 200 answer whose body is what the endpoint's response schema gives. */
+export interface Reply<T> extends JsonResponse {
+  body: T;
+}
+
+/** The handler of endpoint `K`: it answers what the client accepts from `K` (or throws an HTTP error). */
+export type ApiHandler<K extends EndpointName = EndpointName> = (ctx: ApiContext) => Reply<EndpointResponse<K>> | Promise<Reply<EndpointResponse<K>>>;
+/** One handler for every endpoint of the table (`api/endpoints.ts`): a missing one fails the build. */
+export type ApiHandlers = { [K in EndpointName]: ApiHandler<K> };
 /** A v3 route. */
 export type ApiRoute = Route<ApiHandler>;
 
@@ -60,7 +68,7 @@ export function ownedArtifact(ctx: ApiContext): { design: StoredDesign; artifact
  * A 200 whose body is checked against the shared response schema, so the emulator can never
  * answer something the client would reject (a mismatch is an emulator bug: 500).
  */
-export function reply<T extends z.ZodType>(schema: T, body: z.input<T>): JsonResponse {
+export function reply<T extends z.ZodType>(schema: T, body: z.input<T>): Reply<z.output<T>> {
   return { status: 200, body: schema.parse(body) };
 }
 

@@ -1,20 +1,18 @@
 /** v3 handlers about artifacts: active artifact, write, clone, read, publish. */
 import {
   artifactSchema,
-  createArtifactRequestSchema,
   publishResponseSchema,
-  readFilesRequestSchema,
   readFilesResponseSchema,
-  writeFilesRequestSchema,
   writeFilesResponseSchema,
 } from "../api/schemas.js";
+import { ENDPOINTS } from "../api/endpoints.js";
 import { fileNames, ownedArtifact, ownedDesign, reply, type ApiHandler } from "./api-context.js";
 import { compileFiles } from "./compile.js";
 import { badRequest, EmulatorHttpError } from "./http-error.js";
 import { parseJsonBody } from "./http-io.js";
 
 /** GET /v3/designs/{editorId}/active-artifact */
-export const getActiveArtifact: ApiHandler = (ctx) => {
+export const getActiveArtifact: ApiHandler<"getActiveArtifact"> = (ctx) => {
   const design = ownedDesign(ctx);
   const active = ctx.services.store.requireArtifact(design);
   return reply(artifactSchema, { artifactId: active.id, files: fileNames(active) });
@@ -41,9 +39,9 @@ export function invalidFileNameReason(name: string): string | undefined {
  * files, leaves the others alone, never compiles. Any artifact of the design may be written,
  * generating or not.
  */
-export const writeFiles: ApiHandler = (ctx) => {
+export const writeFiles: ApiHandler<"writeFiles"> = (ctx) => {
   const { artifact } = ownedArtifact(ctx);
-  const { files } = parseJsonBody(ctx.rawBody, writeFilesRequestSchema);
+  const { files } = parseJsonBody(ctx.rawBody, ENDPOINTS.writeFiles.body);
   for (const file of files) {
     const reason = invalidFileNameReason(file.fileName);
     if (reason !== undefined) throw badRequest(`Invalid file name ${JSON.stringify(file.fileName)}: it ${reason}`);
@@ -54,9 +52,9 @@ export const writeFiles: ApiHandler = (ctx) => {
 };
 
 /** POST /v3/designs/{editorId}/artifacts: clone a source artifact of this design into a new active one. */
-export const createArtifact: ApiHandler = (ctx) => {
+export const createArtifact: ApiHandler<"createArtifact"> = (ctx) => {
   const design = ownedDesign(ctx);
-  const body = parseJsonBody(ctx.rawBody, createArtifactRequestSchema);
+  const body = parseJsonBody(ctx.rawBody, ENDPOINTS.createArtifact.body);
   const { store } = ctx.services;
   const source = store.requireArtifact(design, body.sourceArtifactId);
   const artifact = store.addArtifact(design, source.files, body.name);
@@ -64,9 +62,9 @@ export const createArtifact: ApiHandler = (ctx) => {
 };
 
 /** POST .../artifacts/{artifactId}/files/read: names that do not exist are left out, no error. */
-export const readFiles: ApiHandler = (ctx) => {
+export const readFiles: ApiHandler<"readFiles"> = (ctx) => {
   const { artifact } = ownedArtifact(ctx);
-  const { fileNames: wanted } = parseJsonBody(ctx.rawBody, readFilesRequestSchema);
+  const { fileNames: wanted } = parseJsonBody(ctx.rawBody, ENDPOINTS.readFiles.body);
   const files = [...new Set(wanted)].flatMap((name) => {
     const content = artifact.files.get(name);
     return content === undefined ? [] : [{ name, content }];
@@ -80,7 +78,7 @@ export const readFiles: ApiHandler = (ctx) => {
  * version entry is added: here a new version holding the same files, made active. The answer
  * is `{ compiledFiles }` as a third party observed. 422 `Compilation failed: <file>:<line>:<column>: <message>`.
  */
-export const publishArtifact: ApiHandler = async (ctx) => {
+export const publishArtifact: ApiHandler<"publish"> = async (ctx) => {
   const { design, artifact } = ownedArtifact(ctx);
   const result = await compileFiles(artifact.files, { check: ctx.services.options.compileCheck });
   const unchecked = result.ok && result.unchecked === true;

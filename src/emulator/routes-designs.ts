@@ -1,21 +1,18 @@
 /** v3 handlers about designs as a whole: health, create, resolve-url, lists, status, prompts. */
 import {
-  createDesignRequestSchema,
   designSchema,
   designStatusSchema,
   designSystemsResponseSchema,
   healthResponseSchema,
   MESSAGES_PAGE_SIZE,
   messagesPageSchema,
-  promptRequestSchema,
   promptResponseSchema,
-  resolveUrlRequestSchema,
   resolveUrlResponseSchema,
-  skipQuerySchema,
   VERSIONS_PAGE_SIZE,
   versionsPageSchema,
   type CreateDesignRequest,
 } from "../api/schemas.js";
+import { ENDPOINTS } from "../api/endpoints.js";
 import { fileNames, ownedDesign, reply, requireAccess, type ApiContext, type ApiHandler } from "./api-context.js";
 import { badRequest, EmulatorHttpError, notFound } from "./http-error.js";
 import { parseJsonBody, validate } from "./http-io.js";
@@ -25,7 +22,7 @@ import type { StoredDesign } from "./types.js";
 import { parseDesignUrl } from "./url-resolution.js";
 
 /** GET /v3/health */
-export const getHealth: ApiHandler = () => reply(healthResponseSchema, { status: "ok" });
+export const getHealth: ApiHandler<"health"> = () => reply(healthResponseSchema, { status: "ok" });
 
 /**
  * POST /v3/designs. With a prompt the design has no artifact until its first generation ends
@@ -33,8 +30,8 @@ export const getHealth: ApiHandler = () => reply(healthResponseSchema, { status:
  * (activeArtifactId null, availableFiles [], active-artifact 404). The generation builds on
  * the template or the blank scaffold. The credit is taken first, so a 402 leaves no design.
  */
-export const createDesign: ApiHandler = (ctx) => {
-  const body = parseJsonBody(ctx.rawBody, createDesignRequestSchema);
+export const createDesign: ApiHandler<"createDesign"> = (ctx) => {
+  const body = parseJsonBody(ctx.rawBody, ENDPOINTS.createDesign.body);
   const { store, runner } = ctx.services;
   const designSystemId = resolveDesignSystem(store, body);
   const template = body.templateId === undefined ? undefined : requireAccess(ctx, store.requireDesign(body.templateId));
@@ -85,8 +82,8 @@ function designView(ctx: ApiContext, design: StoredDesign): {
 }
 
 /** POST /v3/designs/resolve-url. A published URL only resolves once the design was published. */
-export const resolveUrl: ApiHandler = (ctx) => {
-  const { url } = parseJsonBody(ctx.rawBody, resolveUrlRequestSchema);
+export const resolveUrl: ApiHandler<"resolveUrl"> = (ctx) => {
+  const { url } = parseJsonBody(ctx.rawBody, ENDPOINTS.resolveUrl.body);
   const target = parseDesignUrl(url, ctx.services.options);
   const designs = [...ctx.services.store.designs()];
   let design: StoredDesign | undefined;
@@ -99,7 +96,7 @@ export const resolveUrl: ApiHandler = (ctx) => {
 };
 
 /** GET /v3/design-systems */
-export const listDesignSystems: ApiHandler = (ctx) => {
+export const listDesignSystems: ApiHandler<"listDesignSystems"> = (ctx) => {
   // The real envelope is undocumented; the client accepts a bare array or any object holding
   // one. The reply passes through the client schema, so the emulator answers the bare array.
   const designSystems = [...ctx.services.store.designSystems()].map((ds) => ({ id: ds.id, name: ds.name }));
@@ -107,7 +104,7 @@ export const listDesignSystems: ApiHandler = (ctx) => {
 };
 
 function skipOf(ctx: ApiContext): number {
-  return validate(skipQuerySchema, ctx.query.get("skip") ?? undefined, "query.skip");
+  return validate(ENDPOINTS.listVersions.skip, ctx.query.get("skip") ?? undefined, "query.skip");
 }
 
 function newestFirstPage<T>(items: readonly T[], skip: number, size: number): { page: T[]; hasMore: boolean } {
@@ -116,7 +113,7 @@ function newestFirstPage<T>(items: readonly T[], skip: number, size: number): { 
 }
 
 /** GET /v3/designs/{editorId}/versions?skip=N: 20 a page, newest first. */
-export const listVersions: ApiHandler = (ctx) => {
+export const listVersions: ApiHandler<"listVersions"> = (ctx) => {
   const design = ownedDesign(ctx);
   const { page, hasMore } = newestFirstPage([...design.artifacts.values()], skipOf(ctx), VERSIONS_PAGE_SIZE);
   const versions = page.map((a) => ({
@@ -129,7 +126,7 @@ export const listVersions: ApiHandler = (ctx) => {
 };
 
 /** GET /v3/designs/{editorId}/messages?skip=N: 10 a page, newest first. */
-export const listMessages: ApiHandler = (ctx) => {
+export const listMessages: ApiHandler<"listMessages"> = (ctx) => {
   const design = ownedDesign(ctx);
   const { page, hasMore } = newestFirstPage(design.messages, skipOf(ctx), MESSAGES_PAGE_SIZE);
   const items = page.map((m) => ({
@@ -145,7 +142,7 @@ export const listMessages: ApiHandler = (ctx) => {
 };
 
 /** GET /v3/designs/{editorId}/status; with strictPoll, 429 + Retry-After to early polls. */
-export const getStatus: ApiHandler = (ctx) => {
+export const getStatus: ApiHandler<"getStatus"> = (ctx) => {
   const design = ownedDesign(ctx);
   const { options, pollLimiter, store } = ctx.services;
   if (options.strictPoll) {
@@ -165,9 +162,9 @@ export const getStatus: ApiHandler = (ctx) => {
 };
 
 /** POST /v3/designs/{editorId}/prompts: 409 while generating (no credit taken), 402 without credits. */
-export const sendPrompt: ApiHandler = (ctx) => {
+export const sendPrompt: ApiHandler<"sendPrompt"> = (ctx) => {
   const design = ownedDesign(ctx);
-  const body = parseJsonBody(ctx.rawBody, promptRequestSchema);
+  const body = parseJsonBody(ctx.rawBody, ENDPOINTS.sendPrompt.body);
   const { store, runner } = ctx.services;
   runner.assertIdle(design);
   store.spendCredit(ctx.owner);

@@ -4,11 +4,12 @@
  * last read the file. The executor backs a file up before it replaces or removes it.
  */
 import { readFile, rmdir, unlink } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { hashContent } from "../core/hash.js";
 import { removeHeld, writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
 import type { WriteSession } from "./write-session.js";
+import { assertStamp, backupPath } from "./recovery-layout.js";
 import { readLocalFile } from "./scan-tree.js";
 
 /** Outcome of a compare-and-swap write. */
@@ -92,9 +93,8 @@ export async function backupLocalFile(root: string, rel: string, backupsDir: str
     const kept = await readFile(prior.path).then((b) => hashContent(b) === current.hash, () => false);
     if (kept) return prior.path;
   }
-  const target = resolveInside(join(backupsDir, stamp), rel);
   for (let n = 0; ; n++) {
-    const candidate = n === 0 ? target : `${target}.${n}`;
+    const candidate = backupPath(backupsDir, stamp, rel, n);
     const existing = await readFile(candidate).catch((err: NodeJS.ErrnoException) => {
       if (err.code === "ENOENT") return undefined;
       throw err;
@@ -108,13 +108,6 @@ export async function backupLocalFile(root: string, rel: string, backupsDir: str
       memory?.set(rel, { hash: current.hash, path: candidate });
       return candidate;
     }
-  }
-}
-
-/** A stamp names one folder level: no separators, no dot-only names. */
-export function assertStamp(stamp: string): void {
-  if (!/^[A-Za-z0-9._-]+$/.test(stamp) || /^\.+$/.test(stamp)) {
-    throw new UnsafeLocalPathError(stamp, "invalid", "a stamp must be one folder name");
   }
 }
 

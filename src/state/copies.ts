@@ -3,8 +3,8 @@
  * conflict replaced), conflict sides, and the last synced version (the base text). The way
  * back for `mpsync restore`.
  */
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { listBackups, listConflictSides, type ConflictSide } from "../local/recovery-layout.js";
 import type { StateStore } from "./state-store.js";
 import { countLines } from "../core/line-count.js";
 
@@ -20,15 +20,7 @@ export interface FileCopy {
   read(): Promise<Buffer>;
 }
 
-/** `2026-11-22T15-44-20-123Z` (a backup or conflict folder) -> epoch ms, or undefined. */
-export function stampTime(stamp: string): number | undefined {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/.exec(stamp);
-  if (m === null) return undefined;
-  const at = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
-  return Number.isNaN(at) ? undefined : at;
-}
-
-const CONFLICT_SIDES: Record<string, string> = {
+const SIDE_REASONS: Record<ConflictSide, string> = {
   local: "conflict: your side",
   remote: "conflict: the service's side",
   base: "conflict: the common ancestor",
@@ -36,39 +28,15 @@ const CONFLICT_SIDES: Record<string, string> = {
 
 /** Copies of `rel` (relative, `/`-separated), newest first; the last synced version last. */
 export async function listCopies(store: StateStore, rel: string, baseHash: string | undefined): Promise<FileCopy[]> {
-  const out: FileCopy[] = [];
-  for (const stamp of await readdir(store.backupsDir).catch(() => [])) {
-    const at = stampTime(stamp);
-    const dir = join(store.backupsDir, stamp);
-    const names = await readdir(join(dir, rel, ".."), { withFileTypes: false }).catch(() => [] as string[]);
-    const leaf = rel.split("/").pop() ?? rel;
-    for (const name of names) {
-      if (name !== leaf && !new RegExp(`^${escapeRe(leaf)}\\.\\d+$`).test(name)) continue;
-      const file = join(dir, rel, "..", name);
-      out.push({ at, reason: "backup: replaced or removed by sync", file, read: () => readFile(file) });
-    }
-  }
-  for (const stamp of await readdir(store.conflictsDir).catch(() => [])) {
-    const at = stampTime(stamp);
-    for (const side of Object.keys(CONFLICT_SIDES)) {
-      const file = join(store.conflictsDir, stamp, `${rel}.${side}`);
-      const exists = await readFile(file).then(
-        () => true,
-        () => false,
-      );
-      if (exists) out.push({ at, reason: CONFLICT_SIDES[side] ?? side, file, read: () => readFile(file) });
-    }
-  }
+  const backups = (await listBackups(store.backupsDir, rel)).map((b) => ({ ...b, reason: "backup: replaced or removed by sync" }));
+  const sides = (await listConflictSides(store.conflictsDir, rel)).map((c) => ({ ...c, reason: SIDE_REASONS[c.side] }));
+  const out: FileCopy[] = [...backups, ...sides].map(({ at, reason, file }) => ({ at, reason, file, read: () => readFile(file) }));
   out.sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
   if (baseHash !== undefined) {
     const text = await store.getBase(baseHash);
     if (text !== undefined) out.push({ at: undefined, reason: "last synced version (both sides agreed on it)", file: undefined, read: () => Promise.resolve(Buffer.from(text)) });
   }
   return out;
-}
-
-function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** What putting `copy` back changes against the last synced version: lines it drops and adds. */

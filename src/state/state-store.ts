@@ -9,18 +9,16 @@ import { MpsyncError } from "../core/errors.js";
 import { lstat, mkdir, readFile, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically, writeJsonAtomically } from "../local/atomic-write.js";
-import { assertStamp } from "../local/local-fs.js";
-import { resolveInside } from "../local/safe-path.js";
+import { BACKUPS_DIR_NAME, CONFLICT_SIDES, conflictSidePath, CONFLICTS_DIR_NAME, recoveryStamp, STATE_DIR_NAME, type ConflictSides } from "../local/recovery-layout.js";
 import type { Clock } from "../core/clock.js";
 import { BaseTextStore } from "./base-store.js";
-import { fileStamp } from "./stamp.js";
 import { emptySyncState, STATE_VERSION, syncStateSchema, type SyncState, type SyncStateInput } from "./state-schema.js";
 
 /** The store's side files (see StateStore.loadSide). */
 export type SideFile = "scan-cache.json" | "daemon.json" | "links.json";
 
-/** Name of the per-folder store. */
-export const STATE_DIR_NAME = ".mpsync";
+/** Name of the per-folder store (its recovery folders: local/recovery-layout.ts). */
+export { STATE_DIR_NAME };
 
 /** Result of StateStore.load(). */
 export interface LoadedState {
@@ -33,12 +31,8 @@ export interface LoadedState {
   movedTo?: string;
 }
 
-/** The three sides of a conflict as saved under `.mpsync/conflicts/`. */
-export interface ConflictSides {
-  local?: string;
-  remote?: string;
-  base?: string;
-}
+/** The sides of a conflict as saved under `.mpsync/conflicts/`. */
+export type { ConflictSides };
 
 /** A folder's `.mpsync/` store. */
 export interface StateStore {
@@ -91,8 +85,8 @@ class FolderStateStore implements StateStore {
 
   constructor(root: string, clock: Pick<Clock, "now">) {
     this.dir = join(root, STATE_DIR_NAME);
-    this.backupsDir = join(this.dir, "backups");
-    this.conflictsDir = join(this.dir, "conflicts");
+    this.backupsDir = join(this.dir, BACKUPS_DIR_NAME);
+    this.conflictsDir = join(this.dir, CONFLICTS_DIR_NAME);
     this.#statePath = join(this.dir, "state.json");
     this.#baseDir = join(this.dir, "base");
     this.#clock = clock;
@@ -171,17 +165,13 @@ class FolderStateStore implements StateStore {
   }
 
   async saveConflict(rel: string, sides: ConflictSides, stamp: string): Promise<void> {
-    assertStamp(stamp);
-    const folder = join(this.conflictsDir, stamp);
+    const paths = CONFLICT_SIDES.map((side) => [conflictSidePath(this.conflictsDir, stamp, rel, side), sides[side]] as const);
     await this.ensureLayout();
-    for (const side of ["local", "remote", "base"] as const) {
-      const text = sides[side];
-      if (text !== undefined) await writeFileAtomically(resolveInside(folder, `${rel}.${side}`), text);
-    }
+    for (const [file, text] of paths) if (text !== undefined) await writeFileAtomically(file, text);
   }
 
   async #setAside(detail: string): Promise<LoadedState> {
-    const target = `${this.#statePath}.corrupt-${fileStamp(this.#clock.now())}`;
+    const target = `${this.#statePath}.corrupt-${recoveryStamp(this.#clock.now())}`;
     try {
       // Never overwrite an earlier corrupt copy: rename onto an existing name would.
       const free = (await exists(target)) ? `${target}-${process.pid}-${Math.random().toString(36).slice(2, 8)}` : target;

@@ -3,6 +3,7 @@ import type { EventSink, SyncEvent } from "./events.js";
 import type { ExecuteResult } from "./executor.js";
 import { DISK_FULL_CODES } from "./failure.js";
 import type { DisplacedEdit } from "./displaced.js";
+import { shownBackupPath } from "../local/recovery-layout.js";
 
 /** Emits pulled / pushed / conflict events and the notices of one executed cycle. */
 export function emitCycleEvents(
@@ -54,7 +55,7 @@ export function emitCycleEvents(
  */
 export function emitDisplaced(emit: EventSink, origin: Pick<SyncEvent, "dir" | "editorId">, displaced: ReadonlyMap<string, DisplacedEdit>, stamp: string): void {
   for (const [path, d] of displaced) {
-    const backup = `.mpsync/backups/${stamp}/${path}`;
+    const backup = shownBackupPath(stamp, path);
     const what = d.lost.length === 0 ? "your pushed edit" : `your pushed edit ${JSON.stringify(truncate(d.lost[0]!))}${d.lost.length > 1 ? ` and ${plural(d.lost.length - 1, "more line")}` : ""}`;
     const message = d.removed
       ? `conflict in ${path}: the new version was built without this file you pushed; it was removed here and is kept in ${backup}: bring it back with mpsync restore ${path}`

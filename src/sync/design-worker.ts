@@ -12,6 +12,7 @@ import { ApiError } from "../api/errors.js";
 import { errorCode, hasCode, MpsyncError } from "../core/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../core/clock.js";
+import { CYCLE_BACKOFF, type Backoff } from "../scheduling/backoff.js";
 import type { EventSink } from "./events.js";
 import type { DesignSync, CycleReport } from "./design-sync.js";
 import type { ChangeSourceHandle } from "./ports.js";
@@ -19,7 +20,7 @@ import type { RemoteSnapshot } from "./remote-snapshot.js";
 import { describeError } from "./describe-error.js";
 import { classifyFailure, describeFailure } from "./failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
-import { DEFAULT_REMOTE_CHECK_MS, DEFAULT_RETRY, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
+import { DEFAULT_REMOTE_CHECK_MS, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
 /** What some effects hand on, kept out of the (pure) loop's events. */
 interface EffectContext {
@@ -59,8 +60,8 @@ export interface DesignWorkerOptions {
   onStopped?: (err: unknown) => void;
   /** After a full sync of a large design: free its garbage once quiet (src/core/heap.ts). */
   settleHeap?: () => void;
-  /** Backoff of failed cycles, in ms. @default { baseMs: 1000, maxMs: 60000 } */
-  retry?: { baseMs: number; maxMs: number };
+  /** Backoff of failed cycles, in ms. @default CYCLE_BACKOFF: { baseMs: 1000, maxMs: 60000 } */
+  retry?: Backoff;
   /** Jitter source in [0, 1) for retry delays. @default Math.random */
   random?: () => number;
   /** After every sync cycle, whatever its outcome (`mpsync dev` reloads only once a pull's writes are done). */
@@ -99,7 +100,7 @@ export class DesignWorker {
       dir: options.dir,
       publishOnPush: options.publishOnPush,
       remoteCheckMs: options.remoteCheckMs ?? DEFAULT_REMOTE_CHECK_MS,
-      retry: options.retry ?? DEFAULT_RETRY,
+      retry: options.retry ?? CYCLE_BACKOFF,
     };
   }
 

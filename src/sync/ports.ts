@@ -6,6 +6,7 @@
  * is the V3Client of src/api/client-types.ts.
  */
 import type { SyncState } from "../state/state-schema.js";
+import type { ConflictSides } from "../local/recovery-layout.js";
 
 /** A local file as read right now. */
 export interface LocalRead {
@@ -72,7 +73,7 @@ export interface DesignStore extends BaseTexts {
    * makes it durable before the state that names the new bases. @default durable: true
    */
   save(state: PersistedState, options?: { durable?: boolean }): Promise<void>;
-  saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
+  saveConflict(rel: string, sides: ConflictSides, stamp: string): Promise<void>;
   pruneBases(keep: ReadonlySet<string>): Promise<void>;
   /** Stores many base texts at once (a pull: one pack instead of a file each); in order. */
   putBases?(texts: readonly string[]): Promise<string[]>;

@@ -4,6 +4,7 @@
  * the state save, and the cycle's events. Kept apart from planning so each half stays readable.
  */
 import { hashContent } from "../core/hash.js";
+import { recoveryStamp } from "../local/recovery-layout.js";
 import { MpsyncError } from "../core/errors.js";
 import type { BaseLedger } from "./base-ledger.js";
 import type { CheckScope } from "./check-scope.js";
@@ -74,7 +75,7 @@ export async function runPlan(ctx: PlanRunContext, run: PlannedRun): Promise<Exe
   const displaced = await findDisplaced(plan, ledger, remote, o.store);
   await ledger.intendPulls(await pullIntents(o.store, plan, remote));
   const refused = new Map(Object.entries(state.refusedContent ?? {}));
-  const stamp = new Date(o.clock.now()).toISOString().replace(/[:.]/g, "-");
+  const stamp = recoveryStamp(o.clock.now());
   const origin = { dir: o.dir, editorId: ctx.editorId };
   // Said before the files are written: a process killed between the write and the report
   // would leave the edit only in backups, and the next cycle would see nothing to report.

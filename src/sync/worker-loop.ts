@@ -7,6 +7,7 @@
  */
 import type { DesignStatus } from "../api/schemas.js";
 import { formatSeconds } from "../core/duration.js";
+import { equalJitterMs, type Backoff } from "../scheduling/backoff.js";
 import type { FailureClass } from "./failure.js";
 import type { SyncEventName } from "./events.js";
 
@@ -14,8 +15,6 @@ import type { SyncEventName } from "./events.js";
 export const STATUS_SAVE_INTERVAL_MS = 60_000;
 /** Default remoteCheckSec, in ms. */
 export const DEFAULT_REMOTE_CHECK_MS = 60_000;
-/** Default backoff of failed cycles. */
-export const DEFAULT_RETRY = { baseMs: 1000, maxMs: 60_000 } as const;
 /** A full sync of at least this many files (listed, pulled or removed) is followed by settle-heap. */
 export const SETTLE_HEAP_MIN_FILES = 500;
 
@@ -31,7 +30,7 @@ export interface LoopConfig {
   publishOnPush: boolean;
   /** How often an idle design's remote contents are read (in-place edits move no id). */
   remoteCheckMs: number;
-  retry: { baseMs: number; maxMs: number };
+  retry: Backoff;
 }
 
 /** Everything the loop remembers between events. */
@@ -316,8 +315,7 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
       const effects: Effect[] = [];
       let delay: number | undefined;
       if (!s.stopped && !s.retryArmed) {
-        const ceiling = Math.min(cfg.retry.maxMs, cfg.retry.baseMs * 2 ** Math.min(s.failures, 20));
-        delay = ceiling / 2 + e.jitter * (ceiling / 2);
+        delay = equalJitterMs(s.failures, cfg.retry, e.jitter);
         next = { ...next, failures: s.failures + 1, retryArmed: true };
         effects.push({ do: "arm-retry", delayMs: delay });
       }

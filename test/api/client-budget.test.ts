@@ -31,4 +31,21 @@ describe("a client with a generation budget", () => {
     expect(server.requests).toHaveLength(before);
     await client.close();
   });
+
+  it("does not count a refused generation call (4xx: out of credits, bad request) nor one that never left", async () => {
+    server = await startTestServer((req, res, i) => sendJson(res, i === 0 ? 402 : 400, { error: "refused" }));
+    const budget = new GenerationBudget({ apiKey: API_KEY, ledger: createMemoryGenerationLedger(), clock: createFakeClock(), limit: 1 });
+    const client = testClient(server.baseUrl, { budget });
+    await expect(client.sendPrompt(EDITOR_ID, { prompt: "one" })).rejects.toMatchObject({ code: "PAYMENT_REQUIRED" });
+    await expect(client.createDesign({ prompt: "two" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await budget.remaining()).toBe(1);
+    await client.close();
+    const closed = server.baseUrl;
+    await server.close();
+    server = undefined;
+    const offline = testClient(closed, { budget, retry: { maxAttempts: 1 } });
+    await expect(offline.sendPrompt(EDITOR_ID, { prompt: "three" })).rejects.toMatchObject({ code: "NETWORK" });
+    expect(await budget.remaining()).toBe(1);
+    await offline.close();
+  });
 });

@@ -1,7 +1,8 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
 import {
-  backoffDelayMs,
   DEFAULT_RETRY_OPTIONS,
   decideRetry,
   isRetryableFailure,
@@ -58,20 +59,26 @@ describe("decideRetry", () => {
     expect(decideRetry({ attempt: 0, error, idempotent: true, options, random: () => 0 })).toEqual({ retry: true, delayMs: 0 });
   });
 
-  it("full jitter stays within [0, min(max, base * 2**attempt))", () => {
-    for (let attempt = 0; attempt < 12; attempt++) {
-      const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
-      expect(backoffDelayMs(attempt, options, () => 0)).toBe(0);
-      expect(backoffDelayMs(attempt, options, () => 0.999999)).toBeLessThan(ceiling);
-    }
-  });
-
-  it("caps the backoff at maxDelayMs", () => {
-    expect(backoffDelayMs(6, options, half)).toBe(500);
+  it("waits the shared backoff's full jitter, capped at maxDelayMs", () => {
+    const error: FailedAttempt = { status: 503, code: "SERVER_ERROR" };
+    const wait = (attempt: number, random: number): RetryDecision => decideRetry({ attempt, error, idempotent: true, options: { ...options, maxAttempts: 20 }, random: () => random });
+    expect(wait(0, 0.5)).toEqual({ retry: true, delayMs: 50 });
+    expect(wait(3, 0.5)).toEqual({ retry: true, delayMs: 400 });
+    expect(wait(6, 0.5)).toEqual({ retry: true, delayMs: 500 });
+    expect(wait(6, 0)).toEqual({ retry: true, delayMs: 0 });
   });
 
   it("has the documented defaults", () => {
     expect(DEFAULT_RETRY_OPTIONS).toEqual({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 });
+  });
+
+  it("documents each option with its real default (the @default beside each field)", () => {
+    const source = readFileSync(join(import.meta.dirname, "../../src/api/retry-policy.ts"), "utf8");
+    const fields = source.slice(source.indexOf("export interface RetryOptions"), source.indexOf("/** Defaults of RetryOptions"));
+    const documented = Object.fromEntries([...fields.matchAll(/@default (\d+) \*\/\n\s+(\w+): number;/g)].map((m) => [m[2], Number(m[1])]));
+    expect(documented).toEqual(DEFAULT_RETRY_OPTIONS);
+    const clientDoc = /@default DEFAULT_RETRY_OPTIONS: (\{[^}]*\})/.exec(readFileSync(join(import.meta.dirname, "../../src/api/client-options.ts"), "utf8"))?.[1];
+    expect(JSON.parse(clientDoc?.replace(/(\w+):/g, '"$1":') ?? "null")).toEqual(DEFAULT_RETRY_OPTIONS);
   });
 
   it("isRetryableFailure matches the table for a 429 on a generation call", () => {

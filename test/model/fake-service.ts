@@ -7,11 +7,11 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
 import type { V3Client } from "../../src/api/client-types.js";
-import { ENDPOINTS, type Endpoint } from "../../src/api/endpoints.js";
+import { callContext, ENDPOINTS, expandPath, type Endpoint } from "../../src/api/endpoints.js";
 import { MpsyncError } from "../../src/core/errors.js";
 import { TransportFailure } from "../../src/api/http-transport.js";
-import { errorFromResponse, errorFromTransport, parseSuccess, type CallContext } from "../../src/api/response.js";
-import { readFilesRequestSchema, writeFilesRequestSchema, type Artifact, type FileWrite } from "../../src/api/schemas.js";
+import { errorFromResponse, errorFromTransport, parseSuccess } from "../../src/api/response.js";
+import type { Artifact, FileWrite } from "../../src/api/schemas.js";
 
 /** What a fault does to one call. */
 export type FaultKind =
@@ -160,9 +160,9 @@ function takeFault(service: FakeService, method: FaultTarget): FaultKind | undef
   return service.faults.splice(index, 1)[0]?.kind;
 }
 
-function contextOf(endpoint: Endpoint<unknown>, url: string): CallContext {
-  const name = `${endpoint.method} ${endpoint.template}`;
-  return { endpoint: name, request: { method: endpoint.method, url }, idempotent: endpoint.idempotent, secrets: [] };
+/** The URL a call to `endpoint` would have, built from the one endpoint table. */
+function urlOf(endpoint: Endpoint<unknown>, params: Readonly<Record<string, string>>, query = ""): string {
+  return `https://fake.test/api${expandPath(endpoint.template, params)}${query}`;
 }
 
 function jsonResponse(status: number, body: unknown, headers: IncomingHttpHeaders = JSON_HEADERS) {
@@ -181,7 +181,7 @@ function answer<T>(
   effect: () => unknown,
   invalid: unknown,
 ): T {
-  const ctx = contextOf(endpoint, url);
+  const ctx = callContext(endpoint, url, []);
   const schema: z.ZodType<T> = endpoint.response;
   switch (fault) {
     case undefined:
@@ -214,7 +214,6 @@ function answer<T>(
 }
 
 function createFakeClient(service: FakeService, now: () => number): V3Client {
-  const base = `https://fake.test/api/v3/designs/${service.editorId}`;
   const artifactOf = (editorId: string, id: string): FakeArtifact => {
     const a = service.artifacts.get(id);
     if (editorId !== service.editorId || a === undefined) throw new MpsyncError("NOT_FOUND", `no artifact ${id}`);
@@ -230,15 +229,15 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
         const fault = takeFault(service, "getActiveArtifact");
         const a = artifactOf(editorId, service.activeId);
         // The fake always has an artifact: the answer is never the "no artifact yet" shape.
-        return answer(fault, ENDPOINTS.getActiveArtifact, `${base}/active-artifact`, now(), () => ({ artifactId: a.id, files: [...a.files.keys()] }), { artifactId: "", files: [] }) as Artifact;
+        return answer(fault, ENDPOINTS.getActiveArtifact, urlOf(ENDPOINTS.getActiveArtifact, { editorId }), now(), () => ({ artifactId: a.id, files: [...a.files.keys()] }), { artifactId: "", files: [] }) as Artifact;
       }),
     readFiles: (editorId, artifactId, fileNames) =>
       call(() => {
         const fault = takeFault(service, "readFiles");
-        const names = readFilesRequestSchema.parse({ fileNames }).fileNames;
+        const names = ENDPOINTS.readFiles.body.parse({ fileNames }).fileNames;
         const a = artifactOf(editorId, artifactId);
         const effect = () => ({ files: names.flatMap((name) => (a.files.has(name) ? [{ name, content: a.files.get(name) }] : [])) });
-        const got = answer(fault, ENDPOINTS.readFiles, `${base}/artifacts/${artifactId}/files/read`, now(), effect, { files: [{ name: names[0] ?? "x" }] }).files;
+        const got = answer(fault, ENDPOINTS.readFiles, urlOf(ENDPOINTS.readFiles, { editorId, artifactId }), now(), effect, { files: [{ name: names[0] ?? "x" }] }).files;
         for (const f of got) service.served.set(f.name, (service.served.get(f.name) ?? new Set()).add(f.content));
         return got;
       }),
@@ -248,7 +247,7 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
       service.beforePatch = undefined;
       if (hook !== undefined) await hook();
       return call(() => {
-        const body = writeFilesRequestSchema.parse({ files });
+        const body = ENDPOINTS.writeFiles.body.parse({ files });
         const a = artifactOf(editorId, artifactId);
         const refused = body.files.some((f) => !a.files.has(f.fileName) && service.refuseNew.has(f.fileName));
         const tooLarge = service.maxPatchFiles !== undefined && body.files.length > service.maxPatchFiles;
@@ -268,7 +267,7 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
           service.afterApply?.();
           return { files: [...a.files.keys()] };
         };
-        return answer(fault, ENDPOINTS.writeFiles, `${base}/artifacts/${artifactId}/files`, now(), effect, { files: "nope" }).files;
+        return answer(fault, ENDPOINTS.writeFiles, urlOf(ENDPOINTS.writeFiles, { editorId, artifactId }), now(), effect, { files: "nope" }).files;
       });
     },
     listVersions: (editorId, skip = 0) =>
@@ -280,7 +279,7 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
           versions: all.slice(skip, skip + 20).map((a) => ({ artifactId: a.id, versionLabel: a.label, title: a.label, timeCreated: a.createdAt })),
           hasMore: skip + 20 < all.length,
         });
-        return answer(fault, ENDPOINTS.listVersions, `${base}/versions?skip=${skip}`, now(), effect, { versions: [{ versionLabel: "seven" }] });
+        return answer(fault, ENDPOINTS.listVersions, urlOf(ENDPOINTS.listVersions, { editorId }, `?skip=${skip}`), now(), effect, { versions: [{ versionLabel: "seven" }] });
       }),
     listAllVersions: notModelled("listAllVersions"),
     getStatus: (editorId) =>

@@ -8,7 +8,7 @@ import type { Mapping } from "../../runtime.js";
 import type { TimedSummary } from "../folder-pull.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
-import { collect, spendGeneration } from "../design-request.js";
+import { collect } from "../design-request.js";
 import { EXIT } from "../exit-codes.js";
 import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
@@ -71,7 +71,7 @@ async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags):
   const editorId = await refuseWhileGenerating(ctx, mapping, "mpsync prompt", "the prompt was not sent");
 
   const before = await activeArtifactOrNull(client, editorId);
-  const { requestId } = await spendGeneration(ctx, () => client.sendPrompt(editorId, body));
+  const { requestId } = await client.sendPrompt(editorId, body);
   const result: PromptResult = {
     ok: true,
     dir: mapping.dir,

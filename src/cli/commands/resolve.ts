@@ -4,13 +4,13 @@
  * let it be pushed: a running watch sends it, else the next push or sync does.
  */
 import type { Command } from "commander";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { MpsyncError } from "../../core/errors.js";
 import { hasConflictMarkers } from "../../core/markers.js";
 import { backupLocalFile, writeLocalFile } from "../../local/local-fs.js";
+import { listConflictedPaths, listConflictSides, recoveryStamp } from "../../local/recovery-layout.js";
 import type { Mapping } from "../../runtime.js";
-import { stampTime } from "../../state/copies.js";
 import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
 import { openStateStore, type StateStore } from "../../state/state-store.js";
 import { action, type ExitHolder } from "../program.js";
@@ -96,18 +96,17 @@ async function resolveOne(ctx: CommandContext, mapping: Mapping, rel: string, si
   if (copy === undefined) {
     throw new MpsyncError("USAGE", `${mapping.dir}: no saved conflict of ${rel} under .mpsync/conflicts/`, { hint: `see what mpsync holds of it: mpsync restore ${rel} --dir ${mapping.dir} --list` });
   }
-  const stamp = new Date(ctx.runtime.clock.now()).toISOString().replace(/[:.]/g, "-");
+  const stamp = recoveryStamp(ctx.runtime.clock.now());
   const backedUpTo = await backupLocalFile(mapping.root, rel, store.backupsDir, stamp);
   await writeLocalFile(mapping.root, rel, copy.content);
   return { dir: mapping.dir, path: rel, side, conflictAt: copy.at, backedUpTo };
 }
 
-/** The newest saved side of `rel`'s conflicts (`conflicts/<stamp>/<rel>.local|.remote`). */
+/** The newest saved `side` of `rel`'s conflicts. */
 async function newestSide(store: StateStore, rel: string, side: "local" | "remote"): Promise<{ content: Buffer; at: number | undefined } | undefined> {
-  const stamps = (await readdir(store.conflictsDir).catch(() => [] as string[])).sort().reverse();
-  for (const stamp of stamps) {
-    const content = await readFile(join(store.conflictsDir, stamp, `${rel}.${side}`)).catch(() => undefined);
-    if (content !== undefined) return { content, at: stampTime(stamp) };
+  for (const copy of await listConflictSides(store.conflictsDir, rel)) {
+    const content = copy.side === side ? await readFile(copy.file).catch(() => undefined) : undefined;
+    if (content !== undefined) return { content, at: copy.at };
   }
   return undefined;
 }
@@ -115,16 +114,8 @@ async function newestSide(store: StateStore, rel: string, side: "local" | "remot
 /** Files of the folder that hold conflict markers and have a saved conflict. */
 async function markedFiles(mapping: Mapping): Promise<string[]> {
   const store = openStateStore(mapping.root);
-  const names = new Set<string>();
-  for (const stamp of await readdir(store.conflictsDir).catch(() => [] as string[])) {
-    const entries = await readdir(join(store.conflictsDir, stamp), { recursive: true }).catch(() => [] as string[]);
-    for (const e of entries) {
-      const m = /^(.*)\.(local|remote|base)$/.exec(e.split("\\").join("/"));
-      if (m?.[1] !== undefined) names.add(m[1]);
-    }
-  }
   const marked: string[] = [];
-  for (const rel of [...names].sort()) {
+  for (const rel of await listConflictedPaths(store.conflictsDir)) {
     const text = await readFile(join(mapping.root, rel), "utf8").catch(() => undefined);
     if (text !== undefined && hasConflictMarkers(text)) marked.push(rel);
   }

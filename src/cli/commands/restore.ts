@@ -7,7 +7,8 @@ import { writeFileAtomically } from "../../local/atomic-write.js";
 import { backupLocalFile } from "../../local/local-fs.js";
 import { checkRemoteName } from "../../local/path-jail.js";
 import type { Mapping } from "../../runtime.js";
-import { chooseCopy, listCopies, restoreChange, stampTime, type FileCopy } from "../../state/copies.js";
+import { chooseCopy, listCopies, restoreChange, type FileCopy } from "../../state/copies.js";
+import { recoveryStamp, stampTime } from "../../local/recovery-layout.js";
 import { openStateStore } from "../../state/state-store.js";
 import { action, type ExitHolder } from "../program.js";
 import type { CliIo, CommandContext } from "../context.js";
@@ -84,7 +85,7 @@ async function runRestore(ctx: CommandContext, path: string, flags: RestoreFlags
     });
     return EXIT.failure;
   }
-  const stamp = new Date(ctx.runtime.clock.now()).toISOString().replace(/[:.]/g, "-");
+  const stamp = recoveryStamp(ctx.runtime.clock.now());
   const savedCurrent = await backupLocalFile(mapping.root, rel, store.backupsDir, stamp);
   await mkdir(dirname(target), { recursive: true });
   await writeFileAtomically(target, content);
