@@ -53,6 +53,8 @@ export class WatchDaemon {
   /** Folders that stopped for good since the last start or reload, with why. */
   #stopped: { dir: string; err: unknown }[] = [];
   #stopping = false;
+  /** The last reload was refused: the next good one is said even when it changes nothing. */
+  #reloadRefused = false;
   /** New folders held by another mpsync process, started once it lets go. */
   readonly #waiting = new Map<string, { mapping: Mapping; timer: NodeJS.Timeout }>();
   /** The settings the running folders use (a reload compares the new file with them). */
@@ -114,8 +116,15 @@ export class WatchDaemon {
     const { emit } = this.#o;
     try {
       const line = await this.reload();
-      if (line !== undefined || trigger === "signal") emit({ event: "notice", dir: "*", code: "RELOADED", message: line ?? "reloaded .syncrc: nothing changed" });
+      // A fix of a refused file is said even when it changes nothing: the error line cleared.
+      const wasRefused = this.#reloadRefused;
+      this.#reloadRefused = false;
+      if (line !== undefined || trigger === "signal" || wasRefused) {
+        const nothing = wasRefused ? ".syncrc is valid again: nothing changed" : "reloaded .syncrc: nothing changed";
+        emit({ event: "notice", dir: "*", code: "RELOADED", message: line ?? nothing });
+      }
     } catch (err) {
+      this.#reloadRefused = true;
       const fix = trigger === "signal" ? "fix .syncrc, then SIGHUP again" : "fix .syncrc: it is read again when saved";
       emit({ event: "error", dir: "*", code: errorCode(err), message: `reload refused, the running designs keep their settings (${fix}): ${describeError(err)}` });
     }

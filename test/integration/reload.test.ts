@@ -77,6 +77,19 @@ describe("a saved .syncrc", () => {
     expect((await reloaded(mark)).message).toBe("reloaded .syncrc: restarted the sync of design to apply debounceMs");
   });
 
+  it("putting back the file a refused reload saw says the error cleared, though nothing changed", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    const path = join(h.home, ".syncrc");
+    const good = await readFile(path, "utf8");
+    let mark = h.mark();
+    await writeFile(path, "{ not json");
+    await h.waitForEvent((e) => e.event === "error" && e.code === "CONFIG_INVALID", { since: mark });
+    mark = h.mark();
+    await writeFile(path, good);
+    expect((await reloaded(mark)).message).toBe(".syncrc is valid again: nothing changed");
+  });
+
   it("a new folder another mpsync process holds (init pulling it) starts once that process lets go", async () => {
     h = await startHarness();
     daemon = await startDaemon(h);
