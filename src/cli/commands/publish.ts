@@ -61,7 +61,7 @@ Examples:
           if (outcome.err !== undefined) worst ??= outcome.err;
         }
         const ok = worst === undefined;
-        ctx.out.result({ ok, designs: outcomes }, () => renderOutcomes(ctx, outcomes));
+        ctx.out.result("publish", { ok, designs: outcomes }, () => renderOutcomes(ctx, outcomes));
         // Auth and credit failures keep their own exit codes; a compile failure is 1.
         return ok ? EXIT.ok : exitCodeFor(worst);
       }),
