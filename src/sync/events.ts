@@ -13,7 +13,7 @@ const base = {
   message: z.string().describe("one line for people; never parse it"),
 };
 const files = z.array(z.string()).describe("paths inside the mapped folder");
-const code = z.string().describe("a stable error or notice code (README, Exit codes)");
+const code = z.string().describe("a stable code: mpsync's (FOLDER_LOCKED, DISK_FULL, RESUMED...) or a system error's (EACCES)");
 
 /** One schema per event name, in the order `watch --help` lists them. */
 const EVENT_SCHEMAS = [
