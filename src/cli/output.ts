@@ -7,7 +7,7 @@ import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 import { createSpinner } from "nanospinner";
 import { clockTime } from "../log/clock-time.js";
-import { MpsyncError } from "../core/errors.js";
+import { errorCode } from "../core/errors.js";
 import { describeError } from "../sync/describe-error.js";
 import type { SyncEvent, SyncEventName } from "../sync/events.js";
 import { exitCodeFor } from "./exit-codes.js";
@@ -97,8 +97,7 @@ export class Output {
   error(err: unknown): void {
     const message = describeError(err);
     if (this.opts.json) {
-      const code = err instanceof MpsyncError ? err.code : "INTERNAL";
-      this.result("error", { ok: false, error: { code, message, exitCode: exitCodeFor(err) } });
+      this.result("error", { ok: false, error: { code: errorCode(err), message, exitCode: exitCodeFor(err) } });
     } else {
       this.opts.stderr.write(`${this.#c.red("error:")} ${message}\n`);
     }

@@ -7,6 +7,7 @@ import { closeSync, fchmodSync, linkSync, openSync, renameSync, unlinkSync, writ
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import { isErrno } from "../core/errors.js";
 
 /** Options of writeFileAtomically. */
 export interface AtomicWriteOptions {
@@ -148,13 +149,13 @@ function publish(tmp: string, file: string, createOnly: boolean): boolean {
   try {
     linkSync(tmp, file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    if (!isErrno(err, "EEXIST")) throw err;
     created = false;
   }
   try {
     unlinkSync(tmp);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    if (!isErrno(err, "ENOENT")) throw err;
   }
   return created;
 }
@@ -177,8 +178,8 @@ function tempTag(): string {
 }
 
 async function removeTemp(tmp: string): Promise<void> {
-  await unlink(tmp).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== "ENOENT") throw err;
+  await unlink(tmp).catch((err: unknown) => {
+    if (!isErrno(err, "ENOENT")) throw err;
   });
 }
 

@@ -108,7 +108,7 @@ async function runPause(ctx: CommandContext, dirs: string[], pause: boolean): Pr
       changed = await clearPause(mapping.root);
     }
     const reply: ControlReply | undefined = await sendControl(mapping.root, { op: pause ? "pause" : "resume" });
-    if (reply !== undefined && !reply.ok) throw new MpsyncError("INTERNAL", `${mapping.dir}: the running daemon refused: ${reply.message}`);
+    if (reply !== undefined && !reply.ok) throw new MpsyncError("DAEMON_REFUSED", `${mapping.dir}: the running daemon refused: ${reply.message}`);
     const message =
       reply !== undefined
         ? `${reply.message}, told the running daemon`

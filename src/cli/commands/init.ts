@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { MpsyncError } from "../../core/errors.js";
+import { MpsyncError, isErrno } from "../../core/errors.js";
 import type { Design } from "../../api/schemas.js";
 import { displayPath, type LoadedConfig } from "../../config/load-config.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../config/write-config.js";
@@ -177,9 +177,9 @@ function refuseMappedDesign(loaded: LoadedConfig | undefined, editorId: string, 
 }
 
 async function refuseNonEmpty(root: string, dir: string): Promise<void> {
-  const entries = await readdir(root).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return [];
-    if (err.code === "ENOTDIR") throw new MpsyncError("USAGE", `${dir} is a file, not a folder`);
+  const entries = await readdir(root).catch((err: unknown) => {
+    if (isErrno(err, "ENOENT")) return [];
+    if (isErrno(err, "ENOTDIR")) throw new MpsyncError("USAGE", `${dir} is a file, not a folder`);
     throw err;
   });
   const content = entries.filter((e) => !NEUTRAL_ENTRIES.has(e));
