@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Help } from "commander";
 import type { CliIo, CommandContext } from "./context.js";
-import { MpsyncError } from "../core/errors.js";
+import { hasCode, MpsyncError, originOf } from "../core/errors.js";
+import { ApiError } from "../api/errors.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 
 /** Signature of a command action body. */
@@ -86,12 +87,13 @@ export function action<A extends unknown[]>(io: CliIo, exit: ExitHolder, body: A
 }
 
 /**
- * A key the service refused (an ApiError, a subclass): says which key it was (MP_API_KEY, or
- * the one stored for this address). A command that sent another key (login) throws a plain
- * MpsyncError with its own words, left alone.
+ * A key the service refused (an ApiError, under any ContextError): the same error with a hint
+ * saying which key it was (MP_API_KEY, or the one stored for this address), the refusal as its
+ * `cause`. A command that sent another key (login) throws a plain MpsyncError with its own
+ * words, left alone.
  */
 export function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
-  if (!(err instanceof MpsyncError) || err.code !== "UNAUTHORIZED" || Object.getPrototypeOf(err) === MpsyncError.prototype) return err;
+  if (!hasCode(err, "UNAUTHORIZED") || !(originOf(err) instanceof ApiError)) return err;
   const key = ctx.runtime.keySource();
   const hint =
     key.source === "env"
@@ -99,8 +101,7 @@ export function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
       : key.source === "file"
         ? `the service refused the key stored${key.baseUrl === undefined ? "" : ` for ${key.baseUrl}`}: run mpsync login to store a new one`
         : "no API key: set MP_API_KEY or run mpsync login";
-  (err as { hint: string | undefined }).hint = hint;
-  return err;
+  return new MpsyncError(err.code, err.message, { cause: err, hint });
 }
 
 /** What the first, outline-only parse found: the command to load, and whether help was asked. */

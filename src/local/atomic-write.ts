@@ -7,6 +7,7 @@ import { closeSync, fchmodSync, linkSync, lstatSync, openSync, renameSync, unlin
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import { isErrno } from "../core/errors.js";
 
 /** Options of writeFileAtomically. */
 export interface AtomicWriteOptions {
@@ -155,13 +156,13 @@ function publish(tmp: string, file: string, createOnly: boolean): boolean {
   try {
     linkSync(tmp, file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    if (!isErrno(err, "EEXIST")) throw err;
     created = false;
   }
   try {
     unlinkSync(tmp);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    if (!isErrno(err, "ENOENT")) throw err;
   }
   return created;
 }
@@ -190,9 +191,8 @@ async function replaceHeld(tmp: string, file: string, check: (held: string) => P
   try {
     linkSync(file, held);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return refuse(tmp);
-    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "EMLINK" && code !== "EXDEV") throw err;
+    if (isErrno(err, "ENOENT")) return refuse(tmp);
+    if (!isErrno(err, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "EXDEV")) throw err;
     if (!(await check(file))) return refuse(tmp);
     renameSync(tmp, file);
     return true;
@@ -225,7 +225,7 @@ export async function removeHeld(file: string, check: (held: string) => Promise<
   try {
     renameSync(file, held);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (isErrno(err, "ENOENT")) return false;
     throw err;
   }
   let removed = false;
@@ -250,7 +250,7 @@ function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    if (!isErrno(err, "ENOENT")) throw err;
   }
 }
 
@@ -272,8 +272,8 @@ function tempTag(): string {
 }
 
 async function removeTemp(tmp: string): Promise<void> {
-  await unlink(tmp).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== "ENOENT") throw err;
+  await unlink(tmp).catch((err: unknown) => {
+    if (!isErrno(err, "ENOENT")) throw err;
   });
 }
 

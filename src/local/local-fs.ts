@@ -11,6 +11,7 @@ import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path
 import type { WriteSession } from "./write-session.js";
 import { assertStamp, backupPath } from "./recovery-layout.js";
 import { readLocalFile } from "./scan-tree.js";
+import { isErrno } from "../core/errors.js";
 
 /** Outcome of a compare-and-swap write. */
 export type CasWriteResult = "written" | "changed-meanwhile";
@@ -52,7 +53,7 @@ export async function removeLocalFile(root: string, rel: string): Promise<boolea
   try {
     await unlink(abs);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (isErrno(err, "ENOENT")) return false;
     throw err;
   }
   await removeEmptyParents(root, abs);
@@ -95,8 +96,8 @@ export async function backupLocalFile(root: string, rel: string, backupsDir: str
   }
   for (let n = 0; ; n++) {
     const candidate = backupPath(backupsDir, stamp, rel, n);
-    const existing = await readFile(candidate).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === "ENOENT") return undefined;
+    const existing = await readFile(candidate).catch((err: unknown) => {
+      if (isErrno(err, "ENOENT")) return undefined;
       throw err;
     });
     if (existing !== undefined && hashContent(existing) === current.hash) {

@@ -6,7 +6,7 @@
  * CAS done, or PATCH answered 2xx): the executor returns those moves, in order, and the
  * BaseLedger records them (base-ledger.ts). It never writes state.
  */
-import { hasCode } from "../core/errors.js";
+import { hasCode, errnoCode } from "../core/errors.js";
 import { mapBounded } from "../local/bounded.js";
 import type { FileWrite } from "../api/schemas.js";
 import { MARKER_LOCAL } from "../core/markers.js";
@@ -120,7 +120,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
   let done = 0;
   await mapBounded(input.plan.actions, LOCAL_ACTION_CONCURRENCY, async (action) => {
     await applyLocalAction(action, input, deps, result, pushes).catch((err: unknown) => {
-      const code = (err as NodeJS.ErrnoException | undefined)?.code;
+      const code = errnoCode(err);
       if (code === undefined || !PATH_FAILURES.has(code)) throw err;
       result.failed.push({ path: action.path, code, message: err instanceof Error ? err.message : String(err) });
     });

@@ -18,6 +18,7 @@ import { daemonFileSchema, scanCacheFileSchema } from "../state/state-schema.js"
 import type { Clock } from "../core/clock.js";
 import type { DesignStore, PersistedState } from "./ports.js";
 import type { LocalRead, LocalTree } from "./ports.js";
+import { errnoCode } from "../core/errors.js";
 
 /** A mapped folder's tree, store and ignore matcher. */
 export interface FsFolder {
@@ -167,7 +168,7 @@ async function folderExists(root: string): Promise<boolean> {
 /** A path that cannot take a file: a folder or a symlink is in the way (reported, not fatal). */
 function isBlockedPath(err: unknown): boolean {
   if (err instanceof UnsafeLocalPathError) return true;
-  const code = (err as NodeJS.ErrnoException).code;
+  const code = errnoCode(err);
   return code === "ENOTDIR" || code === "EISDIR" || code === "EEXIST";
 }
 

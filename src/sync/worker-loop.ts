@@ -9,7 +9,7 @@ import type { DesignStatus } from "../api/schemas.js";
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs, type Backoff } from "../scheduling/backoff.js";
 import type { FailureClass } from "./failure.js";
-import type { SyncEventName } from "./events.js";
+import type { EventBody } from "./events.js";
 
 /** An unchanged status is persisted at most this often. */
 export const STATUS_SAVE_INTERVAL_MS = 60_000;
@@ -66,11 +66,7 @@ export interface LoopState {
 }
 
 /** An event, without the `dir` and `editorId` the worker adds. */
-export interface LoopEmit {
-  event: SyncEventName;
-  message: string;
-  code?: string;
-}
+export type LoopEmit = EventBody;
 
 /** What the worker must do, in order. */
 export type Effect =

@@ -74,7 +74,7 @@ async function runSync(ctx: CommandContext, dirs: string[]): Promise<number> {
     }
     outcomes.push(await syncHere(ctx, mapping));
   }
-  ctx.out.result({ ok: refused.length === 0 && outcomes.every((o) => o.halted === undefined), designs: outcomes, refused }, () => {
+  ctx.out.result("sync", { ok: refused.length === 0 && outcomes.every((o) => o.halted === undefined), designs: outcomes, refused }, () => {
     for (const o of outcomes) {
       if (o.by === "daemon") ctx.out.info(ctx.out.c.dim(o.message));
       renderPlan(ctx.out, o, false);
@@ -108,7 +108,7 @@ async function runPause(ctx: CommandContext, dirs: string[], pause: boolean): Pr
       changed = await clearPause(mapping.root);
     }
     const reply: ControlReply | undefined = await sendControl(mapping.root, { op: pause ? "pause" : "resume" });
-    if (reply !== undefined && !reply.ok) throw new MpsyncError("INTERNAL", `${mapping.dir}: the running daemon refused: ${reply.message}`);
+    if (reply !== undefined && !reply.ok) throw new MpsyncError("DAEMON_REFUSED", `${mapping.dir}: the running daemon refused: ${reply.message}`);
     const message =
       reply !== undefined
         ? `${reply.message}, told the running daemon`
@@ -117,7 +117,7 @@ async function runPause(ctx: CommandContext, dirs: string[], pause: boolean): Pr
           : `${mapping.dir} ${changed ? "resumed" : "was not paused"}: no daemon runs now; mpsync watch or mpsync sync syncs it`;
     results.push({ dir: mapping.dir, paused: pause, daemon: reply !== undefined, message });
   }
-  ctx.out.result({ ok: true, designs: results }, () => {
+  ctx.out.result("pause", { ok: true, designs: results }, () => {
     for (const r of results) ctx.out.success(r.message);
   });
   return EXIT.ok;

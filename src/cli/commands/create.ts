@@ -41,7 +41,7 @@ async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promis
     finished = await pollUntilIdle(ctx, design.editorId);
   }
   const doc = {
-    ok: true,
+    ok: true as const,
     editorId: design.editorId,
     editorUrl: design.editorUrl,
     previewUrl: design.previewUrl,
@@ -50,7 +50,7 @@ async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promis
     /** With --wait: false when the first generation ended without producing a version. */
     generated: finished === undefined ? undefined : finished.activeArtifactId !== null,
   };
-  ctx.out.result(doc, () => {
+  ctx.out.result("create", doc, () => {
     const c = ctx.out.c;
     ctx.out.success(`created design ${c.bold(doc.editorId)}`);
     ctx.out.info(`  editor:  ${doc.editorUrl}`);

@@ -40,6 +40,7 @@ async function runExport(ctx: CommandContext, flags: ExportFlags): Promise<numbe
   });
   for (const r of result.refused) out.warn(`${r.versionLabel}: refused remote file name ${JSON.stringify(r.name)}: ${r.reason} (left out)`);
   out.result(
+    "history",
     {
       ok: true,
       branch: result.branch,

@@ -15,7 +15,7 @@ export function registerLookups(program: Command, io: CliIo, exit: ExitHolder): 
       action(io, exit, async (ctx) => {
         await ctx.runtime.configIfAny();
         const systems = await (await ctx.runtime.client()).listDesignSystems();
-        ctx.out.result({ ok: true, designSystems: systems }, () => {
+        ctx.out.result("design-systems", { ok: true, designSystems: systems }, () => {
           if (systems.length === 0) ctx.out.info("no design systems");
           const width = Math.max(0, ...systems.map((s) => s.id.length));
           for (const s of systems) ctx.out.info(`${s.id.padEnd(width)}  ${s.name}`);
@@ -33,7 +33,7 @@ export function registerLookups(program: Command, io: CliIo, exit: ExitHolder): 
         if (url.trim() === "") throw new MpsyncError("USAGE", "the URL is empty");
         await ctx.runtime.configIfAny();
         const editorId = await (await ctx.runtime.client()).resolveUrl(normalizeDesignUrl(url.trim()));
-        ctx.out.result({ ok: true, url, editorId }, () => ctx.out.info(editorId));
+        ctx.out.result("resolve-url", { ok: true, url, editorId }, () => ctx.out.info(editorId));
       }),
     );
 }

@@ -46,7 +46,7 @@ export function registerOpen(program: Command, io: CliIo, exit: ExitHolder): voi
           url = links.previewUrl;
         }
         const opened = flags.print === true ? false : await openInBrowser(url, ctx.runtime.options.env);
-        ctx.out.result({ ok: true, dir: mapping.dir, editorId, url, opened }, () => {
+        ctx.out.result("open", { ok: true, dir: mapping.dir, editorId, url, opened }, () => {
           ctx.out.info(opened ? `opened ${url}` : url);
         });
       }),

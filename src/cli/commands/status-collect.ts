@@ -13,7 +13,7 @@ import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
 import { readPause } from "../../state/pause-marker.js";
 import type { CommandContext } from "../context.js";
 import { describeError } from "../../sync/describe-error.js";
-import { MpsyncError, hasCode } from "../../core/errors.js";
+import { errorCode, hasCode } from "../../core/errors.js";
 import { openReadOnly } from "../../app/folder.js";
 import { emptyStatusReport, type DesignStatusReport } from "./status-report.js";
 
@@ -58,7 +58,7 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
     }
     report.state = "error";
     report.error = describeError(err);
-    report.errorCode = err instanceof MpsyncError ? err.code : "INTERNAL";
+    report.errorCode = errorCode(err);
   }
   return report;
 }

@@ -6,6 +6,7 @@ import type { CliIo, CommandContext } from "../context.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { errorCode } from "../../core/errors.js";
 import { describeError } from "../../sync/describe-error.js";
+import { SYNC_EVENT_NAMES } from "../../sync/events.js";
 
 /** Registers `watch`. */
 export function registerWatch(program: Command, io: CliIo, exit: ExitHolder): void {
@@ -25,8 +26,8 @@ removed ones stop, running folders restart their sync to take changed settings, 
 says what changed (baseUrl and logLevel need watch restarted).
 A folder stops alone on a 403 or 404, or when its .mpsync/ is removed; when none is left,
 watch exits with one line saying why (exit 3 after a 403, else 1).
-With --json, stdout is a JSON Lines stream of events (ready, pushed, pulled, conflict,
-generating, idle, published, halted, rate_limited, error); logs go to stderr.
+With --json, stdout is a JSON Lines stream of events (${SYNC_EVENT_NAMES.join(", ")}),
+each as json-output.schema.json describes it; logs go to stderr.
 
 Examples:
   $ mpsync watch
