@@ -22,6 +22,9 @@ export function classifyFailure(err: unknown): FailureClass {
   return "retry";
 }
 
+/** Codes of a service that cannot be reached (said "offline", and "back online" when it clears). */
+export const OFFLINE_CODES: ReadonlySet<string | undefined> = new Set(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
+
 /** File-system codes of a full disk (or a spent quota). */
 export const DISK_FULL_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT"]);
 

@@ -8,7 +8,7 @@
 import type { DesignStatus } from "../api/schemas.js";
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs, type Backoff } from "../scheduling/backoff.js";
-import type { FailureClass } from "./failure.js";
+import { OFFLINE_CODES, type FailureClass } from "./failure.js";
 import type { EventBody } from "./events.js";
 
 /** An unchanged status is persisted at most this often. */
@@ -21,7 +21,6 @@ export const SETTLE_HEAP_MIN_FILES = 500;
 /** A full disk (sync/failure.ts describeFailure): said once, then "the disk has space again". */
 const DISK_FULL = "DISK_FULL";
 /** Failures that mean the service cannot be reached: said as "offline", then "back online". */
-const OFFLINE_CODES = new Set<string | undefined>(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
 
 /** The loop's settings (from .syncrc). */
 export interface LoopConfig {
