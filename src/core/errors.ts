@@ -28,6 +28,8 @@ export type ErrorCode =
   | "CONFLICTS"
   | "GENERATING"
   | "GIT_BUSY"
+  /** A git command mpsync ran failed (commitOnPull, history export): git's first line says why. */
+  | "GIT_FAILED"
   | "NO_ARTIFACT"
   | "UNSAFE_STATE_DIR"
   | "INTERRUPTED"
