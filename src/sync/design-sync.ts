@@ -15,6 +15,9 @@ import type { LocalTree } from "./ports.js";
 import { reconcile } from "./reconcile.js";
 import { readRemoteSnapshot, type RemoteHint, type RemoteSnapshot } from "./remote-snapshot.js";
 import type { DesignStore, PersistedState } from "./ports.js";
+import { FolderStatus } from "./folder-status.js";
+import { DaemonRecord } from "./daemon-record.js";
+import type { DeepReadonly } from "../core/deep-readonly.js";
 import { resolveEditorId } from "./resolve-design.js";
 import { SaidOnce } from "./said-once.js";
 import { BaseLedger } from "./base-ledger.js";
@@ -28,11 +31,10 @@ import {
   LOCAL_READ_CONCURRENCY,
   readToSend,
   type ReadText,
-  type TriplesContext,
+  type Triples,
 } from "./cycle-io.js";
 import { mapBounded } from "../local/bounded.js";
-import { judgeLocalName } from "./local-refusals.js";
-import { localNameJudge, type LocalNameRefusal } from "../local/path-jail.js";
+import { localNameJudge } from "../local/path-jail.js";
 import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
 
@@ -99,14 +101,20 @@ export interface PushOptions {
   verify?: boolean;
 }
 
+/** A folder's state as everything outside its owners sees it: read-only. */
+export type FolderStateView = DeepReadonly<PersistedState & { lastStatus: DaemonRecord["lastStatus"]; lastError: DaemonRecord["lastError"] }>;
+
 /** Rounds of read-back and re-apply after one push, so two clients cannot ping-pong for ever. */
 const MAX_REAPPLY_ROUNDS = 2;
 
 /** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
 export class DesignSync {
   readonly #o: DesignSyncOptions;
-  #state: PersistedState | undefined;
   #editorId: string | undefined;
+  /** What the design string resolved to, as state.json caches it, and fields a newer release wrote. */
+  #identity: Pick<PersistedState, "editorId" | "sourceDesign"> & Record<string, unknown> = {};
+  #status!: FolderStatus;
+  #daemon!: DaemonRecord;
   /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
   readonly #said = new SaidOnce();
   #ledger!: BaseLedger;
@@ -142,10 +150,26 @@ export class DesignSync {
     return this.#o.local.skipped?.() ?? [];
   }
 
-  /** The persisted state (after open). */
-  get state(): PersistedState {
-    if (this.#state === undefined) throw new MpsyncError("INTERNAL", "DesignSync used before open()");
-    return this.#state;
+  /** The persisted state (after open), read-only: each part is written by its owner. */
+  get state(): FolderStateView {
+    this.#opened();
+    return { ...this.#identity, ...this.#status.data, ...this.#ledger.data, lastStatus: this.#daemon.lastStatus, lastError: this.#daemon.lastError };
+  }
+
+  /** The folder's artifact, halt and refusals (after open). */
+  get status(): FolderStatus {
+    this.#opened();
+    return this.#status;
+  }
+
+  /** The daemon's last status and error, saved to daemon.json (after open). */
+  get daemon(): DaemonRecord {
+    this.#opened();
+    return this.#daemon;
+  }
+
+  #opened(): void {
+    if (this.#editorId === undefined) throw new MpsyncError("INTERNAL", "DesignSync used before open()");
   }
 
   /**
@@ -160,25 +184,25 @@ export class DesignSync {
         this.#o.logger.info(`removed ${removed.length === 1 ? "a temp file" : `${removed.length} temp files`} an interrupted write left: ${names}`);
       }
     }
-    const { state, recovered } = await this.#o.store.load();
+    const { state, daemon, recovered } = await this.#o.store.load();
     if (recovered === "corrupt") {
       this.#notice("state.json was corrupt: it was set aside; differing files will become conflicts");
     }
     const editorId = await resolveEditorId(this.#o.client, this.#o.design, state);
+    const { files, pending, pendingPush, landed, artifactId, halted, refusedContent, refusedLocal, ...identity } = state;
+    // The journals are saved without a flush: they sit between a read and the write it decided
+    // (README, known limits: the window); the cycle's flush makes them durable with the files.
+    this.#ledger = new BaseLedger({ files, pending, pendingPush, landed }, () => this.#saveState({ durable: false }), () => this.#o.clock.now());
+    this.#status = new FolderStatus({ artifactId, halted, refusedContent, refusedLocal });
+    this.#daemon = new DaemonRecord(daemon, (record) => this.#o.store.saveDaemon(record));
     if (state.editorId !== undefined && state.editorId !== editorId) {
       // The mapping now points at another design: the old bases describe nothing shared.
       this.#notice(`mapping changed from ${state.editorId} to ${editorId}: starting without a base`);
-      state.files = {};
-      state.landed = undefined;
-      state.artifactId = undefined;
+      this.#ledger.reset();
+      this.#status.forgetArtifact();
     }
-    state.editorId = editorId;
-    state.sourceDesign = this.#o.design;
+    this.#identity = { ...identity, editorId, sourceDesign: this.#o.design };
     this.#editorId = editorId;
-    this.#state = state;
-    // The journals are saved without a flush: they sit between a read and the write it decided
-    // (README, known limits: the window); the cycle's flush makes them durable with the files.
-    this.#ledger = new BaseLedger(state, () => this.#o.store.save(this.state, { durable: false }), () => this.#o.clock.now());
   }
 
   /**
@@ -227,7 +251,7 @@ export class DesignSync {
       wanted === undefined
         ? new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names])
         : new Set([...this.#ledger.paths().filter((p) => wanted(p) || !remote.names.has(p)), ...[...remote.names].filter(wanted), ...[...scan.keys()].filter((p) => scope!.has(p))]);
-    const files = buildTriples(paths, (p) => scan.get(p), remote, this.#triplesCtx());
+    const { files } = this.#triples(paths, (p) => scan.get(p), remote);
     const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
     const plan = reconcile({
       files,
@@ -305,14 +329,14 @@ export class DesignSync {
     const toSend = options.dryRun === true ? undefined : await readToSend(this.#o.local, this.#o.store, this.#ledger, locals);
     // The texts are read from the version the last cycle saw, beside the active-artifact call:
     // one round trip instead of two before the PATCH (a moved version reads again, then pulls).
-    const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()], { artifactId: this.state.artifactId });
-    if (this.state.artifactId !== undefined && remote.artifactId !== this.state.artifactId) {
+    const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()], { artifactId: this.#status.artifactId });
+    if (this.#status.artifactId !== undefined && remote.artifactId !== this.#status.artifactId) {
       // The active artifact moved (generation, or another version picked): pull and
       // reconcile everything first; the local edits are part of that reconcile.
       this.#notice(`active artifact changed to ${remote.artifactId}: pulling before pushing`);
       return this.#fullPass(options);
     }
-    const files = buildTriples(new Set(locals.keys()), (p) => locals.get(p), remote, this.#triplesCtx());
+    const { files } = this.#triples(new Set(locals.keys()), (p) => locals.get(p), remote);
     const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
     const plan = reconcile({ files, policy: this.#o.policy, force: false, folderExists: true, fullRemote: false });
     return this.#finish(plan, remote, raced, options.dryRun === true, true, undefined, toSend);
@@ -345,9 +369,19 @@ export class DesignSync {
     return hash === undefined ? undefined : this.#o.store.getBase(hash);
   }
 
-  /** Persists the state now (e.g. after the caller changed halted/lastError/poll fields). */
+  /** Persists every part now: state.json, then daemon.json (each written only when it changed). */
   async save(): Promise<void> {
-    await this.#o.store.save(this.state);
+    await this.#saveState();
+    await this.#daemon.save();
+  }
+
+  /** Writes state.json from its owners (the ledger checked first: ledger-validation.ts). */
+  #saveState(options?: { durable?: boolean }): Promise<void> {
+    const { editorId, sourceDesign, ...newer } = this.#identity;
+    const { artifactId, halted, refusedContent, refusedLocal } = this.#status.toJSON();
+    const { files, pending, pendingPush, landed } = this.#ledger.toJSON();
+    const state: PersistedState = { editorId, sourceDesign, artifactId, files, halted, refusedContent, refusedLocal, pending, pendingPush, landed, ...newer };
+    return this.#o.store.save(state, options);
   }
 
   async #folderGone(): Promise<boolean> {
@@ -375,7 +409,7 @@ export class DesignSync {
     if (plan.halt !== undefined) {
       const why = describeHalt(plan.halt);
       if (!dryRun) {
-        this.state.halted = { reason: why, at: this.#o.clock.now() };
+        this.#status.halt(why, this.#o.clock.now());
         await this.save();
       }
       if (this.#said.halt(why)) {
@@ -384,12 +418,12 @@ export class DesignSync {
       return report;
     }
     if (dryRun) return report;
-    const haltCleared = this.state.halted !== undefined;
-    if (this.state.halted !== undefined) {
+    const cleared = this.#status.clearHalt();
+    const haltCleared = cleared !== undefined;
+    if (cleared !== undefined) {
       this.#said.haltCleared();
-      this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.editorId, code: "RESUMED", message: `resumed: syncs again; it needed attention: ${this.state.halted.reason}` });
+      this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.editorId, code: "RESUMED", message: `resumed: syncs again; it needed attention: ${cleared.reason}` });
     }
-    this.state.halted = undefined;
     report.result = await runPlan(this.#runContext(), { plan, remote, raced, haltCleared, send, progress, preread });
     return report;
   }
@@ -398,7 +432,7 @@ export class DesignSync {
     return {
       options: this.#o,
       editorId: this.editorId,
-      state: this.state,
+      status: this.#status,
       ledger: this.#ledger,
       said: this.#said,
       scope: this.#scope,
@@ -413,19 +447,22 @@ export class DesignSync {
     };
   }
 
-  #triplesCtx(): TriplesContext {
-    // The remote names are indexed once per cycle, and only when a new local name needs judging.
-    let judge: ((name: string) => LocalNameRefusal) | undefined;
-    const judgeName = (remote: RemoteSnapshot) => (name: string) => (judge ??= localNameJudge(remote.listed))(name);
-    return { ledger: this.#ledger, ignores: (p) => this.#o.local.ignores(p), refuseLocalName: (p, isNewLocal, remote) => this.#refuseLocalName(p, isNewLocal, judgeName(remote)) };
-  }
-
-  /** A new local name the service's name rules would refuse is never pushed (local-refusals.ts). */
-  #refuseLocalName(path: string, isNewLocal: boolean, judge: (name: string) => LocalNameRefusal): boolean {
-    const verdict = judgeLocalName(this.state, path, isNewLocal, judge);
-    if (verdict.changed) this.#refusedLocalChanged = true;
-    if (verdict.notice !== undefined) this.#notice(verdict.notice);
-    return verdict.skip;
+  /**
+   * The triples of `paths` (cycle-io.ts buildTriples), and what it found applied: the ledger's
+   * reading starts the cycle, local-name verdicts go to the folder status, notices are given.
+   */
+  #triples(paths: Set<string>, localOf: (p: string) => LocalFile | undefined, remote: RemoteSnapshot): Triples {
+    const status = this.#status;
+    const triples = buildTriples(paths, localOf, remote, {
+      ledger: this.#ledger,
+      ignores: (p) => this.#o.local.ignores(p),
+      refusedLocalOf: (p) => status.refusedLocalOf(p),
+      judgeName: (r) => localNameJudge(r.listed),
+    });
+    this.#ledger.begin(triples.reading);
+    if (status.noteLocalNames(triples.localNames)) this.#refusedLocalChanged = true;
+    for (const n of triples.notices) this.#notice(n);
+    return triples;
   }
 
   #reportRefused(remote: RemoteSnapshot): void {

@@ -40,8 +40,8 @@ export interface ExecuteInput {
   remoteTexts: ReadonlyMap<string, string>;
   /** Remote names of the active artifact (to tell a new file from a replaced one). */
   remoteNames: ReadonlySet<string>;
-  /** path -> content hash the service refused as a new file (reported once per content). */
-  refused: Map<string, string>;
+  /** The content hash of `path` the service refused (not sent again until it changes; FolderStatus). */
+  refused(path: string): string | undefined;
   /**
    * False for `mpsync pull`: nothing is sent. A merge is still written locally; its base is the
    * remote side, so the next push (or watch) sends it. @default true
@@ -62,6 +62,8 @@ export interface ExecuteResult {
   changedMeanwhile: string[];
   /** Files the service refused, reported once per content. */
   refused: RefusedPush[];
+  /** path -> content hash of each file refused this run (FolderStatus.noteContent records it). */
+  refusedContent: Map<string, string>;
   /** Remote files that could not be written: a local folder or symlink holds the path. */
   blocked: string[];
   /** The PATCH failed (kept pending; the base did not move for those files). */
@@ -107,6 +109,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
     conflicts: [],
     changedMeanwhile: [],
     refused: [],
+    refusedContent: new Map(),
     blocked: [],
     pushError: undefined,
     notSent: [],
@@ -249,7 +252,7 @@ async function pushAll(
 ): Promise<void> {
   // Hashed only for a path with refused content (a push of thousands of files hashes nothing here).
   let rest = pushes.filter((p) => {
-    const refused = input.refused.get(p.path);
+    const refused = input.refused(p.path);
     return refused === undefined || refused !== deps.hashOf(p.text);
   });
   // Lowered by a 413 (pushHalves): the parts after it are cut to the size that fitted.
@@ -350,7 +353,7 @@ async function pushSeparately(
 
 /** Records a file the service refused: not sent again until its content changes. */
 function refuse(file: PendingPush, reason: RefusedPush["reason"], input: ExecuteInput, deps: ExecuteDeps, result: ExecuteResult): void {
-  input.refused.set(file.path, deps.hashOf(file.text));
+  result.refusedContent.set(file.path, deps.hashOf(file.text));
   result.refused.push({ path: file.path, reason });
 }
 
@@ -362,7 +365,6 @@ async function confirmPushed(
 ): Promise<void> {
   for (const p of pushed) {
     result.bases.push({ path: p.path, hash: await deps.bases.putBase(p.text) });
-    input.refused.delete(p.path);
     result.pushed.push(p.path);
   }
 }

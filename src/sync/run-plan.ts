@@ -16,7 +16,8 @@ import type { EventSink } from "./events.js";
 import { findDisplaced } from "./displaced.js";
 import { executePlan, type ExecuteResult } from "./executor.js";
 import type { SyncPlan } from "./model.js";
-import type { DesignStore, LocalTree, PersistedState } from "./ports.js";
+import type { DesignStore, LocalTree } from "./ports.js";
+import type { FolderStatus } from "./folder-status.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
 import type { SaidOnce } from "./said-once.js";
 
@@ -38,7 +39,7 @@ export interface PlanRunOptions {
 export interface PlanRunContext {
   options: PlanRunOptions;
   editorId: string;
-  state: PersistedState;
+  status: FolderStatus;
   ledger: BaseLedger;
   said: SaidOnce;
   scope: CheckScope;
@@ -65,7 +66,7 @@ export interface PlannedRun {
 
 /** Executes `run.plan` and records it; throws the PATCH's error after the rest is saved. */
 export async function runPlan(ctx: PlanRunContext, run: PlannedRun): Promise<ExecuteResult> {
-  const { options: o, ledger, state } = ctx;
+  const { options: o, ledger, status } = ctx;
   const { plan, remote, raced } = run;
   o.local.beginWrites?.();
   // A conflict's markers name the version: asked while the local texts are read, and once
@@ -74,14 +75,13 @@ export async function runPlan(ctx: PlanRunContext, run: PlannedRun): Promise<Exe
   const localTexts = await readLocalTexts(o.local, plan, run.preread);
   const displaced = await findDisplaced(plan, ledger, remote, o.store);
   await ledger.intendPulls(await pullIntents(o.store, plan, remote));
-  const refused = new Map(Object.entries(state.refusedContent ?? {}));
   const stamp = recoveryStamp(o.clock.now());
   const origin = { dir: o.dir, editorId: ctx.editorId };
   // Said before the files are written: a process killed between the write and the report
   // would leave the edit only in backups, and the next cycle would see nothing to report.
   emitDisplaced(o.emit, origin, displaced, stamp);
   const result = await executePlan(
-    { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused, send: run.send },
+    { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused: (p) => status.refusedContentOf(p), send: run.send },
     {
       local: o.local,
       bases: o.store,
@@ -100,9 +100,9 @@ export async function runPlan(ctx: PlanRunContext, run: PlannedRun): Promise<Exe
   // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.
   const basesMoved = ledger.commit(result.bases, { pushAnswered: result.pushError === undefined, artifactId: remote.artifactId });
   const refusedLocal = ctx.takeRefusedLocalChanged();
-  const changed = basesMoved || plan.actions.some((a) => a.kind !== "report") || remote.artifactId !== state.artifactId || run.haltCleared || refusedLocal;
-  state.refusedContent = Object.fromEntries(refused);
-  state.artifactId = remote.artifactId;
+  status.noteContent(result.refusedContent, result.pushed);
+  const moved = status.moveTo(remote.artifactId);
+  const changed = basesMoved || plan.actions.some((a) => a.kind !== "report") || moved || run.haltCleared || refusedLocal;
   // The files must be durable before the state that names them as the new bases.
   await o.local.flush?.();
   // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
