@@ -4,7 +4,7 @@ import type { SyncEvent } from "./events.js";
 import type { ExecuteResult } from "./executor.js";
 
 function result(failed: [string, string][]): ExecuteResult {
-  return { bases: [], pushed: [], pulled: [], removed: [], conflicts: [], changedMeanwhile: [], refused: [], blocked: [], pushError: undefined, notSent: [], failed: failed.map(([path, code]) => ({ path, code, message: code })) };
+  return { bases: [], pushed: [], pulled: [], removed: [], conflicts: [], changedMeanwhile: [], refused: [], refusedContent: new Map(), blocked: [], pushError: undefined, notSent: [], failed: failed.map(([path, code]) => ({ path, code, message: code })) };
 }
 
 describe("emitCycleEvents: failed writes", () => {

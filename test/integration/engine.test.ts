@@ -47,7 +47,7 @@ describe("pull", () => {
     expect(Object.keys(cache).sort()).toEqual(Object.keys(STARTER_FILES).sort());
     // A status save (what the daemon does every poll) does not rewrite the bases.
     const before = (await stat(statePath)).ino;
-    sync.state.lastStatus = { isGenerating: false, activeArtifactId: null, at: 1 };
+    sync.daemon.recordStatus({ isGenerating: false, activeArtifactId: null }, 1);
     await sync.save();
     expect((await stat(statePath)).ino).toBe(before);
     const daemon = JSON.parse(await readFile(join(h.root, ".mpsync/daemon.json"), "utf8")) as Record<string, unknown>;
