@@ -141,7 +141,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     backup: (rel, stamp) =>
       gate.run(async () => {
         await store.ensureLayout();
-        await backupLocalFile(root, rel, store.backupsDir, stamp, backups);
+        await backupLocalFile(root, rel, store.backupsDir, stamp, { memory: backups, session });
       }),
   };
   const interrupt = async (): Promise<string[]> => {

@@ -244,7 +244,9 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
   const checkDue = now - s.lastRemoteRead >= cfg.remoteCheckMs;
   if (moved || wasGenerating || e.halted) next = { ...next, needsFullSync: true, checkOnly: false };
   else if (checkDue && !next.needsFullSync) next = { ...next, needsFullSync: true, checkOnly: true };
-  return { state: next, effects: [...effects, ...save(), { do: "cycle" }] };
+  // The status is saved after the cycle, not before: a new version's read goes out at once (a
+  // durable state.json write stood before it), and a cycle that moves anything saves it anyway.
+  return { state: next, effects: [...effects, { do: "cycle" }, ...save()] };
 }
 
 function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {
