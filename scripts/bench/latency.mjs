@@ -77,7 +77,7 @@ async function benchSaves(emu, latencyMs, { saves, idleMs }) {
   const editorId = smallDesign(emu);
   const ctx = await startDaemon(emu, editorId, { pollIntervalSec: 60 });
   try {
-    emu.control.setFaults({ latencyMs });
+    emu.control.setFaults({ latencyMs, handshakeMs: 2 * latencyMs });
     const times = [];
     const opened = [];
     const routes = [];
@@ -105,7 +105,7 @@ async function benchNewVersion(emu, latencyMs, { runs }) {
   const ctx = await startDaemon(emu, editorId, { pollIntervalSec: 1 });
   const { control } = emu;
   try {
-    control.setFaults({ latencyMs });
+    control.setFaults({ latencyMs, handshakeMs: 2 * latencyMs });
     const times = [];
     const between = [];
     for (let run = 0; run < runs; run++) {

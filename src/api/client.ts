@@ -11,7 +11,7 @@ import type { CallOptions, ReadFilesOptions } from "./client-types.js";
 import { endpointLabel, ENDPOINTS, expandPath, type Endpoint } from "./endpoints.js";
 import { ApiError, hasCode, MpsyncError } from "./errors.js";
 import type { Agent } from "./undici-lean.js";
-import { createDefaultAgent, DEFAULT_TIMEOUTS, MAX_RESPONSE_BYTES, type Timeouts } from "./http-transport.js";
+import { createDefaultAgent, createPreconnector, DEFAULT_TIMEOUTS, MAX_RESPONSE_BYTES, type Timeouts } from "./http-transport.js";
 import { RequestExecutor } from "./request-executor.js";
 import {
   type Artifact,
@@ -35,9 +35,16 @@ import { CLOSE_GRACE_MS, MAX_LISTED_VERSIONS, normaliseBaseUrl, positive, READ_F
 
 /**
  * Idle time after which a keep-alive connection may be gone (undici's default keep-alive is
- * 4 s, and servers close idle connections on their own terms): warm() then opens one.
+ * 4 s, and servers close idle connections on their own terms): warm() then opens connections.
  */
 const WARM_AFTER_IDLE_MS = 3_000;
+
+/**
+ * Connections warm() opens: a push sends its active-artifact call and its read side by side,
+ * and its PATCH goes out as their answers end, often before undici counts their connections
+ * free again (measured: a third connection opened there).
+ */
+export const WARM_CONNECTIONS = 3;
 
 /** Creates the typed v3 client. */
 export function createClient(options: ClientOptions): ClosableV3Client {
@@ -45,9 +52,11 @@ export function createClient(options: ClientOptions): ClosableV3Client {
   const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   for (const [name, value] of Object.entries(timeouts)) positive(`timeouts.${name}`, value);
   const clock = options.clock ?? createSystemClock();
-  const ownedAgent = options.dispatcher === undefined ? createDefaultAgent(timeouts) : undefined;
+  const preconnector = options.dispatcher === undefined ? createPreconnector(timeouts) : undefined;
+  const ownedAgent = options.dispatcher === undefined ? createDefaultAgent(timeouts, preconnector) : undefined;
+  const baseUrl = normaliseBaseUrl(options.baseUrl);
   const executor = new RequestExecutor({
-    baseUrl: normaliseBaseUrl(options.baseUrl),
+    baseUrl,
     apiKey: options.apiKey,
     userAgent: options.userAgent ?? `mpsync (node ${process.version})`,
     dispatcher: options.dispatcher ?? (ownedAgent as Agent),
@@ -60,7 +69,8 @@ export function createClient(options: ClientOptions): ClosableV3Client {
     maxBodyBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
     budget: options.budget,
   });
-  return new HttpV3Client(executor, ownedAgent, options.readBatchSize ?? READ_FILES_BATCH_SIZE);
+  const warmer = preconnector === undefined ? undefined : () => preconnector.open(new URL(baseUrl).origin, WARM_CONNECTIONS);
+  return new HttpV3Client(executor, ownedAgent, options.readBatchSize ?? READ_FILES_BATCH_SIZE, { warmer, close: () => preconnector?.close() });
 }
 
 /** A request that fails the request schema: a caller bug or bad user input, never sent. */
@@ -94,16 +104,19 @@ class HttpV3Client implements ClosableV3Client {
   readonly #executor: RequestExecutor;
   readonly #ownedAgent: Agent | undefined;
   readonly #readBatchSize: number;
+  readonly #sockets: { warmer: (() => void) | undefined; close: () => void };
 
-  constructor(executor: RequestExecutor, ownedAgent: Agent | undefined, readBatchSize: number) {
+  constructor(executor: RequestExecutor, ownedAgent: Agent | undefined, readBatchSize: number, sockets: { warmer: (() => void) | undefined; close: () => void }) {
     this.#readBatchSize = readBatchSize;
     this.#executor = executor;
     this.#ownedAgent = ownedAgent;
+    this.#sockets = sockets;
   }
 
   /** Waits briefly for requests in flight, then aborts them: a stop must never hang on one. */
   async close(): Promise<void> {
     const agent = this.#ownedAgent;
+    this.#sockets.close();
     if (agent === undefined) return;
     let timer: NodeJS.Timeout | undefined;
     const graceful = await Promise.race([
@@ -114,9 +127,15 @@ class HttpV3Client implements ClosableV3Client {
     if (!graceful) await agent.destroy();
   }
 
+  /**
+   * Local activity began (a push may follow the debounce): after an idle, opens the connections
+   * a push uses without sending anything (preconnect.ts); with a caller's dispatcher, which
+   * cannot be pre-connected, a health request opens one.
+   */
   warm(): void {
     if (!this.#executor.idleLongerThan(WARM_AFTER_IDLE_MS)) return;
-    this.health().catch(() => undefined);
+    if (this.#sockets.warmer !== undefined) this.#sockets.warmer();
+    else this.health().catch(() => undefined);
   }
 
   async health(options: CallOptions = {}): Promise<{ status: string }> {

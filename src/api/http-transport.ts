@@ -5,7 +5,8 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
-import { Agent, request } from "./undici-lean.js";
+import { Preconnector } from "./preconnect.js";
+import { Agent, buildConnector, request } from "./undici-lean.js";
 import { errnoCode } from "../core/errors.js";
 
 /** Transport timeouts. */
@@ -29,10 +30,13 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({ connectMs: 1
 /** Bodies larger than this are refused as malformed (no v3 response comes close). */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** A keep-alive undici Agent with the given timeouts. */
-export function createDefaultAgent(timeouts: Timeouts): Agent {
+/**
+ * A keep-alive undici Agent with the given timeouts; with `preconnector`, its sockets come
+ * through it (see preconnect.ts).
+ */
+export function createDefaultAgent(timeouts: Timeouts, preconnector?: Preconnector): Agent {
   return new Agent({
-    connect: { timeout: timeouts.connectMs },
+    connect: preconnector?.connect ?? { timeout: timeouts.connectMs },
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
     // Kept past one status interval when the server allows it (its Keep-Alive hint wins):
@@ -40,6 +44,11 @@ export function createDefaultAgent(timeouts: Timeouts): Agent {
     keepAliveTimeout: 65_000,
     keepAliveMaxTimeout: 600_000,
   });
+}
+
+/** A Preconnector over undici's own connector with the given timeouts. */
+export function createPreconnector(timeouts: Timeouts): Preconnector {
+  return new Preconnector(buildConnector({ timeout: timeouts.connectMs }));
 }
 
 /** One attempt's request. */

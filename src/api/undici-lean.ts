@@ -11,6 +11,10 @@
 import type { Agent as UndiciAgent, Dispatcher } from "undici";
 import AgentClass from "undici/lib/dispatcher/agent.js";
 import apiRequest from "undici/lib/api/api-request.js";
+import buildConnectorFn from "undici/lib/core/connect.js";
+
+/** undici's socket connector factory (`undici/lib/core/connect.js`), the Agent's default. */
+export const buildConnector = buildConnectorFn;
 
 /** undici's Agent (`undici/lib/dispatcher/agent.js`). */
 export const Agent: typeof UndiciAgent = AgentClass;

@@ -6,6 +6,12 @@ declare module "undici/lib/dispatcher/agent.js" {
   export default AgentClass;
 }
 
+declare module "undici/lib/core/connect.js" {
+  import type { buildConnector } from "undici";
+  const build: (options: buildConnector.BuildOptions) => buildConnector.connector;
+  export default build;
+}
+
 declare module "undici/lib/api/api-request.js" {
   import type { Dispatcher } from "undici";
   const request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;

@@ -15,6 +15,7 @@ export interface ConnectionStats {
 /** Counts connections; bytes of closed ones are kept, live ones are read when asked. */
 export class ConnectionLedger {
   readonly #live = new Set<Socket>();
+  readonly #acceptedAt = new WeakMap<Socket, number>();
   #opened = 0;
   #closedRead = 0;
   #closedWritten = 0;
@@ -23,11 +24,17 @@ export class ConnectionLedger {
   add(socket: Socket): void {
     this.#opened += 1;
     this.#live.add(socket);
+    this.#acceptedAt.set(socket, performance.now());
     socket.once("close", () => {
       this.#closedRead += socket.bytesRead;
       this.#closedWritten += socket.bytesWritten;
       this.#live.delete(socket);
     });
+  }
+
+  /** When `socket` was accepted (performance.now() ms); undefined for one never added. */
+  acceptedAt(socket: Socket | null): number | undefined {
+    return socket === null ? undefined : this.#acceptedAt.get(socket);
   }
 
   /** The counts now. */

@@ -12,7 +12,7 @@
  *   POST   /__control/designs/:editorId/start-generation {prompt, autoFinish?} -> {requestId}
  *   POST   /__control/designs/:editorId/finish-generation -> {artifactId | null}
  *   POST   /__control/credits                          {key, credits}
- *   POST   /__control/faults                           {latencyMs?, errorRate?, dropRate?, seed?}
+ *   POST   /__control/faults                           {latencyMs?, handshakeMs?, errorRate?, dropRate?, seed?}
  *   DELETE /__control/faults                           clears random and queued faults
  *   POST   /__control/fail-next                        {match: {method?, path?, pathRegex?}, fault, times?}
  *   GET    /__control/requests[?method=&path=&pathRegex=&status=]        -> {requests}
@@ -70,6 +70,7 @@ const failNextSchema = z.strictObject({
 });
 const faultOptionsSchema = z.strictObject({
   latencyMs: z.number().min(0).optional(),
+  handshakeMs: z.number().min(0).optional(),
   errorRate: z.number().min(0).max(1).optional(),
   dropRate: z.number().min(0).max(1).optional(),
   seed: z.number().int().optional(),

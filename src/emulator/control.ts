@@ -69,7 +69,7 @@ export interface EmulatorControl {
   finishGeneration(editorId: string): GenerationOutcome;
   setCredits(key: string, credits: number): void;
   getCredits(key: string): number;
-  /** Merges random-fault options (latencyMs, errorRate, dropRate, seed). */
+  /** Merges random-fault options (latencyMs, handshakeMs, errorRate, dropRate, seed). */
   setFaults(faults: FaultOptions): void;
   /** The next `times` requests matching `match` get `fault`. */
   failNext(match: FaultMatch, fault: InjectedFault, times?: number): void;

@@ -82,6 +82,11 @@ export class FaultState {
     return this.#options.latencyMs ?? 0;
   }
 
+  /** Time a new connection takes before its first request (see FaultOptions.handshakeMs). */
+  handshakeMs(): number {
+    return this.#options.handshakeMs ?? 0;
+  }
+
   /** Rolls the random faults for one request. */
   rollRandom(): RandomFault {
     const { dropRate = 0, errorRate = 0 } = this.#options;
@@ -96,5 +101,8 @@ function validateFaultOptions(options: FaultOptions): void {
     const value = options[key];
     if (value !== undefined && !(value >= 0 && value <= 1)) throw new RangeError(`${key} must be between 0 and 1`);
   }
-  if (options.latencyMs !== undefined && !(options.latencyMs >= 0)) throw new RangeError("latencyMs must be >= 0");
+  for (const key of ["latencyMs", "handshakeMs"] as const) {
+    const value = options[key];
+    if (value !== undefined && !(value >= 0)) throw new RangeError(`${key} must be >= 0`);
+  }
 }

@@ -161,7 +161,10 @@ async function handleApi(parts: Parts, ex: Exchange): Promise<void> {
   const isApi = ex.url.pathname.startsWith("/api/");
   const path = isApi ? ex.url.pathname.slice("/api".length) : ex.url.pathname;
   const injected = parts.faults.takeInjected(ex.method, path);
-  const delayMs = parts.faults.latencyMs() + (injected !== undefined && "delayMs" in injected ? injected.delayMs : 0);
+  // A connection is usable handshakeMs after its accept; a request on it waits for that first.
+  const accepted = parts.connections.acceptedAt(ex.req.socket);
+  const handshakeLeftMs = accepted === undefined ? 0 : Math.max(0, accepted + parts.faults.handshakeMs() - performance.now());
+  const delayMs = handshakeLeftMs + parts.faults.latencyMs() + (injected !== undefined && "delayMs" in injected ? injected.delayMs : 0);
   if (delayMs > 0) {
     try {
       await sleep(delayMs, undefined, { signal: parts.closing.signal });

@@ -4,6 +4,13 @@
 export interface FaultOptions {
   /** Fixed delay before each request is handled. @default 0 */
   latencyMs?: number;
+  /**
+   * Time a new connection takes before it carries a request, counted from its accept: the TCP
+   * and TLS handshakes of a real service (2 round trips) that loopback does not cost. A
+   * connection opened ahead of its request (a client's pre-connect) has paid part or all of it.
+   * @default 0
+   */
+  handshakeMs?: number;
   /** Probability (0..1) of answering a random 500 or 503 instead of handling. @default 0 */
   errorRate?: number;
   /** Probability (0..1) of destroying the socket without an answer. @default 0 */

@@ -1,3 +1,4 @@
+import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
 import { createRequestQueue, type RateLimitedEvent } from "../../src/scheduling/request-queue.js";
@@ -190,9 +191,10 @@ describe("a 429 pauses the key's whole queue", () => {
 });
 
 describe("warm (a save in its debounce opens the connection)", () => {
-  it("sends one health check when the client has been idle, and nothing right after a request", async () => {
+  it("with a caller's dispatcher (no pre-connect): one health check when idle, nothing right after a request", async () => {
     server = await startTestServer((_req, res) => sendJson(res, 200, { status: "ok" }));
-    const client = testClient(server.baseUrl);
+    const dispatcher = new Agent();
+    const client = testClient(server.baseUrl, { dispatcher });
     client.warm?.();
     await server.waitForRequests(1);
     expect(server.requests[0]?.url).toMatch(/\/v3\/health$/);
@@ -200,6 +202,7 @@ describe("warm (a save in its debounce opens the connection)", () => {
     client.warm?.();
     await client.health();
     await client.close();
+    await dispatcher.close();
     // The health sent by warm, then the two called: a warm right after a request sends nothing.
     expect(server.requests).toHaveLength(3);
   });
