@@ -55,7 +55,7 @@ const syncStateShape = {
   /** path -> hash a cycle is writing: after a crash, a file holding it takes it as its base. */
   pending: z.record(z.string(), hashSchema).optional(),
   /** path -> {hash pushed, base before}: a PATCH in flight when the process died. */
-  pendingPush: z.record(z.string(), z.object({ hash: hashSchema, previous: hashSchema.nullable() })).optional(),
+  pendingPush: z.record(z.string(), z.object({ hash: hashSchema, previous: hashSchema.nullable(), basis: hashSchema.optional() })).optional(),
   /**
    * path -> {hash pushed, remote hash it replaced, artifact, when answered, settled}: PATCHes
    * answered on the active artifact. Until `settled` (the service seen holding the text at
@@ -64,7 +64,15 @@ const syncStateShape = {
   landed: z
     .record(
       z.string(),
-      z.object({ hash: hashSchema, previous: hashSchema.nullable(), artifactId: z.string(), at: z.number().optional(), settled: z.literal(true).optional() }),
+      z.object({
+        hash: hashSchema,
+        previous: hashSchema.nullable(),
+        /** previous null (no such file on the service): the synced text the edit was made on. */
+        basis: hashSchema.optional(),
+        artifactId: z.string(),
+        at: z.number().optional(),
+        settled: z.literal(true).optional(),
+      }),
     )
     .optional(),
 };

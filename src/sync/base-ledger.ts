@@ -31,6 +31,12 @@ export type { LedgerData };
 export interface LandedPush {
   hash: string;
   previous: string | null;
+  /**
+   * With `previous` null (the service had no such file: a new file, or an edit pushed over a
+   * remote deletion), the last synced text the edit was made on, if any: what the edit changed
+   * is judged against it, not against an empty file (editBase).
+   */
+  basis?: string;
   artifactId: string;
   /** When the answer came (clock ms; missing in older state files: settles at the next read). */
   at?: number;
@@ -196,7 +202,8 @@ export class BaseLedger {
     const pendingPush = { ...this.#s.pendingPush };
     const fresh = sent.some((s) => pendingPush[s.path]?.hash !== s.hash);
     for (const s of sent) {
-      pendingPush[s.path] = { hash: s.hash, previous: s.previous };
+      const basis = s.previous === null ? this.baseOf(s.path) : undefined;
+      pendingPush[s.path] = { hash: s.hash, previous: s.previous, ...(basis === undefined ? {} : { basis }) };
       this.#sent.add(s.path);
     }
     this.#s.pendingPush = pendingPush;
@@ -271,11 +278,15 @@ export class BaseLedger {
   keep(): Set<string> {
     const s = this.#s;
     const out = new Set(Object.values(s.files).map((f) => f.hash));
-    for (const p of Object.values(s.pendingPush ?? {})) out.add(p.hash);
+    for (const p of Object.values(s.pendingPush ?? {})) {
+      out.add(p.hash);
+      if (p.basis !== undefined) out.add(p.basis);
+    }
     for (const hash of Object.values(s.pending ?? {})) out.add(hash);
     for (const l of Object.values(s.landed ?? {})) {
       out.add(l.hash);
       if (l.previous !== null) out.add(l.previous);
+      if (l.basis !== undefined) out.add(l.basis);
     }
     return out;
   }

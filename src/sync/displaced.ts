@@ -9,6 +9,7 @@
 import type { BaseLedger } from "./base-ledger.js";
 import type { BaseTexts } from "./ports.js";
 import { holdsEdit } from "./holds-edit.js";
+import { editBase } from "./races.js";
 import type { SyncPlan } from "./model.js";
 
 /** One displaced edit: the lines it added that the new version lacks, and whether the file went. */
@@ -39,7 +40,7 @@ export async function findDisplaced(
     const now = a.kind === "remove-local" ? "" : remote.texts.get(a.path);
     if (landed === undefined || landed.hash !== held || now === undefined) continue;
     const sent = await bases.getBase(landed.hash);
-    const before = landed.previous === null ? "" : await bases.getBase(landed.previous);
+    const before = await editBase(landed, bases);
     if (sent === undefined || before === undefined || holdsEdit(before, sent, now)) continue;
     out.set(a.path, { lost: addedLines(before, sent, now), removed: a.kind === "remove-local" });
   }

@@ -30,11 +30,13 @@ function* problems(data: DeepReadonly<LedgerData>): Generator<string | undefined
     yield pathProblem("pendingPush", path);
     yield hashProblem(p.hash, field("pendingPush", path, "hash"));
     yield previousProblem(p.previous, field("pendingPush", path, "previous"));
+    if (p.basis !== undefined) yield hashProblem(p.basis, field("pendingPush", path, "basis"));
   }
   for (const [path, l] of Object.entries(data.landed ?? {})) {
     yield pathProblem("landed", path);
     yield hashProblem(l.hash, field("landed", path, "hash"));
     yield previousProblem(l.previous, field("landed", path, "previous"));
+    if (l.basis !== undefined) yield hashProblem(l.basis, field("landed", path, "basis"));
     if (typeof l.artifactId !== "string" || l.artifactId === "") yield `${field("landed", path, "artifactId")}: not an artifact id`;
     if (l.at !== undefined && !Number.isFinite(l.at)) yield `${field("landed", path, "at")}: not a time`;
     if (l.settled !== undefined && l.settled !== true) yield `${field("landed", path, "settled")}: neither true nor absent`;

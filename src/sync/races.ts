@@ -10,10 +10,22 @@
  * again and said: "re-applied your edit") or markers and a conflict event. A remote text that
  * already holds the edit (a teammate built on it) is no race and is pulled as usual.
  */
-import type { BaseLedger } from "./base-ledger.js";
+import type { BaseLedger, LandedPush } from "./base-ledger.js";
 import { holdsEdit } from "./holds-edit.js";
 import type { FileTriple } from "./model.js";
 import type { BaseTexts } from "./ports.js";
+
+/**
+ * The text a landed push's edit was made on (undefined: its stored text is missing): what the
+ * PATCH replaced, or, where the service had no such file, the last synced text the edit was
+ * made on (`basis`: an edit pushed over a remote deletion; judged against an empty file, a
+ * teammate's text sharing most old lines passed for one built on the edit, and the edit was
+ * lost: the model, [generate removing Button.tsx, sameMoment Button.tsx]); "" for a new file.
+ */
+export async function editBase(landed: LandedPush, bases: BaseTexts): Promise<string | undefined> {
+  if (landed.previous !== null) return bases.getBase(landed.previous);
+  return landed.basis === undefined ? "" : bases.getBase(landed.basis);
+}
 
 /**
  * Rebases each raced path's triple on what our PATCH replaced (in place); returns those paths.
@@ -28,7 +40,7 @@ export async function rebaseRaces(files: FileTriple[], ledger: BaseLedger, remot
     const now = remoteTexts.get(triple.path);
     if (landed === undefined || now === undefined) continue;
     const sent = await bases.getBase(landed.hash);
-    const before = landed.previous === null ? "" : await bases.getBase(landed.previous);
+    const before = await editBase(landed, bases);
     if (sent === undefined || before === undefined || holdsEdit(before, sent, now)) continue;
     triple.base = landed.previous ?? undefined;
     raced.add(triple.path);

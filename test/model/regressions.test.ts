@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { applyCommand, quiet, type Command } from "./commands.js";
 import { checkAlways } from "./invariants.js";
 import { World } from "./world.js";
+import { runScenario } from "./scenario.js";
 import { CHECK_SWEEP_ROUNDS, RECENT_MS } from "../../src/sync/check-scope.js";
 
 async function started(policy: "merge" | "keep-local" | "keep-remote" = "merge"): Promise<World> {
@@ -233,6 +234,21 @@ describe("other writers (issue 23): each found by the model when its fix is reve
     expect(w.tree.files.get("App.tsx")).toBe(app);
     expect(w.mate?.tree.files.get("App.tsx")).toBe(app);
     expect(w.mate?.events.some((e) => e.event === "conflict" && e.reapplied === true && /re-applied your edit to App.tsx/.test(e.message ?? ""))).toBe(true);
+  });
+
+  // Shrunk (a 6,000-history soak): ["merge",[{"k":"mateSync"},{"k":"generate","edits":[{"path":2,
+  // "op":"remove","line":0},{"path":0,"op":"edit","line":0}]},{"k":"sameMoment","path":2,
+  // "line":0,"mateLine":0}]]. A version removed Button.tsx; both folders edited it at the same
+  // moment and pushed it back (modify beats delete), so each PATCH replaced nothing. The
+  // teammate's edit was judged against an empty file: our text shares 3 of its 4 lines, so it
+  // passed for one built on the edit, and the teammate pulled it ("lost line m6 edited").
+  it("an edit pushed over a remote deletion, then overwritten by another writer's: a conflict, not a pull", async () => {
+    const found = await runScenario("merge", [
+      { k: "mateSync" },
+      { k: "generate", edits: [{ path: 2, op: "remove", line: 0 }, { path: 0, op: "edit", line: 0 }], hostile: undefined },
+      { k: "sameMoment", path: 2, line: 0, mateLine: 0 },
+    ]);
+    expect(found).toEqual([]);
   });
 
   // Shrunk: ["merge",[{"k":"staleVersion","path":3,"genPath":0,"line":0}]] with findDisplaced
