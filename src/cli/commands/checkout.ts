@@ -1,11 +1,9 @@
 /** `mpsync checkout VERSION` and `mpsync snapshot NAME`: new active artifacts cloned from old ones. */
-import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
 import { hasCode, MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
 import type { TimedSummary } from "../folder-pull.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
 import { refuseWhileGenerating } from "../generating-guard.js";
@@ -16,43 +14,9 @@ interface CheckoutFlags {
   name?: string;
 }
 
-/** Registers `checkout` and `snapshot`. */
-export function registerCheckout(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("checkout")
-    .description("make an older version active again (as a new version cloned from it), then pull it")
-    .argument("<version>", "vN (see mpsync versions) or an artifactId")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--name <name>", 'name of the new version (default: "checkout of vN")')
-    .addHelpText(
-      "after",
-      `
-Nothing is lost: local edits are reconciled with the checked-out files like any pull
-(conflicts get markers), and every version stays in the history.
 
-Examples:
-  $ mpsync checkout v3
-  $ mpsync checkout v3 --name "back to the blue header" --dir web`,
-    )
-    .action(action(io, exit, (ctx, version: string, flags: CheckoutFlags) => runCheckout(ctx, version, flags)));
-
-  program
-    .command("snapshot")
-    .description("save the active version under a name (clones it into a new named version)")
-    .argument("<name>", "name shown in the design's timeline")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .addHelpText(
-      "after",
-      `
-The snapshot is taken of the remote active version: run mpsync push first to include local edits.
-
-Examples:
-  $ mpsync snapshot "before the redesign"`,
-    )
-    .action(action(io, exit, (ctx, name: string, flags: { dir?: string }) => runSnapshot(ctx, name, flags)));
-}
-
-async function runCheckout(ctx: CommandContext, version: string, flags: CheckoutFlags): Promise<number> {
+/** `mpsync checkout`. */
+export async function runCheckout(ctx: CommandContext, version: string, flags: CheckoutFlags): Promise<number> {
   const { mapping, editorId } = await openMapped(ctx, flags.dir);
   const client = await ctx.runtime.client();
   const source = /^v\d+$/.test(version) ? await findVersion(client, editorId, version) : undefined;
@@ -80,7 +44,8 @@ async function runCheckout(ctx: CommandContext, version: string, flags: Checkout
   return pullExitCode(pull);
 }
 
-async function runSnapshot(ctx: CommandContext, name: string, flags: { dir?: string }): Promise<void> {
+/** `mpsync snapshot`. */
+export async function runSnapshot(ctx: CommandContext, name: string, flags: { dir?: string }): Promise<void> {
   if (name.trim() === "") throw new MpsyncError("USAGE", "the snapshot name is empty");
   const { mapping, editorId } = await openMapped(ctx, flags.dir);
   const client = await ctx.runtime.client();

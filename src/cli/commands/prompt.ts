@@ -1,14 +1,11 @@
 /** `mpsync prompt TEXT`: ask for a change; with --wait, poll until idle, pull, show the reply. */
 import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
-import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
 import { MpsyncError } from "../../core/errors.js";
 import { messageText, type PromptRequest } from "../../api/schemas.js";
 import type { Mapping } from "../../runtime.js";
 import type { TimedSummary } from "../folder-pull.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
-import { collect } from "../design-request.js";
+import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
@@ -35,30 +32,9 @@ export interface PromptResult {
   pulledBy: string | undefined;
 }
 
-/** Registers `prompt`. */
-export function registerPrompt(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("prompt")
-    .description("send a prompt to the mapped design; with --wait, poll until it is idle and pull the new version")
-    .argument("<text>", "what to change, in plain words")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--image <url>", "not supported: the service takes images only when a design is created (use create --image)", collect)
-    .option("--wait", "poll until the generation ends (never faster than pollIntervalSec), then pull")
-    .addHelpText(
-      "after",
-      `
-A prompt is refused while the design is already generating. Each prompt counts against the
-local generation budget (1000 per 10 hours per key). The service takes reference images only
-when a design is created: mpsync create --prompt ... --image URL.
 
-Examples:
-  $ mpsync prompt "make the header sticky" --wait
-  $ mpsync prompt "add a pricing table" --dir web`,
-    )
-    .action(action(io, exit, (ctx, text: string, flags: PromptFlags) => runPrompt(ctx, text, flags)));
-}
-
-async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags): Promise<number> {
+/** `mpsync prompt`. */
+export async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags): Promise<number> {
   if (text.trim() === "") throw new MpsyncError("USAGE", "the prompt is empty");
   if ((flags.image ?? []).length > 0) {
     throw new MpsyncError("USAGE", "prompt --image is not supported: the service takes reference images only when a design is created", {

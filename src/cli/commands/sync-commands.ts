@@ -1,12 +1,10 @@
 /** `pull` and `push`: one-shot sync of every mapping or the named folders. */
-import type { Command } from "commander";
 import { hasCode, MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
 import type { CycleReport, DesignSync } from "../../sync/design-sync.js";
 import type { SyncEvent } from "../../sync/events.js";
 import { summarizeCycle, type CycleSummary } from "../../sync/cycle-summary.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { findIgnoredSecrets } from "../../local/secret-scan.js";
 import { PROGRESS_MIN_FILES, renderPlan } from "../render-plan.js";
@@ -20,24 +18,14 @@ interface OneShotFlags {
   force?: boolean;
 }
 
-/** Registers pull and push. */
-export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("pull")
-    .description("bring remote changes into the mapped folders (local edits are reconciled, never discarded)")
-    .argument("[dir...]", "mapped folders (default: all)")
-    .option("--dry-run", "print the plan, change nothing")
-    .option("--force", "proceed past a circuit breaker (mass delete, empty remote, emptied folder)")
-    .addHelpText("after", "\nExamples:\n  $ mpsync pull\n  $ mpsync pull web --dry-run\n  $ mpsync pull --force   # after checking why a design was halted")
-    .action(action(io, exit, (ctx, dirs: string[], flags: OneShotFlags) => runOneShot(ctx, dirs, flags, "pull")));
+/** `mpsync pull`. */
+export function runPull(ctx: CommandContext, dirs: string[], flags: OneShotFlags): Promise<number> {
+  return runOneShot(ctx, dirs, flags, "pull");
+}
 
-  program
-    .command("push")
-    .description("send local changes (the remote is checked first: its edits are reconciled, never overwritten)")
-    .argument("[dir...]", "mapped folders (default: all)")
-    .option("--dry-run", "print the plan, change nothing")
-    .addHelpText("after", "\nExamples:\n  $ mpsync push\n  $ mpsync push --dry-run --json")
-    .action(action(io, exit, (ctx, dirs: string[], flags: OneShotFlags) => runOneShot(ctx, dirs, flags, "push")));
+/** `mpsync push`. */
+export function runPush(ctx: CommandContext, dirs: string[], flags: OneShotFlags): Promise<number> {
+  return runOneShot(ctx, dirs, flags, "push");
 }
 
 async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {
