@@ -2,11 +2,11 @@
 import type { V3Client } from "../../api/client-types.js";
 import { hasCode, MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
-import type { TimedSummary } from "../folder-pull.js";
 import type { CommandContext } from "../context.js";
-import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
+import { pullExitCode, shownPull, warnSink } from "../folder-pull.js";
+import { pullMappedIfFree, type TimedSummary } from "../../app/folder-pull.js";
 import { renderPlan } from "../render-plan.js";
-import { refuseWhileGenerating } from "../generating-guard.js";
+import { refuseWhileGenerating } from "../../app/design-status.js";
 import { findVersion, openMapped } from "./versions.js";
 
 interface CheckoutFlags {
@@ -23,7 +23,7 @@ export async function runCheckout(ctx: CommandContext, version: string, flags: C
   const sourceArtifactId = source?.artifactId ?? version;
   const fromLabel = source?.versionLabel ?? version;
   // A checkout during a generation would be overtaken by the generation's result.
-  await refuseWhileGenerating(ctx, mapping, "mpsync checkout", "nothing was checked out");
+  await refuseWhileGenerating(ctx.runtime, mapping, { name: "mpsync checkout", notDone: "nothing was checked out", emit: warnSink(ctx) });
   const artifact = await client.createArtifact(editorId, { sourceArtifactId, name: flags.name ?? `checkout of ${fromLabel}` }).catch(async (err: unknown) => {
     // An artifactId the service does not know: the version is what is missing, not the design.
     if (source !== undefined || !hasCode(err, "NOT_FOUND")) throw err;
@@ -57,7 +57,7 @@ export async function runSnapshot(ctx: CommandContext, name: string, flags: { di
 }
 
 async function pullIfFree(ctx: CommandContext, mapping: Mapping): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {
-  return pullMappedIfFree(ctx, mapping, "mpsync checkout");
+  return pullMappedIfFree(ctx.runtime, mapping, "mpsync checkout", shownPull(ctx));
 }
 
 /** The label the service gave `artifactId` (it is the newest version, so page 0 has it). */

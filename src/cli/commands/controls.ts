@@ -12,7 +12,8 @@ import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { warnSink } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
-import { waitUntilIdle } from "../wait-idle.js";
+import { waitUntilIdle } from "../../app/design-status.js";
+import { idleWaitView } from "../wait-view.js";
 
 /** One folder's outcome of `sync` (the `--json` shape). */
 interface SyncOutcome extends CycleSummary {
@@ -64,7 +65,7 @@ export async function runSync(ctx: CommandContext, dirs: string[]): Promise<numb
 async function syncHere(ctx: CommandContext, mapping: Mapping): Promise<SyncOutcome> {
   const emit = warnSink(ctx);
   return withFolder(ctx.runtime, mapping, { command: "mpsync sync", emit }, async (sync) => {
-    await waitUntilIdle(ctx, sync, { wait: true });
+    await waitUntilIdle(ctx.runtime, sync, { wait: true, watch: idleWaitView(ctx) });
     const report = await sync.fullSync({});
     await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit);
     return { ...summarizeCycle(report), dir: mapping.dir, by: "here" as const, message: `synced ${mapping.dir}` };

@@ -2,7 +2,8 @@
 import type { DesignStatus } from "../../api/schemas.js";
 import type { CommandContext } from "../context.js";
 import { buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
-import { pollUntilIdle } from "../wait-idle.js";
+import { pollUntilIdle } from "../../app/design-status.js";
+import { idleWaitView } from "../wait-view.js";
 import { EXIT } from "../exit-codes.js";
 
 interface CreateCommandFlags extends CreateFlags {
@@ -17,7 +18,7 @@ export async function runCreate(ctx: CommandContext, flags: CreateCommandFlags):
   let finished: DesignStatus | undefined;
   if (flags.wait === true && body.prompt !== undefined) {
     ctx.out.info(`created ${design.editorId}; waiting for the generation to finish`);
-    finished = await pollUntilIdle(ctx, design.editorId);
+    finished = await pollUntilIdle(ctx.runtime, design.editorId, idleWaitView(ctx));
   }
   const doc = {
     ok: true,

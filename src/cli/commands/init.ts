@@ -6,14 +6,15 @@ import type { Design } from "../../api/schemas.js";
 import { displayPath, type LoadedConfig } from "../../config/load-config.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../config/write-config.js";
 import { isBareEditorId, normalizeDesignUrl } from "../../sync/resolve-design.js";
-import type { TimedSummary } from "../folder-pull.js";
 import type { CommandContext } from "../context.js";
 import { buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
-import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
+import { pullExitCode, shownPull } from "../folder-pull.js";
+import { newPullProgress, pullMappedIfFree, type PullProgress, type TimedSummary } from "../../app/folder-pull.js";
 import { EXIT } from "../exit-codes.js";
 import { renderPlan } from "../render-plan.js";
-import { pollUntilIdle } from "../wait-idle.js";
-import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
+import { pollUntilIdle } from "../../app/design-status.js";
+import { idleWaitView } from "../wait-view.js";
+import { describeProgress, untilInterrupted } from "../interrupt.js";
 import { DEFAULT_BASE_URL } from "../../config/schema.js";
 import { isLoopbackUrl } from "../../config/poll-floor.js";
 import { LOOPBACK_DEFAULT_POLL_SEC } from "../../runtime.js";
@@ -85,7 +86,7 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
 
   // A running `mpsync watch` sees the new mapping in .syncrc and may take the folder first:
   // then it pulls the design, and init has nothing left to do.
-  const { pull: summary, pulledBy } = await pullMappedIfFree(ctx, { dir: written.dir, design: editorId, root }, "mpsync init", { send: flags.force === true, progress: stage.progress });
+  const { pull: summary, pulledBy } = await pullMappedIfFree(ctx.runtime, { dir: written.dir, design: editorId, root }, "mpsync init", shownPull(ctx, { send: flags.force === true, progress: stage.progress }));
   if (summary === undefined) {
     ctx.out.result({ ok: true, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pulledBy }, () =>
       ctx.out.info(`${written.dir} is synced by ${pulledBy ?? "another mpsync process"}: it pulls the design`),
@@ -176,7 +177,7 @@ async function obtainDesign(ctx: CommandContext, flags: InitFlags, stage: InitSt
   // A prompted design has no artifact until its first generation ends (status answers
   // activeArtifactId null meanwhile); one that ended without a version has nothing to pull.
   if (body.prompt === undefined) return { editorId: design.editorId, created: design, noVersion: false };
-  const idle = await pollUntilIdle(ctx, design.editorId);
+  const idle = await pollUntilIdle(ctx.runtime, design.editorId, idleWaitView(ctx));
   return { editorId: design.editorId, created: design, noVersion: idle.activeArtifactId === null };
 }
 

@@ -4,13 +4,14 @@ import type { V3Client } from "../../api/client-types.js";
 import { MpsyncError } from "../../core/errors.js";
 import { messageText, type PromptRequest } from "../../api/schemas.js";
 import type { Mapping } from "../../runtime.js";
-import type { TimedSummary } from "../folder-pull.js";
 import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
-import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
+import { pullExitCode, shownPull } from "../folder-pull.js";
+import { pullMappedIfFree, type TimedSummary } from "../../app/folder-pull.js";
 import { renderPlan } from "../render-plan.js";
-import { refuseWhileGenerating } from "../generating-guard.js";
-import { pollUntilIdle } from "../wait-idle.js";
+import { pollUntilIdle, refuseWhileGenerating } from "../../app/design-status.js";
+import { idleWaitView } from "../wait-view.js";
+import { warnSink } from "../folder-pull.js";
 
 interface PromptFlags {
   dir?: string;
@@ -44,7 +45,7 @@ export async function runPrompt(ctx: CommandContext, text: string, flags: Prompt
   const body: PromptRequest = { prompt: text };
   const mapping = await ctx.runtime.singleMapping(flags.dir);
   const client = await ctx.runtime.client();
-  const editorId = await refuseWhileGenerating(ctx, mapping, "mpsync prompt", "the prompt was not sent");
+  const editorId = await refuseWhileGenerating(ctx.runtime, mapping, { name: "mpsync prompt", notDone: "the prompt was not sent", emit: warnSink(ctx) });
 
   const before = await activeArtifactOrNull(client, editorId);
   const { requestId } = await client.sendPrompt(editorId, body);
@@ -78,13 +79,13 @@ export async function runPrompt(ctx: CommandContext, text: string, flags: Prompt
 }
 
 async function finishWaiting(ctx: CommandContext, mapping: Mapping, client: V3Client, result: PromptResult, before: string | null): Promise<number> {
-  const status = await pollUntilIdle(ctx, result.editorId);
+  const status = await pollUntilIdle(ctx.runtime, result.editorId, idleWaitView(ctx));
   result.waited = true;
   result.activeArtifactId = status.activeArtifactId ?? undefined;
   result.newVersion = status.activeArtifactId !== null && status.activeArtifactId !== before;
   result.reply = await latestReply(client, result.editorId);
   if (result.newVersion) {
-    const done = await pullMappedIfFree(ctx, mapping, "mpsync prompt");
+    const done = await pullMappedIfFree(ctx.runtime, mapping, "mpsync prompt", shownPull(ctx));
     result.pull = done.pull;
     result.pulledBy = done.pulledBy;
   }

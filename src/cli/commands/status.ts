@@ -3,8 +3,8 @@ import type { Mapping } from "../../runtime.js";
 import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { clockTime } from "../../log/clock-time.js";
-import { collectStatus, refreshLocalStatus } from "./status-collect.js";
-import { renderStatus, statusExitCode, type DesignStatusReport } from "./status-report.js";
+import { collectStatus, refreshLocalStatus, type DesignStatusReport } from "../../app/collect-status.js";
+import { renderStatus, statusExitCode } from "./status-report.js";
 
 /** `mpsync status`. */
 export async function runStatus(ctx: CommandContext, dirs: string[], flags: { watch?: boolean }): Promise<number> {
@@ -13,7 +13,7 @@ export async function runStatus(ctx: CommandContext, dirs: string[], flags: { wa
   ctx.runtime.failFast();
   if (flags.watch === true) return watchStatus(ctx, dirs);
   const reports: DesignStatusReport[] = [];
-  for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
+  for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx.runtime, mapping));
   const failed = reports.filter((r) => r.errorCode !== undefined);
   const key = { ...ctx.runtime.keySource(), serviceUrl: ctx.runtime.baseUrl() };
   ctx.out.result({ ok: failed.length === 0, designs: reports, key }, () => {
@@ -62,7 +62,7 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
           ctx.out.info("");
         }
       } else if (live) {
-        reports = await Promise.all(reports.map((r, i) => (mappings[i] === undefined ? r : refreshLocalStatus(ctx, mappings[i], r))));
+        reports = await Promise.all(reports.map((r, i) => (mappings[i] === undefined ? r : refreshLocalStatus(ctx.runtime, mappings[i], r))));
       }
       if (live) drawLive(ctx, reports, collectedMono, collectMs);
       let timer: NodeJS.Timeout | undefined;
@@ -77,7 +77,7 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
 
 async function collectAll(ctx: CommandContext, mappings: Mapping[]): Promise<DesignStatusReport[]> {
   const reports: DesignStatusReport[] = [];
-  for (const mapping of mappings) reports.push(await collectStatus(ctx, mapping));
+  for (const mapping of mappings) reports.push(await collectStatus(ctx.runtime, mapping));
   return reports;
 }
 

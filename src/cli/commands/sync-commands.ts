@@ -8,9 +8,11 @@ import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { findIgnoredSecrets } from "../../local/secret-scan.js";
 import { PROGRESS_MIN_FILES, renderPlan } from "../render-plan.js";
-import { waitUntilIdle } from "../wait-idle.js";
+import { waitUntilIdle } from "../../app/design-status.js";
+import { idleWaitView } from "../wait-view.js";
 import { commitAfterCycle, withFolder } from "../../app/folder.js";
-import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
+import { describeProgress, untilInterrupted } from "../interrupt.js";
+import { newPullProgress, type PullProgress } from "../../app/folder-pull.js";
 import { sendControl } from "../../daemon/control-channel.js";
 
 interface OneShotFlags {
@@ -135,7 +137,7 @@ async function runCycle(
     }
   }
   // Pushes wait while the design is generating (README, "How sync works"); then pull and reconcile first.
-  const generating = await waitUntilIdle(ctx, sync, { wait: !dryRun });
+  const generating = await waitUntilIdle(ctx.runtime, sync, { wait: !dryRun, watch: idleWaitView(ctx) });
   if (generating) {
     throw new MpsyncError("GENERATING", "the design is generating: nothing was pushed", { hint: "run mpsync push again when it is idle" });
   }
