@@ -2,17 +2,14 @@
  * `mpsync sync`, `pause` and `resume`: controls that reach a running `watch` through its local
  * control channel (src/daemon/control-channel.ts), and work without one too.
  */
-import { MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
-import { sendControl, type ControlReply } from "../../daemon/control-channel.js";
-import { clearPause, readPause, writePause } from "../../state/pause-marker.js";
-import { summarizeCycle, type CycleSummary } from "../../sync/cycle-summary.js";
-import { commitAfterCycle, withFolder } from "../../app/folder.js";
+import { sendControl } from "../../daemon/control-channel.js";
+import type { CycleSummary } from "../../sync/cycle-summary.js";
+import { isPaused, setPause, syncHere } from "../../app/one-shot.js";
 import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { warnSink } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
-import { waitUntilIdle } from "../../app/design-status.js";
 import { idleWaitView } from "../wait-view.js";
 
 /** One folder's outcome of `sync` (the `--json` shape). */
@@ -44,11 +41,11 @@ export async function runSync(ctx: CommandContext, dirs: string[]): Promise<numb
       else outcomes.push({ ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, by: "daemon", message: reply.message });
       continue;
     }
-    if ((await readPause(mapping.root)) !== undefined) {
+    if (await isPaused(mapping)) {
       refused.push({ dir: mapping.dir, code: "PAUSED", message: `${mapping.dir} is paused: run mpsync resume first` });
       continue;
     }
-    outcomes.push(await syncHere(ctx, mapping));
+    outcomes.push(await syncHereShown(ctx, mapping));
   }
   ctx.out.result({ ok: refused.length === 0 && outcomes.every((o) => o.halted === undefined), designs: outcomes, refused }, () => {
     for (const o of outcomes) {
@@ -61,30 +58,16 @@ export async function runSync(ctx: CommandContext, dirs: string[]): Promise<numb
   return outcomes.some((o) => o.unresolvedConflicts.length > 0) ? EXIT.conflicts : EXIT.ok;
 }
 
-/** No daemon: the full two-way cycle under the folder's lock, after the design is idle. */
-async function syncHere(ctx: CommandContext, mapping: Mapping): Promise<SyncOutcome> {
-  const emit = warnSink(ctx);
-  return withFolder(ctx.runtime, mapping, { command: "mpsync sync", emit }, async (sync) => {
-    await waitUntilIdle(ctx.runtime, sync, { wait: true, watch: idleWaitView(ctx) });
-    const report = await sync.fullSync({});
-    await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit);
-    return { ...summarizeCycle(report), dir: mapping.dir, by: "here" as const, message: `synced ${mapping.dir}` };
-  });
+/** No daemon: the full two-way cycle here, after the design is idle. */
+async function syncHereShown(ctx: CommandContext, mapping: Mapping): Promise<SyncOutcome> {
+  const summary = await syncHere(ctx.runtime, mapping, warnSink(ctx), idleWaitView(ctx));
+  return { ...summary, dir: mapping.dir, by: "here" as const, message: `synced ${mapping.dir}` };
 }
 
 async function pauseOrResume(ctx: CommandContext, dirs: string[], pause: boolean): Promise<number> {
   const results: { dir: string; paused: boolean; daemon: boolean; message: string }[] = [];
   for (const mapping of await ctx.runtime.mappings(dirs)) {
-    let changed: boolean;
-    if (pause) {
-      const before = await readPause(mapping.root);
-      await writePause(mapping.root, { at: ctx.runtime.clock.now(), by: "mpsync pause" });
-      changed = before === undefined;
-    } else {
-      changed = await clearPause(mapping.root);
-    }
-    const reply: ControlReply | undefined = await sendControl(mapping.root, { op: pause ? "pause" : "resume" });
-    if (reply !== undefined && !reply.ok) throw new MpsyncError("INTERNAL", `${mapping.dir}: the running daemon refused: ${reply.message}`);
+    const { changed, reply } = await setPause(ctx.runtime, mapping, pause);
     const message =
       reply !== undefined
         ? `${reply.message}, told the running daemon`
