@@ -1,21 +1,31 @@
 #!/usr/bin/env node
-// Writes syncrc.schema.json from the built zod schema (run `npm run build` first).
-// `--check` only compares and exits 1 when the committed file is stale.
+// Writes the published JSON Schemas from the built zod schemas (run `npm run build` first):
+// syncrc.schema.json (.syncrc) and json-output.schema.json (what --json prints).
+// `--check` only compares and exits 1 when a committed file is stale.
 import { readFile, writeFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 
 const { buildSyncrcJsonSchema } = await import(new URL("../dist/config/json-schema.js", import.meta.url).href);
-const target = new URL("../syncrc.schema.json", import.meta.url);
-const schema = buildSyncrcJsonSchema();
+const { buildJsonOutputSchema } = await import(new URL("../dist/cli/json-documents.js", import.meta.url).href);
+const schemas = [
+  ["syncrc.schema.json", buildSyncrcJsonSchema()],
+  ["json-output.schema.json", buildJsonOutputSchema()],
+];
 
-if (process.argv.includes("--check")) {
-  const current = JSON.parse(await readFile(target, "utf8").catch(() => "null"));
-  if (!isDeepStrictEqual(current, schema)) {
-    console.error("syncrc.schema.json is stale: run npm run schema");
-    process.exit(1);
+let stale = false;
+for (const [name, schema] of schemas) {
+  const target = new URL(`../${name}`, import.meta.url);
+  if (process.argv.includes("--check")) {
+    const current = JSON.parse(await readFile(target, "utf8").catch(() => "null"));
+    if (isDeepStrictEqual(current, schema)) {
+      console.log(`${name} is up to date`);
+    } else {
+      console.error(`${name} is stale: run npm run schema`);
+      stale = true;
+    }
+  } else {
+    await writeFile(target, `${JSON.stringify(schema, null, 2)}\n`);
+    console.log(`wrote ${target.pathname}`);
   }
-  console.log("syncrc.schema.json is up to date");
-} else {
-  await writeFile(target, `${JSON.stringify(schema, null, 2)}\n`);
-  console.log(`wrote ${target.pathname}`);
 }
+if (stale) process.exit(1);

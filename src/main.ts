@@ -3,14 +3,15 @@
  * them. `src/bin.ts` loads this module (bundled as `dist/cli.cjs`) and calls main().
  */
 import { runCli } from "./cli/program.js";
+import { isErrno } from "./core/errors.js";
 
 /** Runs the command line of this process, then exits with its code. */
 export async function main(): Promise<void> {
   // A reader that leaves early (`mpsync status | head -2`) closes the pipe: the rest of the
   // output goes nowhere, quietly, and the command still finishes its work (a pull is never cut
   // short by its reader). Any other stream error stays fatal.
-  const readerLeft = (err: NodeJS.ErrnoException): void => {
-    if (err.code !== "EPIPE" && err.code !== "ERR_STREAM_DESTROYED") throw err;
+  const readerLeft = (err: Error): void => {
+    if (!isErrno(err, "EPIPE", "ERR_STREAM_DESTROYED")) throw err;
   };
   process.stdout.on("error", readerLeft);
   process.stderr.on("error", readerLeft);

@@ -11,6 +11,7 @@ import { MpsyncError } from "./core/errors.js";
 import { loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { resolveApiKey, type ResolvedApiKey } from "./config/credentials.js";
 import { stateHome } from "./config/paths.js";
+import { ConfigMissingError } from "./config/config-error.js";
 import { DEFAULT_BASE_URL } from "./config/schema.js";
 import { isLoopbackUrl, MIN_POLL_INTERVAL_SEC } from "./config/poll-floor.js";
 
@@ -109,7 +110,7 @@ export class Runtime {
     } catch (err) {
       // None found, or a named one not there yet (`init -c PATH` creates it): commands that work
       // without a config go on; those that need one call config() and say it is missing.
-      if (err instanceof MpsyncError && err.code === "CONFIG_INVALID" && /no \.syncrc found|config file .* not found/.test(err.message)) return undefined;
+      if (err instanceof ConfigMissingError) return undefined;
       throw err;
     }
   }

@@ -6,6 +6,7 @@ import { isUtf8 } from "node:buffer";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
 import { Agent, request } from "./undici-lean.js";
+import { errnoCode } from "../core/errors.js";
 
 /** Transport timeouts. */
 export interface Timeouts {
@@ -89,17 +90,9 @@ export class TransportFailure extends Error {
 /** Codes of failures that happen before a single byte of the request is written. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
-function errorCode(err: unknown): string | undefined {
-  if (typeof err !== "object" || err === null) return undefined;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === "string") return code;
-  const inner = (err as { errors?: unknown }).errors;
-  return Array.isArray(inner) ? errorCode(inner[0]) : undefined;
-}
-
 /** Classifies an undici or socket error. */
 export function classifyTransportError(err: unknown, timeouts: Timeouts): TransportFailure {
-  const code = errorCode(err) ?? "unknown error";
+  const code = errnoCode(err) ?? "unknown error";
   switch (code) {
     case "UND_ERR_CONNECT_TIMEOUT":
       return new TransportFailure("timeout", false, `could not connect within ${timeouts.connectMs} ms`, err);

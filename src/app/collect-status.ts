@@ -12,7 +12,7 @@ import { summarizeCycle } from "../sync/cycle-summary.js";
 import { isLockHolderAlive, readFolderLock } from "../state/lock.js";
 import { readPause } from "../state/pause-marker.js";
 import { describeError } from "../sync/describe-error.js";
-import { MpsyncError, hasCode } from "../core/errors.js";
+import { errorCode, hasCode } from "../core/errors.js";
 import { openReadOnly } from "./folder.js";
 
 /** One design's status (also the `--json` shape). */
@@ -118,7 +118,7 @@ export async function collectStatus(runtime: Runtime, mapping: Mapping): Promise
     }
     report.state = "error";
     report.error = describeError(err);
-    report.errorCode = err instanceof MpsyncError ? err.code : "INTERNAL";
+    report.errorCode = errorCode(err);
   }
   return report;
 }

@@ -30,7 +30,7 @@ export async function currentStatus(runtime: Runtime, sync: DesignSync, options:
 
 /** Notes `status` as the design's last known one (`mpsync status` shows it and its age); not saved. */
 export function recordStatus(sync: DesignSync, status: Pick<DesignStatus, "isGenerating" | "activeArtifactId">, at: number): void {
-  sync.state.lastStatus = { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at };
+  sync.daemon.recordStatus(status, at);
 }
 
 /**

@@ -5,7 +5,7 @@
  * one of these and render; they never take a lock or open a design themselves.
  */
 import { ApiError } from "../api/errors.js";
-import { hasCode, MpsyncError } from "../core/errors.js";
+import { ContextError, hasCode, MpsyncError } from "../core/errors.js";
 import { createPullCommitter, pulledPaths } from "../git/pull-committer.js";
 import type { Mapping, Runtime } from "../runtime.js";
 import { acquireFolderLock, readFolderLock, type FolderLock, type LockInfo } from "../state/lock.js";
@@ -70,14 +70,14 @@ async function openAndRun<T>(runtime: Runtime, mapping: Mapping, lock: FolderLoc
 
 /**
  * Says which folder and design an error concerns ("web (design abc123): could not read the
- * design's status: ..."), unless its message names the folder already. The error keeps its
- * class, code and details (exit codes and --json depend on them).
+ * design's status: ..."), unless its message names the folder already: a ContextError around
+ * it, with its code and hint (exit codes and --json depend on them); the error itself is its
+ * `cause`, unchanged.
  */
 export function namingFolder(err: unknown, dir: string, editorId: string | undefined): unknown {
   if (!(err instanceof MpsyncError) || err.message.startsWith(`${dir}:`) || err.message.startsWith(`${dir} `)) return err;
   const design = err instanceof ApiError && editorId !== undefined ? ` (design ${editorId})` : "";
-  err.message = `${dir}${design}: ${err.message}`;
-  return err;
+  return new ContextError(`${dir}${design}`, err);
 }
 
 /**

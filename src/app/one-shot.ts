@@ -133,6 +133,6 @@ export async function setPause(runtime: Runtime, mapping: Mapping, pause: boolea
     changed = await clearPause(mapping.root);
   }
   const reply = await sendControl(mapping.root, { op: pause ? "pause" : "resume" });
-  if (reply !== undefined && !reply.ok) throw new MpsyncError("INTERNAL", `${mapping.dir}: the running daemon refused: ${reply.message}`);
+  if (reply !== undefined && !reply.ok) throw new MpsyncError("DAEMON_REFUSED", `${mapping.dir}: the running daemon refused: ${reply.message}`);
   return { changed, reply };
 }

@@ -1,7 +1,8 @@
 /** What every command receives: process I/O (injected by bin.ts or tests) and lazily built parts. */
 import { createHumanLogDestination } from "../log/human-destination.js";
 import type { Command } from "commander";
-import { MpsyncError } from "../core/errors.js";
+import { hasCode, MpsyncError, originOf } from "../core/errors.js";
+import { ApiError } from "../api/errors.js";
 import { Runtime } from "../runtime.js";
 import { Output, shouldUseColor } from "./output.js";
 
@@ -80,12 +81,13 @@ export function warnSharedDesigns(out: Output, mappings: readonly { dir: string;
 }
 
 /**
- * A key the service refused (an ApiError, a subclass): says which key it was (MP_API_KEY, or
- * the one stored for this address). A command that sent another key (login) throws a plain
- * MpsyncError with its own words, left alone.
+ * A key the service refused (an ApiError, under any ContextError): the same error with a hint
+ * saying which key it was (MP_API_KEY, or the one stored for this address), the refusal as its
+ * `cause`. A command that sent another key (login) throws a plain MpsyncError with its own
+ * words, left alone.
  */
 export function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
-  if (!(err instanceof MpsyncError) || err.code !== "UNAUTHORIZED" || Object.getPrototypeOf(err) === MpsyncError.prototype) return err;
+  if (!hasCode(err, "UNAUTHORIZED") || !(originOf(err) instanceof ApiError)) return err;
   const key = ctx.runtime.keySource();
   const hint =
     key.source === "env"
@@ -93,6 +95,5 @@ export function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
       : key.source === "file"
         ? `the service refused the key stored${key.baseUrl === undefined ? "" : ` for ${key.baseUrl}`}: run mpsync login to store a new one`
         : "no API key: set MP_API_KEY or run mpsync login";
-  (err as { hint: string | undefined }).hint = hint;
-  return err;
+  return new MpsyncError(err.code, err.message, { cause: err, hint });
 }

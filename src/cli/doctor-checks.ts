@@ -10,10 +10,12 @@ import { API_KEY_HEADER } from "../api/schemas.js";
 import { resolveApiKey } from "../config/credentials.js";
 import type { LoadedConfig, ResolvedDesign } from "../config/load-config.js";
 import { credentialsPath } from "../config/paths.js";
+import { ConfigMissingError } from "../config/config-error.js";
 import { isLockHolderAlive, readFolderLock } from "../state/lock.js";
 import { STATE_DIR_NAME } from "../state/state-store.js";
 import { describeError } from "../sync/describe-error.js";
 import type { CommandContext } from "./context.js";
+import { isErrno, errnoCode } from "../core/errors.js";
 
 /** One check's outcome (the `--json` shape). */
 export interface DoctorCheck {
@@ -50,7 +52,7 @@ async function checkConfig(ctx: CommandContext, checks: DoctorCheck[]): Promise<
     return loaded;
   } catch (err) {
     const message = describeError(err);
-    if (/no \.syncrc found/.test(message)) {
+    if (err instanceof ConfigMissingError && err.searched) {
       checks.push(fail("config", message, 'map a folder: mpsync init DIR --design ID_OR_URL (or pass --config PATH)'));
     } else {
       checks.push(fail("config", message, "fix the value named above (keys and defaults: .syncrc.example, syncrc.schema.json)"));
@@ -158,8 +160,8 @@ async function stateCheck(design: ResolvedDesign): Promise<DoctorCheck> {
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return pass(name, "not synced yet: mpsync pull creates it");
-    return fail(name, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, `check the permissions of ${file}`);
+    if (isErrno(err, "ENOENT")) return pass(name, "not synced yet: mpsync pull creates it");
+    return fail(name, `cannot read ${file}: ${errnoCode(err) ?? String(err)}`, `check the permissions of ${file}`);
   }
   let state: { files?: Record<string, unknown>; halted?: { reason?: string } };
   try {

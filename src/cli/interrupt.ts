@@ -34,7 +34,7 @@ export async function untilInterrupted(ctx: CommandContext, work: () => Promise<
       void ctx.runtime.interrupt().then((removed) => {
         const message = `interrupted: ${describe()}`;
         ctx.runtime.logger().debug({ removedTempFiles: removed }, "interrupted");
-        if (ctx.out.opts.json) ctx.out.result({ ok: false, interrupted: true, signal, message });
+        if (ctx.out.opts.json) ctx.out.result("interrupted", { ok: false, interrupted: true, signal, message });
         ctx.out.warn(message);
         resolve(EXIT_INTERRUPTED[signal]);
       });

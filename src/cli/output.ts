@@ -7,10 +7,11 @@ import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 import { createSpinner } from "nanospinner";
 import { clockTime } from "../log/clock-time.js";
-import { MpsyncError } from "../core/errors.js";
+import { errorCode } from "../core/errors.js";
 import { describeError } from "../sync/describe-error.js";
-import type { SyncEvent } from "../sync/events.js";
+import type { SyncEvent, SyncEventName } from "../sync/events.js";
 import { exitCodeFor } from "./exit-codes.js";
+import type { CliDocument, CliDocumentKind } from "./json-documents.js";
 
 /** Output settings from global flags and the environment. */
 export interface OutputOptions {
@@ -81,28 +82,32 @@ export class Output {
     if (this.opts.verbose) this.opts.stderr.write(`${this.#c.dim(line)}\n`);
   }
 
-  /** The command's result: one JSON document with --json; `human` renders it otherwise. */
-  result(doc: unknown, human?: () => void): void {
+  /** The command's result: one JSON document of `kind` (json-documents.ts) with --json; `human` renders it otherwise. */
+  result<K extends CliDocumentKind>(kind: K, doc: CliDocument<K>, human?: () => void): void {
     if (this.opts.json) this.opts.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     else if (human !== undefined && !this.opts.quiet) human();
+  }
+
+  /** One JSON line of `kind` (a stream: events, status --watch); only with --json. */
+  jsonLine<K extends CliDocumentKind>(kind: K, doc: CliDocument<K>): void {
+    if (this.opts.json) this.opts.stdout.write(`${JSON.stringify(doc)}\n`);
   }
 
   /** A failed command: one line (what, why, what to do); JSON on stdout with --json. */
   error(err: unknown): void {
     const message = describeError(err);
     if (this.opts.json) {
-      const code = err instanceof MpsyncError ? err.code : "INTERNAL";
-      this.opts.stdout.write(`${JSON.stringify({ ok: false, error: { code, message, exitCode: exitCodeFor(err) } }, null, 2)}\n`);
+      this.result("error", { ok: false, error: { code: errorCode(err), message, exitCode: exitCodeFor(err) } });
     } else {
       this.opts.stderr.write(`${this.#c.red("error:")} ${message}\n`);
     }
     if (this.opts.verbose && err instanceof Error && err.stack !== undefined) this.opts.stderr.write(`${err.stack}\n`);
   }
 
-  /** A daemon event: a JSON line with --json, a concise human line otherwise. */
+  /** A daemon event: a JSON line with --json (`eventLineSchema`), a concise human line otherwise. */
   event(e: SyncEvent): void {
     if (this.opts.json) {
-      this.opts.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...e })}\n`);
+      this.jsonLine("event", { time: new Date().toISOString(), ...e });
       return;
     }
     if (this.opts.quiet && e.event !== "error" && e.event !== "halted" && e.event !== "conflict") return;
@@ -170,23 +175,30 @@ export class Output {
     return this.opts.stderr.isTTY === true && columns > 0 && !this.opts.json && !this.opts.quiet;
   }
 
-  #badge(name: SyncEvent["event"]): string {
-    const c = this.#c;
-    switch (name) {
-      case "pushed":
-        return c.green("↑ pushed ");
-      case "pulled":
-        return c.blue("↓ pulled ");
-      case "conflict":
-        return c.yellow("⚠ conflict");
-      case "error":
-        return c.red("✗ error  ");
-      case "halted":
-        return c.red("■ halted ");
-      default:
-        return c.dim(name.padEnd(9));
-    }
+  #badge(name: SyncEventName): string {
+    return EVENT_BADGES[name](this.#c, name);
   }
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+/** How each event starts its human line: a new event name fails to compile until it has one. */
+const EVENT_BADGES: Record<SyncEventName, (c: Colors, name: SyncEventName) => string> = {
+  pushed: (c) => c.green("↑ pushed "),
+  pulled: (c) => c.blue("↓ pulled "),
+  conflict: (c) => c.yellow("⚠ conflict"),
+  error: (c) => c.red("✗ error  "),
+  halted: (c) => c.red("■ halted "),
+  ready: plainBadge,
+  generating: plainBadge,
+  idle: plainBadge,
+  published: plainBadge,
+  rate_limited: plainBadge,
+  notice: plainBadge,
+};
+
+function plainBadge(c: Colors, name: SyncEventName): string {
+  return c.dim(name.padEnd(9));
 }
 
 /** Colour on when stdout is a TTY, NO_COLOR unset, and --no-color not given. */

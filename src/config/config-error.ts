@@ -12,3 +12,19 @@ export class ConfigInvalidError extends MpsyncError {
     this.problems = problems;
   }
 }
+
+/**
+ * No config to read: none found searching upward from the working folder (`searched`), or the
+ * one named by --config / MPSYNC_CONFIG is not there. Still CONFIG_INVALID (exit 2, --json);
+ * commands that work without a config tell it by its class, never by its words.
+ */
+export class ConfigMissingError extends ConfigInvalidError {
+  /** True when no .syncrc was found searching; false when the named file is absent. */
+  readonly searched: boolean;
+
+  constructor(problem: string, searched: boolean) {
+    super([problem]);
+    this.name = "ConfigMissingError";
+    this.searched = searched;
+  }
+}

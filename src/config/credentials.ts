@@ -5,7 +5,7 @@
  */
 import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { MpsyncError } from "../core/errors.js";
+import { MpsyncError, isErrno } from "../core/errors.js";
 import { writeJsonAtomically } from "../local/atomic-write.js";
 import { credentialsPath, type Env } from "./paths.js";
 
@@ -126,7 +126,7 @@ async function readCredentials(path: string): Promise<CredentialsFile | undefine
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+    if (isErrno(error, "ENOENT")) return undefined;
     throw new MpsyncError("CONFIG_INVALID", `cannot read the credentials file ${path}: run "mpsync login" again`, { cause: error });
   }
   const file = parseCredentials(text);

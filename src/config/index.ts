@@ -1,5 +1,5 @@
 /** The config layer: `.syncrc` schema, loading with precedence, writing, API key, per-user paths. */
-export { ConfigInvalidError } from "./config-error.js";
+export { ConfigInvalidError, ConfigMissingError } from "./config-error.js";
 export {
   addDesignMapping,
   toConfigRelativeDir,

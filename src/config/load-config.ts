@@ -4,7 +4,8 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { ConfigInvalidError } from "./config-error.js";
+import { errnoCode } from "../core/errors.js";
+import { ConfigInvalidError, ConfigMissingError } from "./config-error.js";
 import { formatIssues } from "./format-issues.js";
 import { checkPollFloor, checkRemoteCheckFloor } from "./poll-floor.js";
 import { syncrcSchema, type DesignMapping, type Syncrc } from "./schema.js";
@@ -69,7 +70,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new ConfigInvalidError([`${label}: cannot read the file (${errorCode(error)})`], { cause: error });
+    throw new ConfigInvalidError([`${label}: cannot read the file (${errnoCode(error) ?? (error instanceof Error ? error.message : String(error))})`], { cause: error });
   }
   const file = validateSyncrc(parseSyncrcText(text, label), label);
   const config = resolveConfig(file, {
@@ -135,15 +136,13 @@ async function locateConfigFile(options: LoadConfigOptions): Promise<{ path: str
     const source = nonEmpty(options.configPath) !== undefined ? "--config" : "MPSYNC_CONFIG";
     const path = resolve(options.cwd, explicit);
     const info = await stat(path).catch(() => undefined);
-    if (info === undefined) throw new ConfigInvalidError([`${source}: config file ${path} not found`]);
+    if (info === undefined) throw new ConfigMissingError(`${source}: config file ${path} not found`, false);
     if (!info.isFile()) throw new ConfigInvalidError([`${source}: ${path} is not a file`]);
     return { path, warnings: [] };
   }
   const path = await findConfigFile(options.cwd);
   if (path === undefined) {
-    throw new ConfigInvalidError([
-      `no .syncrc found in ${resolve(options.cwd)} or any parent folder: run "mpsync init" or pass --config`,
-    ]);
+    throw new ConfigMissingError(`no .syncrc found in ${resolve(options.cwd)} or any parent folder: run "mpsync init" or pass --config`, true);
   }
   const twin = join(dirname(path), ".syncrc.json");
   const warnings =
@@ -180,7 +179,3 @@ async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() === true;
 }
 
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : error instanceof Error ? error.message : String(error);
-}

@@ -14,6 +14,7 @@ import { type JsonNode, scanJson } from "./json-scan.js";
 import { displayPath, findConfigFile } from "./load-config.js";
 import { normalizeDir, type DesignMapping, type SyncrcInput } from "./schema.js";
 import { blankOutJsonc, parseSyncrcText, validateSyncrc } from "./validate-syncrc.js";
+import { isErrno } from "../core/errors.js";
 
 /** The copy of the JSON Schema `init` writes beside a new `.syncrc`. */
 export const SCHEMA_FILE_NAME = ".syncrc.schema.json";
@@ -50,7 +51,7 @@ export async function addDesignMapping(
   const stored: DesignMapping = { dir: toConfigRelativeDir(resolve(cwd, mapping.dir), dirname(file)), design: mapping.design };
   const label = displayPath(file, cwd);
   const text = await readFile(file, "utf8").catch((error: unknown) => {
-    if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+    if (isErrno(error, "ENOENT")) return undefined;
     throw new ConfigInvalidError([`${label}: cannot read the file (${String(error)})`], { cause: error });
   });
   if (text === undefined) {

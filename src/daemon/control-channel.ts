@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { STATE_DIR_NAME } from "../state/state-store.js";
+import { errorCode, isErrno, MpsyncError } from "../core/errors.js";
 
 /** What a command asks the daemon. */
 export const controlRequestSchema = z.object({
@@ -60,7 +61,7 @@ export async function startControlServer(root: string, handle: (request: Control
     // The folder must be ours and a real folder (the temp fallback is shared with other users).
     const info = await lstat(dir);
     if (!info.isDirectory() || (process.getuid !== undefined && info.uid !== process.getuid())) {
-      throw new Error(`${dir} is not a folder of this user: the control channel stays closed`);
+      throw new MpsyncError("UNSAFE_STATE_DIR", `${dir} is not a folder of this user: the control channel stays closed`);
     }
     await chmod(dir, 0o700);
     const existing = await lstat(path).catch(() => undefined);
@@ -102,7 +103,7 @@ async function answer(line: string, handle: (request: ControlRequest) => Promise
   try {
     return await handle(request);
   } catch (err) {
-    return { ok: false, code: "INTERNAL", message: err instanceof Error ? err.message : String(err) };
+    return { ok: false, code: errorCode(err), message: err instanceof Error ? err.message : String(err) };
   }
 }
 
@@ -123,15 +124,15 @@ export function sendControl(root: string, request: ControlRequest): Promise<Cont
     socket.setEncoding("utf8");
     socket.on("connect", () => socket.write(`${JSON.stringify(request)}\n`));
     socket.on("data", (chunk: string) => (text += chunk));
-    socket.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code === "ENOENT" || err.code === "ECONNREFUSED" || err.code === "ENOTSOCK") resolve(undefined);
+    socket.on("error", (err) => {
+      if (isErrno(err, "ENOENT", "ECONNREFUSED", "ENOTSOCK")) resolve(undefined);
       else reject(err);
     });
     socket.on("end", () => {
       try {
         resolve(controlReplySchema.parse(JSON.parse(text.trim())));
       } catch {
-        reject(new Error(`the daemon's answer on ${path} could not be read`));
+        reject(new MpsyncError("DAEMON_REFUSED", `the daemon's answer on ${path} could not be read`));
       }
     });
   });

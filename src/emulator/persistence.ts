@@ -10,6 +10,7 @@ import { writeJsonAtomically } from "../local/atomic-write.js";
 import { newUuid } from "./ids.js";
 import type { StoreState } from "./store.js";
 import type { StoredDesign } from "./types.js";
+import { isErrno } from "../core/errors.js";
 
 /** Quiet time before a save, so a burst of changes is one write. */
 export const SAVE_DEBOUNCE_MS = 50;
@@ -93,7 +94,7 @@ export async function loadState(file: string): Promise<StoreState | undefined> {
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (isErrno(err, "ENOENT")) return undefined;
     throw err;
   }
   let parsed: z.infer<typeof dataFileSchema>;

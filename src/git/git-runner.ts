@@ -54,7 +54,7 @@ export class GitCommandError extends MpsyncError {
 
   constructor(args: readonly string[], exitCode: number | undefined, stderr: string, cause?: unknown) {
     const why = firstLine(stderr) ?? (cause instanceof Error ? cause.message : `exit code ${String(exitCode)}`);
-    super("INTERNAL", `git ${args[0] ?? ""} failed: ${why}`, { cause });
+    super("GIT_FAILED", `git ${args[0] ?? ""} failed: ${why}`, { cause });
     this.name = "GitCommandError";
     this.args = args;
     this.exitCode = exitCode;

@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { isErrno } from "../core/errors.js";
 
 /** Name of the per-folder ignore file (gitignore syntax). */
 export const SYNCIGNORE_FILE = ".syncignore";
@@ -84,7 +85,7 @@ export async function loadIgnoreMatcher(root: string, patterns: readonly string[
   try {
     syncignoreText = await readFile(join(root, SYNCIGNORE_FILE), "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    if (!isErrno(err, "ENOENT")) throw err;
   }
   return createIgnoreMatcher(syncignoreText === undefined ? { patterns } : { patterns, syncignoreText });
 }

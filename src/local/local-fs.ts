@@ -11,6 +11,7 @@ import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path
 import type { WriteSession } from "./write-session.js";
 import { assertStamp, backupPath } from "./recovery-layout.js";
 import { readLocalFile } from "./scan-tree.js";
+import { isErrno } from "../core/errors.js";
 
 /** Outcome of a compare-and-swap write. */
 export type CasWriteResult = "written" | "changed-meanwhile";
@@ -52,7 +53,7 @@ export async function removeLocalFile(root: string, rel: string): Promise<boolea
   try {
     await unlink(abs);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (isErrno(err, "ENOENT")) return false;
     throw err;
   }
   await removeEmptyParents(root, abs);
@@ -81,10 +82,19 @@ export type BackupMemory = Map<string, { hash: string; path: string }>;
  * Copies the current content of `rel` to `<backupsDir>/<stamp>/<rel>` atomically; when that
  * name already holds other content (a second backup in one run), `.1`, `.2`, ... are used.
  * With `memory`, a content already backed up (and still there) is not copied again: a path
- * whose write keeps failing gets one backup, not one per retry (issue 24).
+ * whose write keeps failing gets one backup, not one per retry (issue 24). With `session`, the
+ * copy is not fsynced: the cycle's flush makes it durable with the files it wrote (a kill
+ * leaves it whole either way: temp file, then rename).
  * Resolves the backup's path, or undefined when there is nothing to back up.
  */
-export async function backupLocalFile(root: string, rel: string, backupsDir: string, stamp: string, memory?: BackupMemory): Promise<string | undefined> {
+export async function backupLocalFile(
+  root: string,
+  rel: string,
+  backupsDir: string,
+  stamp: string,
+  options: { memory?: BackupMemory; session?: WriteSession } = {},
+): Promise<string | undefined> {
+  const { memory, session } = options;
   assertStamp(stamp);
   const current = await readLocalFile(root, rel);
   if (current === undefined) return undefined;
@@ -95,8 +105,8 @@ export async function backupLocalFile(root: string, rel: string, backupsDir: str
   }
   for (let n = 0; ; n++) {
     const candidate = backupPath(backupsDir, stamp, rel, n);
-    const existing = await readFile(candidate).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === "ENOENT") return undefined;
+    const existing = await readFile(candidate).catch((err: unknown) => {
+      if (isErrno(err, "ENOENT")) return undefined;
       throw err;
     });
     if (existing !== undefined && hashContent(existing) === current.hash) {
@@ -104,7 +114,8 @@ export async function backupLocalFile(root: string, rel: string, backupsDir: str
       return candidate;
     }
     if (existing === undefined) {
-      await writeFileAtomically(candidate, current.bytes);
+      await writeFileAtomically(candidate, current.bytes, { fsync: session === undefined });
+      session?.written.push(candidate);
       memory?.set(rel, { hash: current.hash, path: candidate });
       return candidate;
     }

@@ -7,7 +7,7 @@
 import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import { MpsyncError } from "../core/errors.js";
+import { MpsyncError, errnoCode } from "../core/errors.js";
 
 /** Why a local path was refused. */
 export type UnsafePathReason = "invalid" | "escapes-root" | "symlink" | "not-a-file";
@@ -19,7 +19,7 @@ export class UnsafeLocalPathError extends MpsyncError {
   readonly path: string;
 
   constructor(path: string, reason: UnsafePathReason, detail: string) {
-    super("INTERNAL", `refusing local path "${path}": ${detail}`, {
+    super("UNSAFE_PATH", `refusing local path "${path}": ${detail}`, {
       hint: reason === "symlink" ? "mpsync never follows symlinks inside a synced folder" : undefined,
     });
     this.name = "UnsafeLocalPathError";
@@ -64,7 +64,7 @@ export async function checkPathChain(root: string, rel: string, knownDirs?: Set<
     try {
       st = await lstat(current);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = errnoCode(err);
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw err;
     }

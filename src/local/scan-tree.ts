@@ -12,6 +12,7 @@ import { mapBounded } from "./bounded.js";
 import type { IgnoreMatcher } from "./ignore-rules.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
 import type { ScanCache } from "./scan-cache.js";
+import { isErrno, errnoCode } from "../core/errors.js";
 
 /** One scanned file. */
 export interface ScannedFile {
@@ -99,7 +100,7 @@ async function walk(
   try {
     entries = await readdir(prefix === "" ? root : join(root, ...prefix.split("/")), { withFileTypes: true });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     // A sub-folder that vanished mid-walk is simply gone; the watcher reports the removal.
     if (isRoot || (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EACCES" && code !== "EPERM")) throw err;
     if (code === "EACCES" || code === "EPERM") onSkip?.(prefix, "unreadable");
@@ -137,7 +138,7 @@ async function scanFile(root: string, rel: string, cache: ScanCache | undefined,
   try {
     read = await readNoFollow(abs);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === "EACCES" || code === "EPERM") {
       options.onSkip?.(rel, "unreadable");
       return undefined;
@@ -187,7 +188,7 @@ async function readNoFollow(
   try {
     handle = await open(abs, OPEN_NO_FOLLOW);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     if (code === "ELOOP") return "symlink";
     if (code === "EISDIR") return "not-a-file";
@@ -212,7 +213,7 @@ function lstatOrUndefined(abs: string): Stats | undefined {
   try {
     return lstatSync(abs, { throwIfNoEntry: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    if (isErrno(err, "ENOTDIR")) return undefined;
     throw err;
   }
 }

@@ -9,6 +9,7 @@ import { mkdir, open, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { codeCacheDir } from "../core/code-cache.js";
 import type { PackageInstaller } from "./package-installer.js";
+import { isErrno } from "../core/errors.js";
 
 /** The cache folder: `MPSYNC_PREVIEW_CACHE`, else `preview/` in mpsync's cache folder. */
 export function previewCacheDir(env: NodeJS.ProcessEnv): string | undefined {
@@ -90,7 +91,7 @@ export class DependencyCache {
         await handle.close();
         break;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        if (!isErrno(err, "EEXIST")) throw err;
         if (await lockIsStale(lock)) {
           await unlink(lock).catch(() => undefined);
           continue;
@@ -117,6 +118,6 @@ async function lockIsStale(lock: string): Promise<boolean> {
     process.kill(pid, 0);
     return false;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
+    return isErrno(err, "ESRCH");
   }
 }

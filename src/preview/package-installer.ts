@@ -4,6 +4,7 @@
  * as they do for the user. Tests install a local tarball with it, offline.
  */
 import { spawn } from "node:child_process";
+import { isErrno } from "../core/errors.js";
 
 /** Installs packages into a folder holding a package.json (and its package-lock.json). */
 export interface PackageInstaller {
@@ -51,7 +52,7 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
     child.stderr.setEncoding("utf8").on("data", (s: string) => {
       if (stderr.length < 64_000) stderr += s;
     });
-    child.on("error", (err: NodeJS.ErrnoException) => reject(new Error(err.code === "ENOENT" ? `${cmd} not found: install Node.js with npm` : err.message)));
+    child.on("error", (err) => reject(new Error(isErrno(err, "ENOENT") ? `${cmd} not found: install Node.js with npm` : err.message)));
     child.on("close", (code) => resolve({ code, stderr }));
   });
 }

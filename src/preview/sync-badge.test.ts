@@ -14,6 +14,9 @@ describe("nextSyncState", () => {
     ["conflict", { kind: "saved" }, "conflict"],
     ["conflict", ev("pushed"), "synced"],
     ["pushing", ev("error", "offline: the service cannot be reached; retrying in 2 s", "NETWORK"), "offline"],
+    // By code, not by the message's words.
+    ["pushing", ev("error", "the service answered 503; retrying", "SERVER_ERROR"), "offline"],
+    ["pushing", ev("error", "offline-looking words but a path error", "EACCES"), "pushing"],
     ["offline", { kind: "saved" }, "offline"],
     ["offline", { kind: "cycle-end" }, "offline"],
     ["offline", ev("notice", "back online: sync resumed", "RESUMED"), "synced"],

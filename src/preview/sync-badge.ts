@@ -2,6 +2,7 @@
  * The page's sync badge as a pure function of the daemon's events: synced, pushing (a save
  * the daemon has not sent yet), conflict, offline, generating, needs attention.
  */
+import { OFFLINE_CODES } from "../sync/failure.js";
 
 /** What the badge shows. */
 export type SyncState = "starting" | "synced" | "pushing" | "conflict" | "offline" | "generating" | "attention";
@@ -28,7 +29,7 @@ export function nextSyncState(state: SyncState, input: BadgeInput): SyncState {
     case "halted":
       return "attention";
     case "error":
-      return input.message.startsWith("offline:") ? "offline" : state;
+      return OFFLINE_CODES.has(input.code) ? "offline" : state;
     default:
       return state;
   }

@@ -11,11 +11,17 @@ import { writeJsonAtomically } from "../local/atomic-write.js";
 export class JsonMapFile<V> {
   readonly #file: string;
   readonly #schema: z.ZodType<Record<string, V>>;
+  readonly #durable: boolean;
   #writes: Promise<unknown> = Promise.resolve();
 
-  constructor(file: string, schema: z.ZodType<Record<string, V>>) {
+  /**
+   * `durable: false` skips the fsync: a kill still leaves the old or the new map (temp file,
+   * rename); only a power loss can undo the last write. @default true
+   */
+  constructor(file: string, schema: z.ZodType<Record<string, V>>, options: { durable?: boolean } = {}) {
     this.#file = file;
     this.#schema = schema;
+    this.#durable = options.durable ?? true;
   }
 
   /** The current map; empty when the file is missing, unreadable or malformed. */
@@ -38,7 +44,7 @@ export class JsonMapFile<V> {
   update(change: (map: Record<string, V>) => Record<string, V>): Promise<void> {
     const next = this.#writes.then(async () => {
       const map = await this.read();
-      await writeJsonAtomically(this.#file, change(map));
+      await writeJsonAtomically(this.#file, change(map), { fsync: this.#durable });
     });
     // The chain survives a failed write; the caller still sees the failure.
     this.#writes = next.catch(() => undefined);

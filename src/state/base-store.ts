@@ -17,6 +17,7 @@ import { z } from "zod";
 import { hashContent } from "../core/hash.js";
 import { writeFileAtomically, writeFileAtomicallyGuarded } from "../local/atomic-write.js";
 import { hashSchema } from "./state-schema.js";
+import { isErrno } from "../core/errors.js";
 
 const PACK_PREFIX = "pack-";
 /** A pack whose live bytes fall under this share of its size is rewritten by pruneBases. */
@@ -81,7 +82,7 @@ export class BaseTextStore {
     try {
       bytes = where?.pack === undefined ? await readFile(join(this.#dir, hash)) : await readSlice(join(this.#dir, `${PACK_PREFIX}${where.pack}`), where.offset, where.length);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      if (isErrno(err, "ENOENT")) return undefined;
       throw err;
     }
     return bytes !== undefined && hashContent(bytes) === hash ? bytes.toString("utf8") : undefined;
@@ -159,7 +160,7 @@ export class BaseTextStore {
     try {
       names = await readdir(this.#dir);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return index;
+      if (isErrno(err, "ENOENT")) return index;
       throw err;
     }
     const packIds = new Set<string>();
@@ -190,7 +191,7 @@ async function readSlice(file: string, offset: number, length: number): Promise<
 }
 
 function ignoreMissing(err: unknown): void {
-  if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  if (!isErrno(err, "ENOENT")) throw err;
 }
 
 /** Bytes a pack is written in. */

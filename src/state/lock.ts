@@ -13,7 +13,7 @@ import { hostname as osHostname, uptime } from "node:os";
 import { open, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { MpsyncError } from "../core/errors.js";
+import { MpsyncError, isErrno } from "../core/errors.js";
 import { assertStateDirSafe, STATE_DIR_NAME } from "./state-store.js";
 
 const lockInfoSchema = z.object({
@@ -71,7 +71,7 @@ export async function readFolderLock(root: string): Promise<LockInfo | undefined
     try {
       raw = await readFile(file, "utf8");
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      if (isErrno(err, "ENOENT")) return undefined;
       throw err;
     }
     const parsed = safeJson(raw);
@@ -96,7 +96,7 @@ export function isLockHolderAlive(info: LockInfo): boolean {
     process.kill(info.pid, 0);
   } catch (err) {
     // EPERM: the process exists but belongs to another user.
-    if ((err as NodeJS.ErrnoException).code === "ESRCH") return false;
+    if (isErrno(err, "ESRCH")) return false;
   }
   // The pid may have been reused by a process started after the holder took the lock (it
   // could only have started before). Linux tells a process's start time; elsewhere, trust it.
@@ -130,7 +130,7 @@ async function createExclusive(file: string, info: LockInfo): Promise<boolean> {
   try {
     handle = await open(file, "wx");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (isErrno(err, "EEXIST")) return false;
     throw err;
   }
   try {
@@ -145,8 +145,8 @@ async function createExclusive(file: string, info: LockInfo): Promise<boolean> {
 async function takeOver(root: string, judged: LockInfo | undefined): Promise<void> {
   const file = folderLockPath(root);
   const marker = `${file}.takeover`;
-  const mine = await open(marker, "wx").catch(async (err: NodeJS.ErrnoException) => {
-    if (err.code !== "EEXIST") throw err;
+  const mine = await open(marker, "wx").catch(async (err: unknown) => {
+    if (!isErrno(err, "EEXIST")) throw err;
     await clearStaleMarker(marker);
     return undefined;
   });

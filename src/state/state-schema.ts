@@ -31,6 +31,9 @@ const lastErrorSchema = z.object({ code: z.string(), message: z.string(), at: z.
 /** `.mpsync/daemon.json`: what the daemon last saw (read by `mpsync status`), kept apart from the bases. */
 export const daemonFileSchema = z.object({ lastStatus: lastStatusSchema.optional(), lastError: lastErrorSchema.optional() });
 
+/** What daemon.json holds. */
+export type DaemonFile = z.infer<typeof daemonFileSchema>;
+
 const syncStateShape = {
   version: z.literal(STATE_VERSION),
   editorId: z.string().optional(),

@@ -5,7 +5,7 @@
  * the reconcile turns into conflicts rather than deletes.
  */
 import type { z } from "zod";
-import { MpsyncError } from "../core/errors.js";
+import { MpsyncError, errnoCode, isErrno } from "../core/errors.js";
 import { lstat, mkdir, readFile, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically, writeJsonAtomically } from "../local/atomic-write.js";
@@ -107,7 +107,7 @@ class FolderStateStore implements StateStore {
     try {
       raw = await readFile(this.#statePath, "utf8");
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = errnoCode(err);
       if (code === "ENOENT") return { state: emptySyncState(), recovered: "missing" };
       return this.#setAside(`state.json could not be read (${code ?? String(err)})`);
     }
@@ -197,8 +197,8 @@ async function writeGitignore(dir: string): Promise<void> {
  * wherever the link points. Creates the folder when missing.
  */
 export async function assertStateDirSafe(dir: string): Promise<void> {
-  const info = await lstat(dir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return undefined;
+  const info = await lstat(dir).catch((err: unknown) => {
+    if (isErrno(err, "ENOENT")) return undefined;
     throw err;
   });
   if (info === undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BaseLedger, RACE_WINDOW_MS, resolveBase } from "./base-ledger.js";
+import { addReading, BaseLedger, emptyReading, RACE_WINDOW_MS, resolveBase } from "./base-ledger.js";
 import type { PersistedState } from "./ports.js";
 
 const B = "b".repeat(64);
@@ -21,6 +21,15 @@ function ledgerOf(s: PersistedState, now: () => number = () => 1_000): { ledger:
     now,
   );
   return { ledger, saves: () => saves };
+}
+
+/** One cycle's read of `path`, handed back to the ledger as a cycle does (buildTriples, then begin). */
+function readPath(ledger: BaseLedger, path: string, local: string | undefined, remote: string | undefined, artifactId?: string): string | undefined {
+  const reading = emptyReading();
+  const r = ledger.read(path, local, remote, artifactId);
+  addReading(reading, path, r);
+  ledger.begin(reading);
+  return r.base;
 }
 
 describe("resolveBase", () => {
@@ -46,8 +55,8 @@ describe("BaseLedger", () => {
     await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
     await ledger.intendPulls(new Map());
     expect(saves()).toBe(2);
-    expect(s.pending).toEqual({ "p.ts": R });
-    expect(s.pendingPush).toEqual({ "a.ts": { hash: X, previous: B } });
+    expect(ledger.data.pending).toEqual({ "p.ts": R });
+    expect(ledger.data.pendingPush).toEqual({ "a.ts": { hash: X, previous: B } });
     expect([...ledger.keep()].sort()).toEqual([B, X, R].sort());
   });
 
@@ -55,22 +64,22 @@ describe("BaseLedger", () => {
     const s = state();
     const { ledger, saves } = ledgerOf(s);
     await ledger.journalPush(new Map([["a.ts", X], ["b.ts", R]]));
-    expect(s.pendingPush).toEqual({ "a.ts": { hash: X, previous: null }, "b.ts": { hash: R, previous: null } });
+    expect(ledger.data.pendingPush).toEqual({ "a.ts": { hash: X, previous: null }, "b.ts": { hash: R, previous: null } });
     await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
     expect(saves()).toBe(1);
-    expect(s.pendingPush?.["a.ts"]).toEqual({ hash: X, previous: B });
+    expect(ledger.data.pendingPush?.["a.ts"]).toEqual({ hash: X, previous: B });
     ledger.commit([{ path: "a.ts", hash: X }, { path: "b.ts", hash: R }], { pushAnswered: true, artifactId: "art-1" });
     expect(ledger.landedOn("a.ts", "art-1")).toMatchObject({ hash: X, previous: B });
     // b.ts was journalled but not sent (the remote already held it): no claim that we wrote it.
     expect(ledger.landedOn("b.ts", "art-1")).toBeUndefined();
-    expect(s.pendingPush).toBeUndefined();
+    expect(ledger.data.pendingPush).toBeUndefined();
   });
 
   it("commit applies adoptions, then the executor's moves in order; an answered PATCH becomes landed", async () => {
     const s = state({ pending: { "p.ts": R } });
     const { ledger } = ledgerOf(s);
+    expect(readPath(ledger, "p.ts", R, undefined)).toBe(R);
     await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
-    expect(ledger.resolve("p.ts", R, undefined)).toBe(R);
     const changed = ledger.commit(
       [
         { path: "a.ts", hash: R },
@@ -80,9 +89,9 @@ describe("BaseLedger", () => {
       { pushAnswered: true, artifactId: "art-1" },
     );
     expect(changed).toBe(true);
-    expect(s.files).toEqual({ "a.ts": { hash: X }, "p.ts": { hash: R } });
-    expect(s.pending).toBeUndefined();
-    expect(s.pendingPush).toBeUndefined();
+    expect(ledger.data.files).toEqual({ "a.ts": { hash: X }, "p.ts": { hash: R } });
+    expect(ledger.data.pending).toBeUndefined();
+    expect(ledger.data.pendingPush).toBeUndefined();
     expect(ledger.landedOn("a.ts", "art-1")).toEqual({ hash: X, previous: B, artifactId: "art-1", at: 1_000 });
     expect(ledger.landedOn("a.ts", "art-2")).toBeUndefined();
   });
@@ -92,13 +101,13 @@ describe("BaseLedger", () => {
 
     it("a remote text other than the one sent, on the same artifact, is a suspect; its base stays until races.ts judges", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
-      expect(ledger.resolve("a.ts", X, R, "art-1")).toBe(X);
+      expect(readPath(ledger, "a.ts", X, R, "art-1")).toBe(X);
       expect([...ledger.suspects().keys()]).toEqual(["a.ts"]);
     });
 
     it("on another artifact it is no race (a new version: displaced.ts judges)", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
-      ledger.resolve("a.ts", X, R, "art-2");
+      readPath(ledger, "a.ts", X, R, "art-2");
       expect(ledger.suspects().size).toBe(0);
     });
 
@@ -106,14 +115,14 @@ describe("BaseLedger", () => {
       let now = 1_000 + RACE_WINDOW_MS - 1;
       const s = landedState();
       const { ledger } = ledgerOf(s, () => now);
-      ledger.resolve("a.ts", X, X, "art-1");
+      readPath(ledger, "a.ts", X, X, "art-1");
       ledger.commit([], { pushAnswered: true, artifactId: "art-1" });
-      expect(s.landed?.["a.ts"]?.settled).toBeUndefined();
+      expect(ledger.data.landed?.["a.ts"]?.settled).toBeUndefined();
       now = 1_000 + RACE_WINDOW_MS;
-      ledger.resolve("a.ts", X, X, "art-1");
+      readPath(ledger, "a.ts", X, X, "art-1");
       expect(ledger.commit([], { pushAnswered: true, artifactId: "art-1" })).toBe(true);
-      expect(s.landed?.["a.ts"]?.settled).toBe(true);
-      ledger.resolve("a.ts", X, R, "art-1");
+      expect(ledger.data.landed?.["a.ts"]?.settled).toBe(true);
+      readPath(ledger, "a.ts", X, R, "art-1");
       expect(ledger.suspects().size).toBe(0);
     });
   });
@@ -122,30 +131,30 @@ describe("BaseLedger", () => {
     const s = state({ landed: { "a.ts": { hash: B, previous: null, artifactId: "art-1" } }, pendingPush: { "b.ts": { hash: X, previous: null } } });
     const { ledger } = ledgerOf(s);
     expect(ledger.commit([], { pushAnswered: false, artifactId: "art-1" })).toBe(false);
-    expect(s.pendingPush).toEqual({ "b.ts": { hash: X, previous: null } });
+    expect(ledger.data.pendingPush).toEqual({ "b.ts": { hash: X, previous: null } });
     expect(ledger.landedOn("a.ts", "art-1")).toBeDefined();
     // A new version the cycle did not judge that path on (skipped): the record stays.
     expect(ledger.commit([], { pushAnswered: false, artifactId: "art-2" })).toBe(false);
     expect(ledger.landedElsewhere("a.ts", "art-2")).toBeDefined();
     // The new version holds the text as sent: it carried the edit, the record goes.
-    ledger.resolve("a.ts", B, B, "art-2");
+    readPath(ledger, "a.ts", B, B, "art-2");
     expect(ledger.commit([], { pushAnswered: false, artifactId: "art-2" })).toBe(true);
-    expect(s.landed).toBeUndefined();
+    expect(ledger.data.landed).toBeUndefined();
   });
 
   it("a landed push whose base moved (pulled over, or pushed again) is dropped", () => {
     const s = state({ landed: { "a.ts": { hash: B, previous: null, artifactId: "art-1" } } });
     const { ledger } = ledgerOf(s);
     expect(ledger.commit([{ path: "a.ts", hash: R }], { pushAnswered: true, artifactId: "art-1" })).toBe(true);
-    expect(s.landed).toBeUndefined();
+    expect(ledger.data.landed).toBeUndefined();
   });
 
   it("an adoption from an abandoned cycle is not recorded by a later one", () => {
     const s = state({ pending: { "a.ts": X } });
     const { ledger } = ledgerOf(s);
-    ledger.resolve("a.ts", X, undefined);
+    readPath(ledger, "a.ts", X, undefined);
     ledger.begin();
     ledger.commit([], { pushAnswered: true, artifactId: "art-1" });
-    expect(s.files["a.ts"]).toEqual({ hash: B });
+    expect(ledger.data.files["a.ts"]).toEqual({ hash: B });
   });
 });

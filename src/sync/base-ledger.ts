@@ -1,9 +1,12 @@
 /**
  * The one source of truth for each path's base: the content both sides last agreed on, and the
  * intent journals that keep that answer right across a crash or an answer lost on the way back
- * (issue 11). Every cycle asks the ledger for bases (`resolve`), journals its intents through it
- * before acting (`intendPulls`, `intendPush`), and hands it the base moves the executor confirmed
- * (`commit`). Nothing else writes `files`, `pending`, `pendingPush` or `landed` in the state.
+ * (issue 11). Every cycle reads the ledger for bases (`read`, pure: what a journal supplies or a
+ * landed push shows comes back as data, `LedgerReading`, which the cycle hands back with `begin`),
+ * journals its intents through it before acting (`intendPulls`, `intendPush`), and hands it the
+ * base moves the executor confirmed (`commit`). The ledger owns `files`, `pending`, `pendingPush`
+ * and `landed`: nothing else writes them, and `toJSON` (what state.json gets) checks them first
+ * (ledger-validation.ts: a violation is an INTERNAL error and nothing is written).
  *
  * The rules, all in `resolveBase` below:
  * - a pulled write counts as done when the local file holds the journalled remote content
@@ -18,8 +21,11 @@
  *   a remote text of that artifact without the edit is a race (races.ts): the cycle reconciles
  *   that path from what the PATCH replaced, so the edit is merged back, not pulled over.
  */
-import type { BaseMove, PersistedState } from "./ports.js";
+import type { BaseMove, LedgerData } from "./ports.js";
+import { ensureValidLedger } from "./ledger-validation.js";
+import type { DeepReadonly } from "../core/deep-readonly.js";
 
+export type { LedgerData };
 
 /** A PATCH answered on an artifact: what was sent and what it replaced (see `landedOn`). */
 export interface LandedPush {
@@ -46,8 +52,40 @@ export interface ResolvedBase {
   adopted: boolean;
 }
 
+/** What one read of the ledger found for a path (BaseLedger.read). */
+export interface PathReading extends ResolvedBase {
+  /** A landed push of an older version that the active version holds as sent: the record goes. */
+  carried: boolean;
+  /** An answered, unsettled PATCH whose text the remote no longer holds (races.ts judges). */
+  suspect: LandedPush | undefined;
+  /** An answered PATCH seen as sent after the race window: settled by the commit. */
+  settles: boolean;
+}
+
+/** What a cycle's reads found, as data: the cycle applies it with BaseLedger.begin. */
+export interface LedgerReading {
+  /** Bases a journal supplied: recorded by the commit. */
+  adopted: Map<string, string | undefined>;
+  settling: Set<string>;
+  suspects: Map<string, LandedPush>;
+  carried: Set<string>;
+}
+
+/** A reading that found nothing. */
+export function emptyReading(): LedgerReading {
+  return { adopted: new Map(), settling: new Set(), suspects: new Map(), carried: new Set() };
+}
+
+/** Adds one path's reading to a cycle's. */
+export function addReading(into: LedgerReading, path: string, r: PathReading): void {
+  if (r.adopted) into.adopted.set(path, r.base);
+  if (r.carried) into.carried.add(path);
+  if (r.suspect !== undefined) into.suspects.set(path, r.suspect);
+  if (r.settles) into.settling.add(path);
+}
+
 /** The base of `path` given its local and remote content hashes. Pure. */
-export function resolveBase(state: PersistedState, path: string, localHash: string | undefined, remoteHash: string | undefined): ResolvedBase {
+export function resolveBase(state: Readonly<LedgerData>, path: string, localHash: string | undefined, remoteHash: string | undefined): ResolvedBase {
   const base = state.files[path]?.hash;
   const pulled = state.pending?.[path];
   if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
@@ -56,80 +94,83 @@ export function resolveBase(state: PersistedState, path: string, localHash: stri
   return { base, adopted: false };
 }
 
-/** The bases of one folder, over its persisted state. `save` persists that state. */
+/** The bases of one folder and their journals. `save` persists the folder's state (toJSON among it). */
 export class BaseLedger {
-  readonly #state: PersistedState;
+  #s: LedgerData;
   readonly #save: () => Promise<void>;
   readonly #now: () => number;
-  /** Bases a journal supplied this cycle: recorded by the next commit. */
-  readonly #adopted = new Map<string, string | undefined>();
-  /** Landed pushes this cycle saw on the service after the race window: settled by the next commit. */
-  readonly #settling = new Set<string>();
-  /** Landed pushes whose remote text moved within the race window: judged by races.ts. */
-  readonly #suspects = new Map<string, LandedPush>();
+  /** What this cycle's reads found (begin): recorded by the next commit. */
+  #reading = emptyReading();
   /** Paths this cycle sent (intendPush): only these can become `landed`. */
   readonly #sent = new Set<string>();
-  /** Landed pushes of an older version that the active version holds as sent: dropped by the next commit. */
-  readonly #carried = new Set<string>();
 
-  constructor(state: PersistedState, save: () => Promise<void>, now: () => number = Date.now) {
-    this.#state = state;
+  constructor(data: LedgerData, save: () => Promise<void>, now: () => number = Date.now) {
+    // A landed record whose base moved is inert (landedOn, landedElsewhere) and dropped by the
+    // next commit; one an older state.json kept is dropped now, so every save is valid.
+    const landed = Object.entries(data.landed ?? {}).filter(([path, l]) => data.files[path]?.hash === l.hash);
+    this.#s = { files: data.files, pending: data.pending, pendingPush: data.pendingPush, landed: landed.length === 0 ? undefined : Object.fromEntries(landed) };
     this.#save = save;
     this.#now = now;
   }
 
   /** The confirmed base of `path`. */
   baseOf(path: string): string | undefined {
-    return this.#state.files[path]?.hash;
+    return this.#s.files[path]?.hash;
   }
 
   /** Every path with a confirmed base. */
   paths(): string[] {
-    return Object.keys(this.#state.files);
+    return Object.keys(this.#s.files);
   }
 
-  /** Forgets every base (the mapping now points at another design). */
+  /** The ledger's fields as they stand (read-only: every change goes through a method). */
+  get data(): DeepReadonly<LedgerData> {
+    return this.#s;
+  }
+
+  /** The ledger's fields for state.json, checked first (ensureValidLedger throws INTERNAL). */
+  toJSON(): LedgerData {
+    ensureValidLedger(this.#s);
+    return this.#s;
+  }
+
+  /** Forgets every base (the mapping now points at another design); journals stay to be settled. */
   reset(): void {
-    this.#state.files = {};
-    this.#state.landed = undefined;
-    this.#adopted.clear();
+    this.#s = { ...this.#s, files: {}, landed: undefined };
+    this.#reading = emptyReading();
   }
 
-  /** Starts a cycle: adoptions of an earlier, abandoned cycle are dropped. */
-  begin(): void {
-    this.#adopted.clear();
-    this.#settling.clear();
-    this.#suspects.clear();
-    this.#carried.clear();
+  /** Starts a cycle with what its reads found (buildTriples): an earlier, abandoned cycle's is dropped. */
+  begin(reading: LedgerReading = emptyReading()): void {
+    this.#reading = reading;
     this.#sent.clear();
   }
 
   /**
-   * The base a cycle reconciles `path` from (journals applied; see resolveBase). `artifactId`:
-   * the artifact the remote hash was read from, to judge this folder's answered PATCHes on it.
+   * What the ledger says of `path` for a cycle (journals applied; see resolveBase). Pure: the
+   * cycle collects the readings (addReading) and hands them to `begin`. `artifactId`: the
+   * artifact the remote hash was read from, to judge this folder's answered PATCHes on it.
    */
-  resolve(path: string, localHash: string | undefined, remoteHash: string | undefined, artifactId?: string): string | undefined {
-    const { base, adopted } = resolveBase(this.#state, path, localHash, remoteHash);
-    if (adopted) this.#adopted.set(path, base);
+  read(path: string, localHash: string | undefined, remoteHash: string | undefined, artifactId?: string): PathReading {
+    const { base, adopted } = resolveBase(this.#s, path, localHash, remoteHash);
     const older = artifactId === undefined ? undefined : this.landedElsewhere(path, artifactId);
-    if (older !== undefined && remoteHash === older.hash) this.#carried.add(path);
+    const carried = older !== undefined && remoteHash === older.hash;
     const l = artifactId === undefined || adopted ? undefined : this.landedOn(path, artifactId);
-    if (l !== undefined && l.settled !== true && remoteHash !== undefined) {
-      if (remoteHash !== l.hash) this.#suspects.set(path, l);
-      else if (this.#now() - (l.at ?? 0) >= RACE_WINDOW_MS) this.#settling.add(path);
-    }
-    return base;
+    const open = l !== undefined && l.settled !== true && remoteHash !== undefined ? l : undefined;
+    const suspect = open !== undefined && remoteHash !== open.hash ? open : undefined;
+    const settles = open !== undefined && remoteHash === open.hash && this.#now() - (open.at ?? 0) >= RACE_WINDOW_MS;
+    return { base, adopted, carried, suspect, settles };
   }
 
   /** This cycle's paths whose answered, unsettled PATCH the remote no longer holds as sent. */
   suspects(): ReadonlyMap<string, LandedPush> {
-    return this.#suspects;
+    return this.#reading.suspects;
   }
 
   /** Journals the remote contents a cycle is about to write (path -> content hash), then saves. */
   async intendPulls(pulls: ReadonlyMap<string, string>): Promise<void> {
     if (pulls.size === 0) return;
-    this.#state.pending = { ...this.#state.pending, ...Object.fromEntries(pulls) };
+    this.#s.pending = { ...this.#s.pending, ...Object.fromEntries(pulls) };
     await this.#save();
   }
 
@@ -140,9 +181,9 @@ export class BaseLedger {
    */
   async journalPush(hashes: ReadonlyMap<string, string>): Promise<void> {
     if (hashes.size === 0) return;
-    const pendingPush = { ...this.#state.pendingPush };
+    const pendingPush = { ...this.#s.pendingPush };
     for (const [path, hash] of hashes) pendingPush[path] = { hash, previous: pendingPush[path]?.hash === hash ? pendingPush[path].previous : null };
-    this.#state.pendingPush = pendingPush;
+    this.#s.pendingPush = pendingPush;
     await this.#save();
   }
 
@@ -152,13 +193,13 @@ export class BaseLedger {
    * sent, and what it replaced is kept by the commit's save.
    */
   async intendPush(sent: readonly { path: string; hash: string; previous: string | null }[]): Promise<void> {
-    const pendingPush = { ...this.#state.pendingPush };
+    const pendingPush = { ...this.#s.pendingPush };
     const fresh = sent.some((s) => pendingPush[s.path]?.hash !== s.hash);
     for (const s of sent) {
       pendingPush[s.path] = { hash: s.hash, previous: s.previous };
       this.#sent.add(s.path);
     }
-    this.#state.pendingPush = pendingPush;
+    this.#s.pendingPush = pendingPush;
     if (fresh) await this.#save();
   }
 
@@ -170,23 +211,24 @@ export class BaseLedger {
    */
   commit(moves: readonly BaseMove[], outcome: { pushAnswered: boolean; artifactId: string }): boolean {
     const at = this.#now();
-    const s = this.#state;
+    const s = this.#s;
+    const { adopted, settling, carried } = this.#reading;
     const files = { ...s.files };
     const set = (path: string, hash: string | undefined): void => {
       if (hash === undefined) delete files[path];
       else files[path] = { hash };
     };
-    for (const [path, hash] of this.#adopted) set(path, hash);
+    for (const [path, hash] of adopted) set(path, hash);
     for (const m of moves) set(m.path, m.hash);
-    let changed = moves.length > 0 || this.#adopted.size > 0 || s.pending !== undefined;
+    let changed = moves.length > 0 || adopted.size > 0 || s.pending !== undefined;
     // A landed push lives while the file's base is what it sent: a version built without it
     // (displaced.ts) is judged whenever that path is next pulled, even several versions later
     // (a path a cycle skipped, such as one hidden by a refused case twin, keeps its record).
     // A newer version that holds the text as sent carried the edit: the record goes.
     // A new object (never s.landed itself), filled in place: a push of thousands of files
     // must not copy it once per file.
-    const landed = s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !this.#carried.has(path)));
-    for (const path of this.#settling) {
+    const landed = s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !carried.has(path)));
+    for (const path of settling) {
       const l = landed[path];
       if (l !== undefined && files[path]?.hash === l.hash) {
         landed[path] = { ...l, settled: true };
@@ -205,17 +247,14 @@ export class BaseLedger {
     s.landed = landedCount === 0 ? undefined : landed;
     s.pending = undefined;
     s.files = files;
-    this.#adopted.clear();
-    this.#settling.clear();
-    this.#suspects.clear();
-    this.#carried.clear();
+    this.#reading = emptyReading();
     this.#sent.clear();
     return changed;
   }
 
   /** The PATCH answered for `path` on `artifactId`, if the current base is what it sent. */
   landedOn(path: string, artifactId: string): LandedPush | undefined {
-    const l = this.#state.landed?.[path];
+    const l = this.#s.landed?.[path];
     return l !== undefined && l.artifactId === artifactId && this.baseOf(path) === l.hash ? l : undefined;
   }
 
@@ -224,13 +263,13 @@ export class BaseLedger {
    * what it sent: the file still holds an edit that version got (displaced.ts).
    */
   landedElsewhere(path: string, artifactId: string): LandedPush | undefined {
-    const l = this.#state.landed?.[path];
+    const l = this.#s.landed?.[path];
     return l !== undefined && l.artifactId !== artifactId && this.baseOf(path) === l.hash ? l : undefined;
   }
 
   /** Base-text hashes still needed: the bases and everything the journals name. */
   keep(): Set<string> {
-    const s = this.#state;
+    const s = this.#s;
     const out = new Set(Object.values(s.files).map((f) => f.hash));
     for (const p of Object.values(s.pendingPush ?? {})) out.add(p.hash);
     for (const hash of Object.values(s.pending ?? {})) out.add(hash);

@@ -1,103 +1,26 @@
 /**
  * One mapped folder <-> one design. Runs sync cycles: a full cycle (pull: every path on both
- * sides) and a push pass (only the paths that changed locally). Both read the local side
- * BEFORE the remote, so a save during a cycle is never taken for a remote change, and both
- * go through the same pure reconcile and the same executor.
+ * sides), the daemon's content check (a slice of them) and a push pass (only the paths that
+ * changed locally). Each is planned (plan-cycle.ts) and committed (run-plan.ts) over the
+ * folder's CycleContext; a push is then read back (read-back.ts). The folder's state has one
+ * owner per part (folder-state.ts); the rest of the program reads it through `state`.
  */
-import type { V3Client } from "../api/client-types.js";
-import type { Logger } from "../log/logger.js";
-import type { Clock } from "../core/clock.js";
-import type { EventSink } from "./events.js";
-import type { ExecuteResult } from "./executor.js";
-import type { ConflictPolicy, LocalFile, SyncPlan } from "./model.js";
-import { describeHalt } from "./model.js";
-import type { LocalTree } from "./ports.js";
-import { reconcile } from "./reconcile.js";
-import { readRemoteSnapshot, type RemoteHint, type RemoteSnapshot } from "./remote-snapshot.js";
-import type { DesignStore, PersistedState } from "./ports.js";
-import { resolveEditorId } from "./resolve-design.js";
-import { SaidOnce } from "./said-once.js";
-import { BaseLedger } from "./base-ledger.js";
-import { rebaseRaces } from "./races.js";
-import { CheckScope } from "./check-scope.js";
-import { readBackPushed } from "./read-back.js";
-import { runPlan, type CycleProgress, type PlanRunContext } from "./run-plan.js";
-import {
-  buildTriples,
-  expandPaths,
-  LOCAL_READ_CONCURRENCY,
-  readToSend,
-  type ReadText,
-  type TriplesContext,
-} from "./cycle-io.js";
-import { mapBounded } from "../local/bounded.js";
-import { judgeLocalName } from "./local-refusals.js";
-import { localNameJudge, type LocalNameRefusal } from "../local/path-jail.js";
 import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
+import { CheckScope } from "./check-scope.js";
+import type { CycleContext, CycleReport, DesignSyncOptions } from "./cycle-context.js";
+import type { DaemonRecord } from "./daemon-record.js";
+import type { FolderStatus } from "./folder-status.js";
+import { FolderState, type FolderStateView } from "./folder-state.js";
+import type { LocalFile } from "./model.js";
+import { changesIn, planFull, planPush, readWholeRemote, type FullSyncOptions, type PushOptions } from "./plan-cycle.js";
+import { readBackPushed } from "./read-back.js";
+import type { RemoteHint, RemoteSnapshot } from "./remote-snapshot.js";
+import { SaidOnce } from "./said-once.js";
 
-/** Everything one design's sync needs, wired by the composition root. */
-export interface DesignSyncOptions {
-  /** The mapping's folder as written in .syncrc (for messages and events). */
-  dir: string;
-  /** The mapping's design string (editorId or URL). */
-  design: string;
-  client: V3Client;
-  local: LocalTree;
-  /** The folder's ignore rules (the watcher uses the same ones). */
-  matcher: IgnoreMatcher;
-  store: DesignStore;
-  policy: ConflictPolicy;
-  logger: Logger;
-  emit: EventSink;
-  clock: Clock;
-  /**
-   * True while pushes must wait (a git operation holds the repository): checked just before
-   * the PATCH, so a cycle that began before git took its lock does not push half its work.
-   */
-  holdPushes?: () => boolean;
-}
-
-export type { CycleProgress } from "./run-plan.js";
-
-/** What a cycle did (or, with dryRun, would do). */
-export interface CycleReport {
-  plan: SyncPlan;
-  dryRun: boolean;
-  result: ExecuteResult | undefined;
-  artifactId: string;
-  /** Every name the active artifact listed (to notice a change in later status polls). */
-  remoteNames: string[];
-  refusedNames: { name: string; reason: string }[];
-  /** A full sync: every local and remote file was compared (a push pass compares only its paths). */
-  wholeFolder?: boolean;
-}
-
-/** Options of DesignSync.fullSync. */
-export interface FullSyncOptions {
-  force?: boolean;
-  dryRun?: boolean;
-  /** `mpsync pull`: nothing is sent (see fullSync). */
-  pullOnly?: boolean;
-  progress?: CycleProgress;
-  /** A remote read already under way (readRemote()), e.g. started while the watcher got ready. */
-  remote?: Promise<RemoteSnapshot>;
-  /** The active version as a status answer just named it: no active-artifact call (RemoteHint). */
-  active?: { artifactId: string; files: string[] };
-}
-
-/** Options of DesignSync.pushPaths. */
-export interface PushOptions {
-  dryRun?: boolean;
-  /**
-   * What a scan by this same command just read at some of the paths (localChangeSet): taken
-   * as the first of the push's two reads, so `mpsync push` reads each file twice, not three
-   * times. The read of the text sent must still hash alike.
-   */
-  seen?: ReadonlyMap<string, LocalFile | undefined>;
-  /** Look at every path, also those equal to their base (a read-back found them replaced). */
-  verify?: boolean;
-}
+export type { CycleProgress, CycleReport, DesignSyncOptions } from "./cycle-context.js";
+export type { FullSyncOptions, PushOptions } from "./plan-cycle.js";
+export type { FolderStateView } from "./folder-state.js";
 
 /** Rounds of read-back and re-apply after one push, so two clients cannot ping-pong for ever. */
 const MAX_REAPPLY_ROUNDS = 2;
@@ -105,17 +28,14 @@ const MAX_REAPPLY_ROUNDS = 2;
 /** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
 export class DesignSync {
   readonly #o: DesignSyncOptions;
-  #state: PersistedState | undefined;
-  #editorId: string | undefined;
+  #folder: FolderState | undefined;
+  #ctx: CycleContext | undefined;
   /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
   readonly #said = new SaidOnce();
-  #ledger!: BaseLedger;
   /** The files a content check reads (check-scope.ts). */
   readonly #scope = new CheckScope();
   /** Labels of the versions conflicts were marked against (run-plan.ts). */
   readonly #labels = new Map<string, Promise<string>>();
-  /** The refused local names moved this cycle: state.json must be saved (status reads them). */
-  #refusedLocalChanged = false;
 
   constructor(options: DesignSyncOptions) {
     this.#o = options;
@@ -123,8 +43,7 @@ export class DesignSync {
 
   /** The design's editorId (after open). */
   get editorId(): string {
-    if (this.#editorId === undefined) throw new MpsyncError("INTERNAL", "DesignSync used before open()");
-    return this.#editorId;
+    return this.#opened().editorId;
   }
 
   /** The mapping's folder as written in .syncrc. */
@@ -142,10 +61,19 @@ export class DesignSync {
     return this.#o.local.skipped?.() ?? [];
   }
 
-  /** The persisted state (after open). */
-  get state(): PersistedState {
-    if (this.#state === undefined) throw new MpsyncError("INTERNAL", "DesignSync used before open()");
-    return this.#state;
+  /** The persisted state (after open), read-only: each part is written by its owner. */
+  get state(): FolderStateView {
+    return this.#opened().folder.view;
+  }
+
+  /** The folder's artifact, halt and refusals (after open). */
+  get status(): FolderStatus {
+    return this.#opened().folder.status;
+  }
+
+  /** The daemon's last status and error, saved to daemon.json (after open). */
+  get daemon(): DaemonRecord {
+    return this.#opened().folder.daemon;
   }
 
   /**
@@ -160,25 +88,20 @@ export class DesignSync {
         this.#o.logger.info(`removed ${removed.length === 1 ? "a temp file" : `${removed.length} temp files`} an interrupted write left: ${names}`);
       }
     }
-    const { state, recovered } = await this.#o.store.load();
-    if (recovered === "corrupt") {
-      this.#notice("state.json was corrupt: it was set aside; differing files will become conflicts");
-    }
-    const editorId = await resolveEditorId(this.#o.client, this.#o.design, state);
-    if (state.editorId !== undefined && state.editorId !== editorId) {
-      // The mapping now points at another design: the old bases describe nothing shared.
-      this.#notice(`mapping changed from ${state.editorId} to ${editorId}: starting without a base`);
-      state.files = {};
-      state.landed = undefined;
-      state.artifactId = undefined;
-    }
-    state.editorId = editorId;
-    state.sourceDesign = this.#o.design;
-    this.#editorId = editorId;
-    this.#state = state;
-    // The journals are saved without a flush: they sit between a read and the write it decided
-    // (README, known limits: the window); the cycle's flush makes them durable with the files.
-    this.#ledger = new BaseLedger(state, () => this.#o.store.save(this.state, { durable: false }), () => this.#o.clock.now());
+    const folder = await FolderState.load(this.#o, (m) => this.#notice(m));
+    this.#folder = folder;
+    this.#ctx = {
+      options: this.#o,
+      editorId: folder.editorId,
+      ledger: folder.ledger,
+      status: folder.status,
+      said: this.#said,
+      scope: this.#scope,
+      labels: this.#labels,
+      refusedLocalMoved: false,
+      notice: (m) => this.#notice(m),
+      save: () => folder.save(),
+    };
   }
 
   /**
@@ -186,7 +109,7 @@ export class DesignSync {
    * reported as waiting to be pushed, and a merge is written locally for the next push to send.
    */
   async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
-    return this.#confirmed(await this.#fullPass(options));
+    return this.#confirmed(await planFull(this.#opened().ctx, options));
   }
 
   /**
@@ -195,57 +118,14 @@ export class DesignSync {
    * name the active version lists is known, so new and vanished remote files are judged too.
    */
   async checkRemote(options: { active?: { artifactId: string; files: string[] } } = {}): Promise<CycleReport> {
-    const scope = this.#scope.next(this.#ledger.paths(), this.#o.clock.monotonic());
+    const { ctx } = this.#opened();
+    const scope = this.#scope.next(ctx.ledger.paths(), this.#o.clock.monotonic());
     // Every local change is in scope too (the check's one scan, mostly cached stats): a save
     // whose push was lost on the way (a watcher that missed it, a failed cycle) still goes out,
     // as it did when every check was a full sync.
     const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
-    if (scan !== undefined) for (const p of this.#changesIn(scan).keys()) scope.add(p);
-    return this.#confirmed(await this.#fullPass(options, scope, scan));
-  }
-
-  async #fullPass(options: FullSyncOptions, scope?: ReadonlySet<string>, scanned?: Map<string, LocalFile>): Promise<CycleReport> {
-    // A file list from a status answer stands in for the active-artifact call only while it
-    // names every synced file: a missing name would read as a remote deletion, and the list may
-    // predate our own push of that name (SERVICE-FACTS does not promise it equals the
-    // artifact's list either). Otherwise the version is asked for.
-    const listed = options.active === undefined ? undefined : new Set(options.active.files);
-    const active = listed !== undefined && this.#ledger.paths().every((p) => listed.has(p)) ? options.active : undefined;
-    // Read in a content check: its scope, and remote names with no base (new remote files).
-    const wanted = scope === undefined ? undefined : (p: string): boolean => scope.has(p) || this.#ledger.baseOf(p) === undefined;
-    // The remote read (mostly waiting on the network) runs while the local scan (mostly this
-    // thread) does: neither depends on the other, and the plan only needs both.
-    const remoteRead =
-      options.remote ??
-      (wanted === undefined
-        ? this.readRemote(active === undefined ? {} : { active })
-        : readRemoteSnapshot(this.#o.client, this.editorId, (names) => [...names].filter(wanted), active === undefined ? {} : { active }));
-    const exists = scanned !== undefined || (await this.#o.local.exists());
-    const scan = scanned ?? (exists ? await this.#o.local.scan() : new Map<string, LocalFile>());
-    const remote = await remoteRead;
-    const paths =
-      wanted === undefined
-        ? new Set([...this.#ledger.paths(), ...scan.keys(), ...remote.names])
-        : new Set([...this.#ledger.paths().filter((p) => wanted(p) || !remote.names.has(p)), ...[...remote.names].filter(wanted), ...[...scan.keys()].filter((p) => scope!.has(p))]);
-    const files = buildTriples(paths, (p) => scan.get(p), remote, this.#triplesCtx());
-    const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
-    const plan = reconcile({
-      files,
-      policy: this.#o.policy,
-      force: options.force === true,
-      restoreDeleted: options.force === true,
-      // A folder that never held synced files did not vanish: the first pull creates it.
-      folderExists: exists || this.#ledger.paths().length === 0,
-      fullRemote: true,
-      // Refused names count: an artifact of only hostile names is not "empty".
-      remoteFileCount: remote.listed.length,
-      // A content check judges a slice: the breakers still count the whole folder.
-      ...(scope === undefined ? {} : { localFileCount: scan.size }),
-    });
-    if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
-    const report = await this.#finish(plan, remote, raced, options.dryRun === true, options.pullOnly !== true, options.progress);
-    report.wholeFolder = true;
-    return report;
+    if (scan !== undefined) for (const p of changesIn(ctx.ledger, scan).keys()) scope.add(p);
+    return this.#confirmed(await planFull(ctx, options, scope, scan));
   }
 
   /**
@@ -253,9 +133,7 @@ export class DesignSync {
    * rejection is marked handled here: whoever awaits the promise gets the error.
    */
   readRemote(hint: RemoteHint = {}): Promise<RemoteSnapshot> {
-    const read = readRemoteSnapshot(this.#o.client, this.editorId, undefined, hint);
-    read.catch(() => undefined);
-    return read;
+    return readWholeRemote(this.#opened().ctx, hint);
   }
 
   /**
@@ -263,7 +141,7 @@ export class DesignSync {
    * all when none of them differs from its base: that is how the tool's own writes never echo.
    */
   async pushPaths(paths: Iterable<string>, options: PushOptions = {}): Promise<CycleReport | undefined> {
-    const report = await this.#pushPass(paths, options);
+    const report = await planPush(this.#opened().ctx, paths, options);
     return report === undefined ? undefined : this.#confirmed(report);
   }
 
@@ -272,50 +150,17 @@ export class DesignSync {
    * reconciled again from what our PATCH replaced (races.ts): merged and pushed, or marked.
    */
   async #confirmed(report: CycleReport): Promise<CycleReport> {
+    const { ctx } = this.#opened();
     let last = report;
     for (let round = 0; round < MAX_REAPPLY_ROUNDS; round += 1) {
       if (last.dryRun || last.result === undefined) break;
-      const raced = await readBackPushed(this.#o.client, this.editorId, last.artifactId, last.result);
+      const raced = await readBackPushed(this.#o.client, ctx.editorId, last.artifactId, last.result);
       if (raced.length === 0) break;
-      const again = await this.#pushPass(raced, { verify: true });
+      const again = await planPush(ctx, raced, { verify: true });
       if (again === undefined) break;
       last = again;
     }
     return report;
-  }
-
-  async #pushPass(paths: Iterable<string>, options: PushOptions): Promise<CycleReport | undefined> {
-    const locals = new Map<string, LocalFile | undefined>();
-    // Only hashes are kept: the cycle reads the texts it sends again and sends a file only when
-    // both reads agree, so a file caught half-written (an editor truncates, then writes) is not
-    // sent until it settles. Reading once lost that check: an empty file went out (a CI run).
-    // A scan this same command just made (`seen`) is the first read of the paths it holds.
-    const { seen } = options;
-    const wanted = [...expandPaths(paths, this.#ledger.paths(), (p) => this.#o.local.ignores(p))];
-    await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (p) => {
-      const read = seen?.has(p) === true ? seen.get(p) : await this.#o.local.read(p);
-      if (options.verify === true || read?.hash !== this.#ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
-    });
-    if (locals.size === 0) return undefined;
-    this.#scope.touch([...locals.keys()], this.#o.clock.monotonic());
-    if ([...locals.values()].some((l) => l === undefined) && (await this.#folderGone())) {
-      // The folder vanished or was emptied: only the full cycle's breakers judge that.
-      return this.#fullPass(options);
-    }
-    const toSend = options.dryRun === true ? undefined : await readToSend(this.#o.local, this.#o.store, this.#ledger, locals);
-    // The texts are read from the version the last cycle saw, beside the active-artifact call:
-    // one round trip instead of two before the PATCH (a moved version reads again, then pulls).
-    const remote = await readRemoteSnapshot(this.#o.client, this.editorId, () => [...locals.keys()], { artifactId: this.state.artifactId });
-    if (this.state.artifactId !== undefined && remote.artifactId !== this.state.artifactId) {
-      // The active artifact moved (generation, or another version picked): pull and
-      // reconcile everything first; the local edits are part of that reconcile.
-      this.#notice(`active artifact changed to ${remote.artifactId}: pulling before pushing`);
-      return this.#fullPass(options);
-    }
-    const files = buildTriples(new Set(locals.keys()), (p) => locals.get(p), remote, this.#triplesCtx());
-    const raced = await rebaseRaces(files, this.#ledger, remote.texts, this.#o.store);
-    const plan = reconcile({ files, policy: this.#o.policy, force: false, folderExists: true, fullRemote: false });
-    return this.#finish(plan, remote, raced, options.dryRun === true, true, undefined, toSend);
   }
 
   /** Local paths that differ from their base (for push, status and start-up). */
@@ -328,113 +173,29 @@ export class DesignSync {
    * hands it to pushPaths as `seen`, so the scan is the push's first read of those files.
    */
   async localChangeSet(): Promise<Map<string, LocalFile | undefined>> {
-    return this.#changesIn(await this.#o.local.scan());
-  }
-
-  /** The paths of `scan` (and the synced paths it lacks) that differ from their base, sorted. */
-  #changesIn(scan: ReadonlyMap<string, LocalFile>): Map<string, LocalFile | undefined> {
-    const changed = new Map<string, LocalFile | undefined>();
-    for (const [p, f] of scan) if (this.#ledger.baseOf(p) !== f.hash) changed.set(p, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers });
-    for (const p of this.#ledger.paths()) if (!scan.has(p)) changed.set(p, undefined);
-    return new Map([...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const { ledger } = this.#opened().ctx;
+    return changesIn(ledger, await this.#o.local.scan());
   }
 
   /** The last synced text of `path` (undefined: no base, or its text is missing or damaged). */
   async baseText(path: string): Promise<string | undefined> {
-    const hash = this.#ledger.baseOf(path);
+    const hash = this.#opened().ctx.ledger.baseOf(path);
     return hash === undefined ? undefined : this.#o.store.getBase(hash);
   }
 
-  /** Persists the state now (e.g. after the caller changed halted/lastError/poll fields). */
+  /** Persists every part now: state.json, then daemon.json (each written only when it changed). */
   async save(): Promise<void> {
-    await this.#o.store.save(this.state);
+    await this.#opened().folder.save();
   }
 
-  async #folderGone(): Promise<boolean> {
-    return !(await this.#o.local.exists()) || (await this.#o.local.scan()).size === 0;
-  }
-
-  async #finish(
-    plan: SyncPlan,
-    remote: RemoteSnapshot,
-    raced: ReadonlySet<string>,
-    dryRun: boolean,
-    send = true,
-    progress?: CycleProgress,
-    preread?: ReadonlyMap<string, ReadText>,
-  ): Promise<CycleReport> {
-    const report: CycleReport = {
-      plan,
-      dryRun,
-      result: undefined,
-      artifactId: remote.artifactId,
-      remoteNames: remote.listed,
-      refusedNames: remote.refused,
-    };
-    this.#reportRefused(remote);
-    if (plan.halt !== undefined) {
-      const why = describeHalt(plan.halt);
-      if (!dryRun) {
-        this.state.halted = { reason: why, at: this.#o.clock.now() };
-        await this.save();
-      }
-      if (this.#said.halt(why)) {
-        this.#o.emit({ event: "halted", dir: this.#o.dir, editorId: this.editorId, code: "HALTED", message: `needs attention: ${why}; run "mpsync pull --force" to proceed` });
-      }
-      return report;
-    }
-    if (dryRun) return report;
-    const haltCleared = this.state.halted !== undefined;
-    if (this.state.halted !== undefined) {
-      this.#said.haltCleared();
-      this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.editorId, code: "RESUMED", message: `resumed: syncs again; it needed attention: ${this.state.halted.reason}` });
-    }
-    this.state.halted = undefined;
-    report.result = await runPlan(this.#runContext(), { plan, remote, raced, haltCleared, send, progress, preread });
-    return report;
-  }
-
-  #runContext(): PlanRunContext {
-    return {
-      options: this.#o,
-      editorId: this.editorId,
-      state: this.state,
-      ledger: this.#ledger,
-      said: this.#said,
-      scope: this.#scope,
-      labels: this.#labels,
-      notice: (m) => this.#notice(m),
-      save: () => this.save(),
-      takeRefusedLocalChanged: () => {
-        const changed = this.#refusedLocalChanged;
-        this.#refusedLocalChanged = false;
-        return changed;
-      },
-    };
-  }
-
-  #triplesCtx(): TriplesContext {
-    // The remote names are indexed once per cycle, and only when a new local name needs judging.
-    let judge: ((name: string) => LocalNameRefusal) | undefined;
-    const judgeName = (remote: RemoteSnapshot) => (name: string) => (judge ??= localNameJudge(remote.listed))(name);
-    return { ledger: this.#ledger, ignores: (p) => this.#o.local.ignores(p), refuseLocalName: (p, isNewLocal, remote) => this.#refuseLocalName(p, isNewLocal, judgeName(remote)) };
-  }
-
-  /** A new local name the service's name rules would refuse is never pushed (local-refusals.ts). */
-  #refuseLocalName(path: string, isNewLocal: boolean, judge: (name: string) => LocalNameRefusal): boolean {
-    const verdict = judgeLocalName(this.state, path, isNewLocal, judge);
-    if (verdict.changed) this.#refusedLocalChanged = true;
-    if (verdict.notice !== undefined) this.#notice(verdict.notice);
-    return verdict.skip;
-  }
-
-  #reportRefused(remote: RemoteSnapshot): void {
-    for (const r of remote.refused) this.#notice(`refused remote file name ${JSON.stringify(r.name)}: ${r.reason}`);
+  #opened(): { folder: FolderState; ctx: CycleContext; editorId: string } {
+    if (this.#folder === undefined || this.#ctx === undefined) throw new MpsyncError("INTERNAL", "DesignSync used before open()");
+    return { folder: this.#folder, ctx: this.#ctx, editorId: this.#folder.editorId };
   }
 
   #notice(message: string): void {
     // Logged for files and --json; a terminal shows the event only (never the same line twice).
     this.#o.logger.warn({ shownAsEvent: true }, message);
-    this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#editorId, message });
+    this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#folder?.editorId, message });
   }
 }

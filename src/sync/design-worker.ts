@@ -117,7 +117,7 @@ export class DesignWorker {
     // The start-up cycle's remote read goes out now and arrives while the watcher walks the
     // folder; the local scan still begins only once the watcher is ready (an edit made during
     // the cycle must be seen). Not when that cycle will wait (generating, git busy).
-    const generating = this.#o.sync.state.lastStatus?.isGenerating === true;
+    const generating = this.#o.sync.daemon.lastStatus?.isGenerating === true;
     if (!generating && !this.#loop.paused && !this.#o.gitBusy()) this.#startupRemote = this.#o.sync.readRemote();
     this.#source = this.#o.watch(
       (paths) => void this.#send({ type: "local", paths }),
@@ -140,7 +140,7 @@ export class DesignWorker {
     this.#source?.flush();
     // A last sweep against the base catches a save the watcher has not reported yet.
     await this.#enqueue(async () => {
-      if (this.#o.sync.state.artifactId !== undefined) await this.#send({ type: "swept", paths: await this.#o.sync.localChanges() });
+      if (this.#o.sync.status.artifactId !== undefined) await this.#send({ type: "swept", paths: await this.#o.sync.localChanges() });
       await this.#cycle();
     });
     if (this.#loop.pending.size > 0) {
@@ -184,7 +184,7 @@ export class DesignWorker {
         return;
       }
       const ran = this.#fullSyncs;
-      const wasHalted = this.#o.sync.state.halted !== undefined;
+      const wasHalted = this.#o.sync.status.halted !== undefined;
       this.#forceNext = options.force === true;
       try {
         await this.#send({ type: "sync-now" });
@@ -200,7 +200,7 @@ export class DesignWorker {
         return;
       }
       // The cycle itself says "resumed: syncs again" when it clears a halt; the reply says it too.
-      const haltCleared = wasHalted && this.#o.sync.state.halted === undefined;
+      const haltCleared = wasHalted && this.#o.sync.status.halted === undefined;
       outcome = { ok: true, report: this.#lastFull, haltCleared };
     });
     return outcome;
@@ -238,7 +238,7 @@ export class DesignWorker {
         emit({ ...effect.event, dir, editorId: sync.editorId });
         return;
       case "set-status":
-        sync.state.lastStatus = effect.status;
+        sync.daemon.recordStatus(effect.status, effect.status.at);
         return;
       case "save":
         return sync.save();
@@ -254,11 +254,11 @@ export class DesignWorker {
         // without asking for the active artifact again (one round trip less per new version).
         const named = this.#namedVersion;
         this.#namedVersion = undefined;
-        const active = remote === undefined && named !== undefined && named.artifactId !== sync.state.artifactId ? named : undefined;
+        const active = remote === undefined && named !== undefined && named.artifactId !== sync.status.artifactId ? named : undefined;
         // A content check reads a slice (check-scope.ts); a handed-over `sync`/`pull --force` reads all.
         const check = effect.check === true && remote === undefined && active === undefined && !this.#forceNext;
         // The status answer that made the check due lists the version's files: no active-artifact call.
-        const listed = named !== undefined && named.artifactId === sync.state.artifactId ? { active: named } : {};
+        const listed = named !== undefined && named.artifactId === sync.status.artifactId ? { active: named } : {};
         let report: CycleReport;
         try {
           report = check ? await sync.checkRemote(listed) : await sync.fullSync({ remote, force: this.#forceNext, ...(active === undefined ? {} : { active }) });
@@ -297,11 +297,11 @@ export class DesignWorker {
         return;
       case "record-error":
         // `mpsync status` (another process) reads this from .mpsync.
-        sync.state.lastError = { code: effect.code, message: effect.message, at: this.#o.clock.now() };
+        sync.daemon.recordError(effect, this.#o.clock.now());
         sync.save().catch((err: unknown) => this.#o.logger.debug({ err }, "could not record the error"));
         return;
       case "clear-error":
-        sync.state.lastError = undefined;
+        sync.daemon.clearError();
         return sync.save();
       case "after-pull":
         return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId, (p) => sync.baseText(p));
@@ -330,13 +330,13 @@ export class DesignWorker {
   }
 
   #cycle(): Promise<void> {
-    return this.#send({ type: "cycle", gitBusy: !this.#loop.waitingForGit && this.#o.gitBusy(), halted: this.#o.sync.state.halted !== undefined });
+    return this.#send({ type: "cycle", gitBusy: !this.#loop.waitingForGit && this.#o.gitBusy(), halted: this.#o.sync.status.halted !== undefined });
   }
 
   #cycleDone(full: boolean, report: CycleReport | undefined): Promise<void> {
     const result = report?.result;
     const summary = report === undefined ? undefined : { remoteNames: [...report.remoteNames], pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0), pushed: result?.pushed.length ?? 0 };
-    const event: LoopEvent = { type: "cycle-done", full, report: summary, hadPersistedError: this.#o.sync.state.lastError !== undefined, now: this.#o.clock.monotonic() };
+    const event: LoopEvent = { type: "cycle-done", full, report: summary, hadPersistedError: this.#o.sync.daemon.lastError !== undefined, now: this.#o.clock.monotonic() };
     return this.#send(event, { report });
   }
 
@@ -368,9 +368,9 @@ export class DesignWorker {
         hint: "restart mpsync watch for this folder",
       });
     }
-    const { state } = this.#o.sync;
+    const { status: folder, daemon } = this.#o.sync;
     this.#namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
-    await this.#send({ type: "status", status, persisted: state.lastStatus, artifactId: state.artifactId, halted: state.halted !== undefined, now: this.#o.clock.monotonic(), at: this.#o.clock.now() });
+    await this.#send({ type: "status", status, persisted: daemon.lastStatus, artifactId: folder.artifactId, halted: folder.halted !== undefined, now: this.#o.clock.monotonic(), at: this.#o.clock.now() });
   }
 
   async #publish(artifactId: string): Promise<void> {

@@ -7,7 +7,7 @@
  * - `git`: not a failure (a git operation began during the cycle: its push waits for git);
  * - `retry`: anything else, retried with backoff (network, 5xx, 429, a path that failed).
  */
-import { errorCode, hasCode } from "../core/errors.js";
+import { errorCode, hasCode, errnoCode } from "../core/errors.js";
 import { describeError } from "./describe-error.js";
 
 /** The daemon's answer to one failure. */
@@ -22,12 +22,15 @@ export function classifyFailure(err: unknown): FailureClass {
   return "retry";
 }
 
+/** Codes of a service that cannot be reached (said "offline", and "back online" when it clears). */
+export const OFFLINE_CODES: ReadonlySet<string | undefined> = new Set(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
+
 /** File-system codes of a full disk (or a spent quota). */
 export const DISK_FULL_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT"]);
 
 /** True when `err` is a write refused for want of space (ENOSPC, EDQUOT). */
 export function isDiskFull(err: unknown): boolean {
-  return err instanceof Error && DISK_FULL_CODES.has(String((err as NodeJS.ErrnoException).code));
+  return err instanceof Error && DISK_FULL_CODES.has(String(errnoCode(err)));
 }
 
 /**
@@ -36,10 +39,9 @@ export function isDiskFull(err: unknown): boolean {
  */
 export function describeFailure(err: unknown, dir: string): { code: string; message: string } {
   if (isDiskFull(err)) {
-    const e = err as NodeJS.ErrnoException;
     return {
       code: "DISK_FULL",
-      message: `the disk holding ${dir} is full (${String(e.code)}): its pushes and pulls wait, since each change is recorded in ${dir}/.mpsync/ before it is made; your edits stay on disk`,
+      message: `the disk holding ${dir} is full (${String(errnoCode(err))}): its pushes and pulls wait, since each change is recorded in ${dir}/.mpsync/ before it is made; your edits stay on disk`,
     };
   }
   return { code: errorCode(err), message: describeError(err) };

@@ -1,8 +1,8 @@
 /**
  * The engine's ports on the real file system: a LocalTree over src/local/ and a DesignStore
  * over src/state/. Both share one ScanCache, persisted in `.mpsync/scan-cache.json`, so a
- * restart re-reads only the files whose stat data changed. The daemon's last status goes to
- * `.mpsync/daemon.json`: state.json holds the bases and their journals only.
+ * restart re-reads only the files whose stat data changed. The daemon's record (daemon-record.ts)
+ * goes to `.mpsync/daemon.json`: state.json holds the bases, their journals and the folder status.
  */
 import { stat } from "node:fs/promises";
 import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged, type BackupMemory } from "../local/local-fs.js";
@@ -18,6 +18,7 @@ import { daemonFileSchema, scanCacheFileSchema } from "../state/state-schema.js"
 import type { Clock } from "../core/clock.js";
 import type { DesignStore, PersistedState } from "./ports.js";
 import type { LocalRead, LocalTree } from "./ports.js";
+import { errnoCode } from "../core/errors.js";
 
 /** A mapped folder's tree, store and ignore matcher. */
 export interface FsFolder {
@@ -61,28 +62,29 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
       cacheDirty = legacyCache !== undefined;
       writtenState = undefined;
       writtenDaemon = undefined;
-      return { state: { ...core, ...daemon } as PersistedState, recovered: loaded.recovered };
+      return { state: core as PersistedState, daemon, recovered: loaded.recovered };
     },
     async save(state, options) {
       // Never re-create a mapped folder that vanished just to hold its state: that would
       // turn "folder missing" into "folder emptied" and hide what happened from the user.
       if (!(await folderExists(root))) return;
       await store.ensureLayout();
-      const { lastStatus, lastError, ...core } = state;
-      const coreText = JSON.stringify(core);
-      if (coreText !== writtenState) {
-        await store.save(core, options);
-        writtenState = coreText;
-      }
-      const daemonText = JSON.stringify({ lastStatus, lastError });
-      if (daemonText !== writtenDaemon) {
-        await store.saveSide("daemon.json", { lastStatus, lastError });
-        writtenDaemon = daemonText;
+      const text = JSON.stringify(state);
+      if (text !== writtenState) {
+        await store.save(state, options);
+        writtenState = text;
       }
       if (cacheDirty) {
         cacheDirty = false;
         await store.saveSide("scan-cache.json", cache.toJSON());
       }
+    },
+    async saveDaemon(record) {
+      const text = JSON.stringify(record);
+      if (text === writtenDaemon || !(await folderExists(root))) return;
+      await store.ensureLayout();
+      await store.saveSide("daemon.json", record);
+      writtenDaemon = text;
     },
     hasUnsavedCache: () => cacheDirty,
     putBase: (text) => store.putBase(text),
@@ -139,7 +141,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
     backup: (rel, stamp) =>
       gate.run(async () => {
         await store.ensureLayout();
-        await backupLocalFile(root, rel, store.backupsDir, stamp, backups);
+        await backupLocalFile(root, rel, store.backupsDir, stamp, { memory: backups, session });
       }),
   };
   const interrupt = async (): Promise<string[]> => {
@@ -167,7 +169,7 @@ async function folderExists(root: string): Promise<boolean> {
 /** A path that cannot take a file: a folder or a symlink is in the way (reported, not fatal). */
 function isBlockedPath(err: unknown): boolean {
   if (err instanceof UnsafeLocalPathError) return true;
-  const code = (err as NodeJS.ErrnoException).code;
+  const code = errnoCode(err);
   return code === "ENOTDIR" || code === "EISDIR" || code === "EEXIST";
 }
 

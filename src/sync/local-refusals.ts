@@ -3,30 +3,23 @@
  * what to do, and kept in state (`refusedLocal`) so `status` lists them.
  */
 import type { LocalNameRefusal } from "../local/path-jail.js";
-import type { PersistedState } from "./ports.js";
 
-/** What to do with one path: skip it, whether `refusedLocal` changed, and the notice to give once. */
+/** What to do with one path: skip it, the reason to record (undefined: none), and the notice to give once. */
 export interface LocalNameVerdict {
   skip: boolean;
-  changed: boolean;
+  /** The reason `refusedLocal` should hold for the path (undefined: not refused). */
+  reason: string | undefined;
   notice?: string;
 }
 
 /**
  * Judges `path` (a new local file when `isNewLocal`) with `judge` (path-jail.ts localNameJudge,
- * built once per remote listing); updates `state.refusedLocal`.
+ * built once per remote listing); `known`: the reason recorded for it so far. Pure: the cycle
+ * hands the reasons to FolderStatus.noteLocalNames.
  */
-export function judgeLocalName(state: PersistedState, path: string, isNewLocal: boolean, judge: (name: string) => LocalNameRefusal): LocalNameVerdict {
-  const known = state.refusedLocal ?? {};
+export function judgeLocalName(known: string | undefined, path: string, isNewLocal: boolean, judge: (name: string) => LocalNameRefusal): LocalNameVerdict {
   const refusal = isNewLocal ? judge(path) : undefined;
-  if (refusal === undefined) {
-    if (known[path] === undefined) return { skip: false, changed: false };
-    const { [path]: _gone, ...rest } = known;
-    state.refusedLocal = Object.keys(rest).length === 0 ? undefined : rest;
-    return { skip: false, changed: true };
-  }
+  if (refusal === undefined) return { skip: false, reason: undefined };
   const reason = `${refusal.reason}: not pushed; ${refusal.fix}`;
-  if (known[path] === reason) return { skip: true, changed: false };
-  state.refusedLocal = { ...known, [path]: reason };
-  return { skip: true, changed: true, notice: `local file ${JSON.stringify(path)} ${reason}` };
+  return known === reason ? { skip: true, reason } : { skip: true, reason, notice: `local file ${JSON.stringify(path)} ${reason}` };
 }

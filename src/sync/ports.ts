@@ -5,7 +5,7 @@
  * change source); in-memory ones for tests: test/support/memory-ports.ts. The service's port
  * is the V3Client of src/api/client-types.ts.
  */
-import type { SyncState } from "../state/state-schema.js";
+import type { DaemonFile, SyncState } from "../state/state-schema.js";
 import type { ConflictSides } from "../local/recovery-layout.js";
 
 /** A local file as read right now. */
@@ -57,22 +57,33 @@ export interface BaseTexts {
 }
 
 /**
- * What the engine persists per folder, as the state schema declares it (one declaration:
- * src/state/state-schema.ts). The fs adapter writes the bases and journals to state.json and
- * the daemon's last status and error to daemon.json. The base fields (`files`, `pending`,
- * `pendingPush`, `landed`) are written only through the BaseLedger (base-ledger.ts).
+ * What the engine persists per folder in state.json, as the state schema declares it (one
+ * declaration: src/state/state-schema.ts). Each part has one owner: the BaseLedger
+ * (base-ledger.ts) the bases and journals (`files`, `pending`, `pendingPush`, `landed`), the
+ * FolderStatus (folder-status.ts) `artifactId`, `halted` and the refusals; DesignSync the design
+ * it maps (`editorId`, `sourceDesign`). Unknown fields a newer release wrote are kept as read.
  */
-export type PersistedState = Omit<SyncState, "version" | "scanCache">;
+export type PersistedState = Omit<SyncState, "version" | "scanCache" | "lastStatus" | "lastError">;
+
+/** The part of the persisted state the BaseLedger owns: bases and their journals. */
+export type LedgerData = Pick<PersistedState, "files" | "pending" | "pendingPush" | "landed">;
+
+/** What daemon.json holds: the daemon's last status and error (daemon-record.ts owns it). */
+export type DaemonRecordData = DaemonFile;
 
 /** Load/save of the state plus the base-text, conflict and backup areas. */
 export interface DesignStore extends BaseTexts {
-  load(): Promise<{ state: PersistedState; recovered?: "missing" | "corrupt" | undefined }>;
+  /** state.json and daemon.json (a state.json of an older release may hold the latter's fields). */
+  load(): Promise<{ state: PersistedState; daemon: DaemonRecordData; recovered?: "missing" | "corrupt" | undefined }>;
   /**
-   * Persists the state. `durable: false` (the intent journals, written just before a write
-   * goes out): no fsync; the rename alone survives a killed process, and the cycle's flush
-   * makes it durable before the state that names the new bases. @default durable: true
+   * Persists state.json (and a scan cache that learned something). `durable: false` (the
+   * intent journals, written just before a write goes out): no fsync; the rename alone
+   * survives a killed process, and the cycle's flush makes it durable before the state that
+   * names the new bases. @default durable: true
    */
   save(state: PersistedState, options?: { durable?: boolean }): Promise<void>;
+  /** Persists daemon.json. */
+  saveDaemon(record: DaemonRecordData): Promise<void>;
   saveConflict(rel: string, sides: ConflictSides, stamp: string): Promise<void>;
   pruneBases(keep: ReadonlySet<string>): Promise<void>;
   /** Stores many base texts at once (a pull: one pack instead of a file each); in order. */

@@ -1,71 +1,64 @@
 /**
- * Runs one reconciled plan of a folder's cycle (DesignSync plans it): the journals first, the
- * displaced-edit report, the executor, then the ledger's commit, the durability flush and
- * the state save, and the cycle's events. Kept apart from planning so each half stays readable.
+ * Committing a planned cycle (plan-cycle.ts plans it): a halt is recorded and said, or the plan
+ * runs: the journals first, the displaced-edit report, the executor, then the ledger's commit,
+ * the folder status, the durability flush and the state save, and the cycle's events.
  */
 import { hashContent } from "../core/hash.js";
 import { recoveryStamp } from "../local/recovery-layout.js";
 import { MpsyncError } from "../core/errors.js";
-import type { BaseLedger } from "./base-ledger.js";
-import type { CheckScope } from "./check-scope.js";
+import type { CycleContext, CycleProgress, CycleReport } from "./cycle-context.js";
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { pullIntents, pushIntents, readLocalTexts, remoteLabel, type ReadText } from "./cycle-io.js";
-import type { V3Client } from "../api/client-types.js";
-import type { Clock } from "../core/clock.js";
-import type { EventSink } from "./events.js";
 import { findDisplaced } from "./displaced.js";
 import { executePlan, type ExecuteResult } from "./executor.js";
-import type { SyncPlan } from "./model.js";
-import type { DesignStore, LocalTree, PersistedState } from "./ports.js";
+import { describeHalt, type SyncPlan } from "./model.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
-import type { SaidOnce } from "./said-once.js";
-
-/** Told after each file a cycle writes, removes or merges (done of total): a progress bar. */
-export type CycleProgress = (done: number, total: number) => void;
-
-/** The parts of DesignSyncOptions a run uses. */
-export interface PlanRunOptions {
-  dir: string;
-  client: V3Client;
-  local: LocalTree;
-  store: DesignStore;
-  emit: EventSink;
-  clock: Clock;
-  holdPushes?: () => boolean;
-}
-
-/** What a run needs of its DesignSync: the folder's options, state and per-folder memories. */
-export interface PlanRunContext {
-  options: PlanRunOptions;
-  editorId: string;
-  state: PersistedState;
-  ledger: BaseLedger;
-  said: SaidOnce;
-  scope: CheckScope;
-  /** artifactId -> "remote v7" (a version's label never changes: asked once). */
-  labels: Map<string, Promise<string>>;
-  notice(message: string): void;
-  save(): Promise<void>;
-  /** True (once) when the refused local names moved this cycle: state.json must be saved. */
-  takeRefusedLocalChanged(): boolean;
-}
 
 /** One planned cycle. */
-export interface PlannedRun {
+export interface PlannedCycle {
   plan: SyncPlan;
   remote: RemoteSnapshot;
   /** Paths reconciled from what our raced PATCH replaced (races.ts): said as re-applied. */
   raced: ReadonlySet<string>;
-  haltCleared: boolean;
+  dryRun: boolean;
+  /** False for `mpsync pull`: nothing is sent. */
   send: boolean;
   progress?: CycleProgress | undefined;
   /** Texts a push pass read and journalled before its remote read. */
   preread?: ReadonlyMap<string, ReadText> | undefined;
 }
 
+/**
+ * Commits a planned cycle: a halted plan is recorded (unless a dry run) and said once; else a
+ * halt it ends is said, and the plan runs (runPlan).
+ */
+export async function commitCycle(ctx: CycleContext, planned: PlannedCycle): Promise<CycleReport> {
+  const { options: o, status, editorId } = ctx;
+  const { plan, remote, dryRun } = planned;
+  const report: CycleReport = { plan, dryRun, result: undefined, artifactId: remote.artifactId, remoteNames: remote.listed, refusedNames: remote.refused };
+  for (const r of remote.refused) ctx.notice(`refused remote file name ${JSON.stringify(r.name)}: ${r.reason}`);
+  if (plan.halt !== undefined) {
+    const why = describeHalt(plan.halt);
+    if (!dryRun) {
+      status.halt(why, o.clock.now());
+      await ctx.save();
+    }
+    if (ctx.said.halt(why)) o.emit({ event: "halted", dir: o.dir, editorId, code: "HALTED", message: `needs attention: ${why}; run "mpsync pull --force" to proceed` });
+    return report;
+  }
+  if (dryRun) return report;
+  const cleared = status.clearHalt();
+  if (cleared !== undefined) {
+    ctx.said.haltCleared();
+    o.emit({ event: "notice", dir: o.dir, editorId, code: "RESUMED", message: `resumed: syncs again; it needed attention: ${cleared.reason}` });
+  }
+  report.result = await runPlan(ctx, planned, cleared !== undefined);
+  return report;
+}
+
 /** Executes `run.plan` and records it; throws the PATCH's error after the rest is saved. */
-export async function runPlan(ctx: PlanRunContext, run: PlannedRun): Promise<ExecuteResult> {
-  const { options: o, ledger, state } = ctx;
+async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolean): Promise<ExecuteResult> {
+  const { options: o, ledger, status } = ctx;
   const { plan, remote, raced } = run;
   o.local.beginWrites?.();
   // A conflict's markers name the version: asked while the local texts are read, and once
@@ -74,14 +67,13 @@ export async function runPlan(ctx: PlanRunContext, run: PlannedRun): Promise<Exe
   const localTexts = await readLocalTexts(o.local, plan, run.preread);
   const displaced = await findDisplaced(plan, ledger, remote, o.store);
   await ledger.intendPulls(await pullIntents(o.store, plan, remote));
-  const refused = new Map(Object.entries(state.refusedContent ?? {}));
   const stamp = recoveryStamp(o.clock.now());
   const origin = { dir: o.dir, editorId: ctx.editorId };
   // Said before the files are written: a process killed between the write and the report
   // would leave the edit only in backups, and the next cycle would see nothing to report.
   emitDisplaced(o.emit, origin, displaced, stamp);
   const result = await executePlan(
-    { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused, send: run.send },
+    { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused: (p) => status.refusedContentOf(p), send: run.send },
     {
       local: o.local,
       bases: o.store,
@@ -99,10 +91,11 @@ export async function runPlan(ctx: PlanRunContext, run: PlannedRun): Promise<Exe
   );
   // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.
   const basesMoved = ledger.commit(result.bases, { pushAnswered: result.pushError === undefined, artifactId: remote.artifactId });
-  const refusedLocal = ctx.takeRefusedLocalChanged();
-  const changed = basesMoved || plan.actions.some((a) => a.kind !== "report") || remote.artifactId !== state.artifactId || run.haltCleared || refusedLocal;
-  state.refusedContent = Object.fromEntries(refused);
-  state.artifactId = remote.artifactId;
+  const refusedLocal = ctx.refusedLocalMoved;
+  ctx.refusedLocalMoved = false;
+  status.noteContent(result.refusedContent, result.pushed);
+  const moved = status.moveTo(remote.artifactId);
+  const changed = basesMoved || plan.actions.some((a) => a.kind !== "report") || moved || haltCleared || refusedLocal;
   // The files must be durable before the state that names them as the new bases.
   await o.local.flush?.();
   // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
@@ -121,7 +114,7 @@ export async function runPlan(ctx: PlanRunContext, run: PlannedRun): Promise<Exe
 }
 
 /** "remote v7" for `artifactId`, asked once per version. */
-function versionLabel(ctx: PlanRunContext, artifactId: string): Promise<string> {
+function versionLabel(ctx: CycleContext, artifactId: string): Promise<string> {
   let label = ctx.labels.get(artifactId);
   if (label === undefined) {
     label = remoteLabel(ctx.options.client, ctx.editorId, artifactId);

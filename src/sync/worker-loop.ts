@@ -8,8 +8,8 @@
 import type { DesignStatus } from "../api/schemas.js";
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs, type Backoff } from "../scheduling/backoff.js";
-import type { FailureClass } from "./failure.js";
-import type { SyncEventName } from "./events.js";
+import { OFFLINE_CODES, type FailureClass } from "./failure.js";
+import type { EventBody } from "./events.js";
 
 /** An unchanged status is persisted at most this often. */
 export const STATUS_SAVE_INTERVAL_MS = 60_000;
@@ -21,7 +21,6 @@ export const SETTLE_HEAP_MIN_FILES = 500;
 /** A full disk (sync/failure.ts describeFailure): said once, then "the disk has space again". */
 const DISK_FULL = "DISK_FULL";
 /** Failures that mean the service cannot be reached: said as "offline", then "back online". */
-const OFFLINE_CODES = new Set<string | undefined>(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
 
 /** The loop's settings (from .syncrc). */
 export interface LoopConfig {
@@ -66,11 +65,7 @@ export interface LoopState {
 }
 
 /** An event, without the `dir` and `editorId` the worker adds. */
-export interface LoopEmit {
-  event: SyncEventName;
-  message: string;
-  code?: string;
-}
+export type LoopEmit = EventBody;
 
 /** What the worker must do, in order. */
 export type Effect =
@@ -249,7 +244,9 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
   const checkDue = now - s.lastRemoteRead >= cfg.remoteCheckMs;
   if (moved || wasGenerating || e.halted) next = { ...next, needsFullSync: true, checkOnly: false };
   else if (checkDue && !next.needsFullSync) next = { ...next, needsFullSync: true, checkOnly: true };
-  return { state: next, effects: [...effects, ...save(), { do: "cycle" }] };
+  // The status is saved after the cycle, not before: a new version's read goes out at once (a
+  // durable state.json write stood before it), and a cycle that moves anything saves it anyway.
+  return { state: next, effects: [...effects, { do: "cycle" }, ...save()] };
 }
 
 function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {

@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli/program.js";
 import type { CliIo } from "../../src/cli/context.js";
 import { WATCH_EVENT_NAMES } from "../../src/cli/help-facts.js";
+import { SYNC_EVENT_NAMES } from "../../src/sync/events.js";
 
 const REPO = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const DIST = join(REPO, "dist");
@@ -100,5 +101,7 @@ describe("lazy command loading", () => {
     const listed = /stream of events \(([^)]*)\)/.exec(r.stdout.replace(/\s+/g, " "))?.[1]?.split(", ");
     expect(listed).toEqual([...WATCH_EVENT_NAMES]);
     expect(listed).toContain("notice");
+    // The light list the help reads is the events module's, name for name and in order.
+    expect([...WATCH_EVENT_NAMES]).toEqual([...SYNC_EVENT_NAMES]);
   });
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { controlSocketPath, sendControl, startControlServer, type ControlRequest } from "../../src/daemon/control-channel.js";
 import { useTempDirs } from "../support/temp-dir.js";
+import { MpsyncError } from "../../src/core/errors.js";
 
 const tempDir = useTempDirs();
 
@@ -50,6 +51,18 @@ describe("control channel", () => {
       });
       expect(JSON.parse(reply)).toEqual({ ok: false, code: "USAGE", message: "malformed control request" });
       expect(await sendControl(root, { op: "resume" })).toEqual({ ok: true, message: "fine" });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a control that fails answers with the failure's own code (it was INTERNAL for every one)", async () => {
+    const root = await tempDir();
+    const server = await startControlServer(root, async () => {
+      throw new MpsyncError("FOLDER_LOCKED", "held by another mpsync");
+    });
+    try {
+      expect(await sendControl(root, { op: "pause" })).toEqual({ ok: false, code: "FOLDER_LOCKED", message: "held by another mpsync" });
     } finally {
       await server.close();
     }

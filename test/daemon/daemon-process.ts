@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { schemaMismatch } from "../support/json-output.js";
 
 /** A running `mpsync watch --json` child. */
 export interface DaemonProcess {
@@ -29,9 +30,15 @@ export function spawnJsonLines(cwd: string, env: Record<string, string>, args: s
   });
   const events: Record<string, unknown>[] = [];
   const stderr: string[] = [];
+  const schemaErrors: string[] = [];
   const waiters = new Set<() => void>();
+  const kinds = args.includes("--json") ? ["event", "error"] : [];
   createInterface({ input: child.stdout! }).on("line", (line) => {
-    events.push(JSON.parse(line) as Record<string, unknown>);
+    const event = JSON.parse(line) as Record<string, unknown>;
+    // An event the published schema lacks fails the waiting test (json-output.schema.json).
+    const mismatch = kinds.length === 0 ? undefined : schemaMismatch(kinds, event);
+    if (mismatch !== undefined) schemaErrors.push(mismatch);
+    events.push(event);
     for (const w of [...waiters]) w();
   });
   createInterface({ input: child.stderr! }).on("line", (line) => stderr.push(line));
@@ -46,6 +53,12 @@ export function spawnJsonLines(cwd: string, env: Record<string, string>, args: s
     waitFor(predicate, { since = 0, timeoutMs = 15_000 } = {}) {
       return new Promise((resolve, reject) => {
         const check = (): boolean => {
+          if (schemaErrors.length > 0) {
+            waiters.delete(check as () => void);
+            clearTimeout(timer);
+            reject(new Error(schemaErrors[0]));
+            return true;
+          }
           const hit = events.slice(since).find(predicate);
           if (hit === undefined) return false;
           waiters.delete(check as () => void);

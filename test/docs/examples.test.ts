@@ -32,6 +32,7 @@ describe("docs/examples/vscode-tasks.json", () => {
       event: "conflict",
       dir: "design",
       files: ["components/Button.tsx"],
+      unresolved: true,
       message: "conflict in components/Button.tsx:12: markers written, resolve and save to push (both sides in .mpsync/conflicts/)",
     });
     const m1 = new RegExp(conflict!.pattern.regexp).exec(conflictLine);

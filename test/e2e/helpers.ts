@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
+import { assertPublishedShape } from "../support/json-output.js";
 
 /** The API key every e2e test uses; it must never be printed. */
 export const KEY = "e2e-secret-key-5f2c9a7d1b";
@@ -97,6 +98,12 @@ export function runCli(args: string[], options: { cwd: string; env: Record<strin
     child.on("close", (code) => {
       expect(stdout, "the API key leaked to stdout").not.toContain(KEY);
       expect(stderr, "the API key leaked to stderr").not.toContain(KEY);
+      try {
+        assertPublishedShape(args, stdout);
+      } catch (err) {
+        reject(err as Error);
+        return;
+      }
       resolvePromise({ code, stdout, stderr });
     });
     if (options.input !== undefined) child.stdin.write(options.input);

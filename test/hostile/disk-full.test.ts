@@ -9,7 +9,7 @@ import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
-import { startDaemon, startHarness, type Harness } from "../support/harness.js";
+import { codeOf, startDaemon, startHarness, type Harness } from "../support/harness.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -76,7 +76,7 @@ describe("a full disk", () => {
     // Space is freed: the edit goes out, and one line says sync resumed.
     await rm(join(h.root, "filler.bin"));
     await rm(join(h.root, "filler.bin.tail"));
-    const resumed = await h.waitForEvent((e) => e.code === "RESUMED", { since: mark, timeoutMs: 15_000 });
+    const resumed = await h.waitForEvent((e) => codeOf(e) === "RESUMED", { since: mark, timeoutMs: 15_000 });
     expect(resumed.message).toBe("the disk has space again: sync resumed");
     await h.waitForEvent((e) => e.event === "pushed", { since: mark, timeoutMs: 15_000 });
     expect(h.remoteFiles()["index.css"]).toBe("/* an edit on a full disk */\n");

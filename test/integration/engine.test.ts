@@ -47,7 +47,7 @@ describe("pull", () => {
     expect(Object.keys(cache).sort()).toEqual(Object.keys(STARTER_FILES).sort());
     // A status save (what the daemon does every poll) does not rewrite the bases.
     const before = (await stat(statePath)).ino;
-    sync.state.lastStatus = { isGenerating: false, activeArtifactId: null, at: 1 };
+    sync.daemon.recordStatus({ isGenerating: false, activeArtifactId: null }, 1);
     await sync.save();
     expect((await stat(statePath)).ino).toBe(before);
     const daemon = JSON.parse(await readFile(join(h.root, ".mpsync/daemon.json"), "utf8")) as Record<string, unknown>;
@@ -362,11 +362,11 @@ describe("a generation racing a push", () => {
     expect(h.emu.control.getFiles(h.editorId, pushedTo)["App.tsx"]).toBe(mine);
     // ...and said so: one conflict event naming what was lost and the backup (issue 11). It
     // never advises a restore of the whole file, which would undo the new version (issue 23).
-    const displaced = h.events.filter((e) => e.event === "conflict" && e["displaced"] === true);
+    const displaced = h.events.filter((e) => e.event === "conflict").filter((e) => e.displaced === true);
     expect(displaced.map((e) => e.files)).toEqual([["App.tsx"]]);
     expect(displaced[0]!.message).toContain('"// my edit"');
     expect(displaced[0]!.message).not.toContain("mpsync restore");
-    const backup = String(displaced[0]!["backup"]);
+    const backup = String(displaced[0]!.backup);
     expect(await readFile(join(h.root, backup), "utf8")).toBe(mine);
   });
 

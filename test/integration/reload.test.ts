@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { acquireFolderLock } from "../../src/state/lock.js";
-import { startDaemon, startHarness, TEST_KEY, until, type Harness } from "../support/harness.js";
+import { codeOf, startDaemon, startHarness, TEST_KEY, until, type Harness } from "../support/harness.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -71,7 +71,7 @@ describe("a saved .syncrc", () => {
     expect(refused.message).toMatch(/^reload refused, the running designs keep their settings \(fix \.syncrc: it is read again when saved\): .*designs\[0\]\.design/);
     await h.writeLocal("index.css", "/* after a refused reload */\n");
     await h.waitForEvent((e) => e.event === "pushed", { since: mark });
-    expect(h.events.filter((e) => e.code === "CONFIG_INVALID")).toHaveLength(1);
+    expect(h.events.filter((e) => codeOf(e) === "CONFIG_INVALID")).toHaveLength(1);
     mark = h.mark();
     await writeFile(path, good.replace('"debounceMs": 60', '"debounceMs": 80'));
     expect((await reloaded(mark)).message).toBe("reloaded .syncrc: restarted the sync of design to apply debounceMs");

@@ -9,7 +9,7 @@ import { chmod, readdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
-import { lines, startDaemon, startHarness, STARTER_FILES, type Harness } from "../support/harness.js";
+import { codeOf, lines, startDaemon, startHarness, STARTER_FILES, type Harness } from "../support/harness.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -88,7 +88,7 @@ describe("a halted design", () => {
     const resumed = await h.waitForEvent((e) => e.event === "notice" && e.code === "RESUMED", { since: mark });
     expect(resumed.message).toMatch(/^resumed: syncs again; it needed attention: the pull would remove/);
     await moreChecks(3);
-    expect(h.events.filter((e) => e.code === "RESUMED")).toHaveLength(1);
+    expect(h.events.filter((e) => codeOf(e) === "RESUMED")).toHaveLength(1);
     expect(h.events.filter((e) => e.event === "halted")).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, writeFile, rename } from "node:fs/promise
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
-import { lines, startHarness, STARTER_FILES, until, type Harness, startDaemon } from "../support/harness.js";
+import { codeOf, lines, startHarness, STARTER_FILES, until, type Harness, startDaemon } from "../support/harness.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -150,7 +150,7 @@ describe("watch", () => {
     await until(async () => (await lastErrorCode()) === undefined, 5000, "lastError cleared");
     // One line for the outage, one when it ends: never a line per retry.
     expect(h.events.filter((e) => e.event === "error")).toHaveLength(1);
-    expect(h.events.filter((e) => e.code === "RESUMED").map((e) => e.message)).toEqual(["back online: sync resumed"]);
+    expect(h.events.filter((e) => codeOf(e) === "RESUMED").map((e) => e.message)).toEqual(["back online: sync resumed"]);
   });
 
   it("halts the design on a mass delete and leaves every file in place", async () => {
@@ -256,6 +256,6 @@ describe("the folder's lock", () => {
     expect(stopped.message).toContain("sync of design stopped");
     // Its only folder stopped: the daemon ends (issue 24: it used to wait forever, exit 13).
     await expect(daemon.done).rejects.toMatchObject({ code: "FOLDER_LOCKED", message: expect.stringContaining("no folder left to sync") });
-    expect(h.events.filter((e) => e.code === "FOLDER_LOCKED")).toHaveLength(1);
+    expect(h.events.filter((e) => codeOf(e) === "FOLDER_LOCKED")).toHaveLength(1);
   });
 });

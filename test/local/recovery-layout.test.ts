@@ -13,6 +13,7 @@ import {
   shownBackupPath,
   stampTime,
 } from "../../src/local/recovery-layout.js";
+import { newWriteSession } from "../../src/local/write-session.js";
 import { openStateStore } from "../../src/state/state-store.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
@@ -37,6 +38,16 @@ describe("recovery layout", () => {
     expect(() => backupPath("/b", "s1", "../../a.ts")).toThrow();
     expect(() => conflictSidePath("/c", "s1/s2", "a.ts", "local")).toThrow(/one folder name/);
     expect(backupPath("/b", "s1", "src/a.ts", 2)).toBe(join("/b", "s1", "src", "a.ts.2"));
+  });
+
+  it("a backup made in a cycle's write session is left to the session's flush", async () => {
+    const root = await tempDir();
+    const store = openStateStore(root);
+    const session = newWriteSession();
+    await put(join(root, "src", "a.ts"), "one\n");
+    const copy = await backupLocalFile(root, "src/a.ts", store.backupsDir, recoveryStamp(AT), { session });
+    expect(copy).toBe(backupPath(store.backupsDir, recoveryStamp(AT), "src/a.ts"));
+    expect(session.written).toEqual([copy]);
   });
 
   it("lists what the writers wrote: backups with their other copies, conflict sides newest first", async () => {

@@ -123,7 +123,7 @@ describe("one unwritable path (issue 12, item 6)", () => {
       await before?.(rel, op);
     };
     await w.step((s) => s.fullSync());
-    const failed = w.events.filter((e) => e.event === "error" && e.code === "EACCES");
+    const failed = w.events.filter((e) => e.event === "error").filter((e) => e.code === "EACCES");
     expect(failed.map((e) => e.files)).toEqual([["components/Button.tsx"]]);
     expect(w.tree.files.get("index.css")).toBe(w.service.active().files.get("index.css"));
     expect(w.service.active().files.get("App.tsx")).toBe(w.tree.files.get("App.tsx"));
@@ -232,7 +232,7 @@ describe("other writers (issue 23): each found by the model when its fix is reve
     expect(app).toMatch(/^m\d+ edited$/m);
     expect(w.tree.files.get("App.tsx")).toBe(app);
     expect(w.mate?.tree.files.get("App.tsx")).toBe(app);
-    expect(w.mate?.events.some((e) => e.reapplied === true && /re-applied your edit to App.tsx/.test(e.message ?? ""))).toBe(true);
+    expect(w.mate?.events.some((e) => e.event === "conflict" && e.reapplied === true && /re-applied your edit to App.tsx/.test(e.message ?? ""))).toBe(true);
   });
 
   // Shrunk: ["merge",[{"k":"staleVersion","path":3,"genPath":0,"line":0}]] with findDisplaced

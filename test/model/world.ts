@@ -291,6 +291,7 @@ export class World {
     return {
       load: () => store.load(),
       save: async (state) => (alive(), store.save(state)),
+      saveDaemon: async (record) => (alive(), store.saveDaemon(record)),
       putBase: async (text) => (alive(), store.putBase(text)),
       getBase: (hash) => store.getBase(hash),
       pruneBases: async (keep) => (alive(), store.pruneBases(keep)),

@@ -34,7 +34,8 @@ const overlayText = (page: Page): Promise<string> =>
 
 if (!HAS_BROWSER) reportNoBrowser("preview in a browser");
 else
-  describe("preview in a browser", () => {
+  // A browser on a shared 2-core machine: one test once took past the default 30 s under load.
+  describe("preview in a browser", { timeout: 60_000 }, () => {
     let browser: TestBrowser;
     let world: PreviewWorld | undefined;
     beforeAll(async () => {

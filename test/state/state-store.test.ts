@@ -20,9 +20,9 @@ afterEach(async () => cleanup());
 const h = (s: string): string => hashContent(s);
 
 describe("state.json", () => {
-  it("serves as the engine's DesignStore port", () => {
-    const port: DesignStore = openStateStore(root);
-    expect(typeof port.load).toBe("function");
+  it("serves as the engine's DesignStore port (state.json, base texts, conflicts; fs-adapters.ts adds daemon.json)", () => {
+    const port: Omit<DesignStore, "load" | "saveDaemon"> = openStateStore(root);
+    expect(typeof port.save).toBe("function");
   });
 
   it("reports a missing state and returns an empty one", async () => {

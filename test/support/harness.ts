@@ -43,6 +43,7 @@ export interface Harness {
   /** Position in the event list, for waitForEvent's `since`. */
   mark(): number;
   /** Resolves on the first event at or after `since` (default: any, past included) matching `predicate`. */
+  waitForEvent<E extends SyncEvent>(predicate: (e: SyncEvent) => e is E, options?: { since?: number; timeoutMs?: number }): Promise<E>;
   waitForEvent(predicate: (e: SyncEvent) => boolean, options?: { since?: number; timeoutMs?: number }): Promise<SyncEvent>;
   readLocal(rel: string): Promise<string | undefined>;
   writeLocal(rel: string, text: string): Promise<void>;
@@ -118,7 +119,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     events,
     emit,
     mark: () => events.length,
-    waitForEvent(predicate, { since = 0, timeoutMs = 10_000 } = {}) {
+    waitForEvent: ((predicate: (e: SyncEvent) => boolean, { since = 0, timeoutMs = 10_000 }: { since?: number; timeoutMs?: number } = {}): Promise<SyncEvent> => {
       const past = events.slice(since).find(predicate);
       if (past !== undefined) return Promise.resolve(past);
       return new Promise((resolve, reject) => {
@@ -128,7 +129,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           if (waiters.delete(waiter)) reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${events.map((e) => e.event + ":" + e.message).join(" | ")}`));
         }, timeoutMs).unref();
       });
-    },
+    }) as Harness["waitForEvent"],
     readLocal: (rel) => readFile(join(root, rel), "utf8").catch(() => undefined),
     async writeLocal(rel, text) {
       await mkdir(dirname(join(root, rel)), { recursive: true });
@@ -151,4 +152,9 @@ export async function startDaemon(harness: Harness): Promise<WatchDaemon> {
   await d.start();
   await harness.waitForEvent((e) => e.event === "ready");
   return d;
+}
+
+/** An event's `code`, for the events that carry one (error, halted, notice). */
+export function codeOf(e: SyncEvent): string | undefined {
+  return "code" in e ? e.code : undefined;
 }

@@ -7,7 +7,7 @@ import { createIgnoreMatcher, type IgnoreMatcher } from "../../src/local/ignore-
 import { checkRemoteName } from "../../src/local/path-jail.js";
 import { decodeUtf8Strict, hashContent } from "../../src/core/hash.js";
 import { hasConflictMarkers } from "../../src/core/markers.js";
-import type { CasResult, DesignStore, LocalRead, LocalTree, PersistedState } from "../../src/sync/ports.js";
+import type { CasResult, DaemonRecordData, DesignStore, LocalRead, LocalTree, PersistedState } from "../../src/sync/ports.js";
 
 /** A file's content: text, or raw bytes (binary or not valid UTF-8). */
 export type MemoryContent = string | Uint8Array;
@@ -165,6 +165,8 @@ export interface ConflictCopy {
 export interface MemoryDesignStore extends DesignStore {
   /** The state as last saved (what survives a crash); undefined before the first save. */
   readonly saved: PersistedState | undefined;
+  /** daemon.json as last saved. */
+  readonly savedDaemon: DaemonRecordData | undefined;
   /** Base texts by hash. */
   readonly bases: Map<string, string>;
   readonly conflicts: ConflictCopy[];
@@ -179,12 +181,16 @@ export interface MemoryDesignStore extends DesignStore {
 /** Creates an empty in-memory store (load() answers `recovered: "missing"` until a save). */
 export function createMemoryDesignStore(): MemoryDesignStore {
   let saved: PersistedState | undefined;
+  let savedDaemon: DaemonRecordData | undefined;
   let corrupt = false;
   let saveCount = 0;
   const bases = new Map<string, string>();
   const store: MemoryDesignStore = {
     get saved() {
       return saved;
+    },
+    get savedDaemon() {
+      return savedDaemon;
     },
     bases,
     conflicts: [],
@@ -200,15 +206,20 @@ export function createMemoryDesignStore(): MemoryDesignStore {
         // Like the real store: the damaged file is set aside, never reused.
         corrupt = false;
         saved = undefined;
-        return Promise.resolve({ state: { files: {} }, recovered: "corrupt" as const });
+        return Promise.resolve({ state: { files: {} }, daemon: structuredClone(savedDaemon ?? {}), recovered: "corrupt" as const });
       }
-      // A copy: the engine mutates its state object, and only save() may persist that.
-      if (saved === undefined) return Promise.resolve({ state: { files: {} }, recovered: "missing" as const });
-      return Promise.resolve({ state: structuredClone(saved) });
+      // A copy: only save() may persist what the engine holds.
+      const daemon = structuredClone(savedDaemon ?? {});
+      if (saved === undefined) return Promise.resolve({ state: { files: {} }, daemon, recovered: "missing" as const });
+      return Promise.resolve({ state: structuredClone(saved), daemon });
     },
     save(state) {
       saved = structuredClone(state);
       saveCount += 1;
+      return Promise.resolve();
+    },
+    saveDaemon(record) {
+      savedDaemon = structuredClone(record);
       return Promise.resolve();
     },
     putBase(text) {

@@ -220,7 +220,7 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
       localTexts: new Map(Object.entries(row.local)),
       remoteTexts: new Map(Object.entries(row.remote)),
       remoteNames,
-      refused: new Map(),
+      refused: () => undefined,
       ...(row.send === undefined ? {} : { send: row.send }),
     },
     {

@@ -17,7 +17,7 @@ export async function runLogout(ctx: CommandContext, flags: { baseUrl?: string; 
   const baseUrl = flags.all === true ? undefined : await addressOf(ctx, flags.baseUrl);
   const removed = await removeStoredApiKey(ctx.io.env, baseUrl);
   const which = baseUrl === undefined ? "every stored key" : `the stored key for ${baseUrl}`;
-  ctx.out.result({ ok: true, removed, path, baseUrl: baseUrl ?? null }, () => {
+  ctx.out.result("logout", { ok: true, removed, path, baseUrl: baseUrl ?? null }, () => {
     if (removed) ctx.out.success(`removed ${which} (${path})`);
     else ctx.out.info(`no stored key ${baseUrl === undefined ? "" : `for ${baseUrl} `}(${path})`);
   });
@@ -62,7 +62,7 @@ async function login(ctx: CommandContext, baseUrlFlag: string | undefined, withT
   }
   const latencyMs = ctx.runtime.clock.monotonic() - started;
   const path = await storeApiKey(key, ctx.io.env, baseUrl);
-  ctx.out.result({ ok: true, path, baseUrl, latencyMs }, () => ctx.out.success(`key accepted by ${baseUrl} and saved to ${path}`));
+  ctx.out.result("login", { ok: true, path, baseUrl, latencyMs }, () => ctx.out.success(`key accepted by ${baseUrl} and saved to ${path}`));
   if (nonEmpty(ctx.io.env["MP_API_KEY"])) ctx.out.warn("MP_API_KEY is set in this environment and wins over the stored key");
 }
 

@@ -36,7 +36,7 @@ export async function runCheckout(ctx: CommandContext, version: string, flags: C
   const label = await labelOf(client, editorId, artifact.artifactId);
   const { pull, pulledBy } = await pullIfFree(ctx, mapping);
   const doc = { ok: pull?.halted === undefined, dir: mapping.dir, editorId, from: { versionLabel: source?.versionLabel, artifactId: sourceArtifactId }, artifactId: artifact.artifactId, versionLabel: label, pull, pulledBy };
-  ctx.out.result(doc, () => {
+  ctx.out.result("checkout", doc, () => {
     ctx.out.success(`${fromLabel} is active again as ${label ?? artifact.artifactId}`);
     if (pull !== undefined) renderPlan(ctx.out, { ...pull, dir: mapping.dir }, false, pull.elapsedMs);
     else ctx.out.info(`${pulledBy ?? "another mpsync process"} holds ${ctx.out.folder(mapping.dir)}: it will pull the checked-out version`);
@@ -52,8 +52,8 @@ export async function runSnapshot(ctx: CommandContext, name: string, flags: { di
   const active = await client.getActiveArtifact(editorId);
   const artifact = await client.createArtifact(editorId, { sourceArtifactId: active.artifactId, name });
   const label = await labelOf(client, editorId, artifact.artifactId);
-  const doc = { ok: true, dir: mapping.dir, editorId, name, sourceArtifactId: active.artifactId, artifactId: artifact.artifactId, versionLabel: label };
-  ctx.out.result(doc, () => ctx.out.success(`saved ${label ?? artifact.artifactId} "${name}"`));
+  const doc = { ok: true as const, dir: mapping.dir, editorId, name, sourceArtifactId: active.artifactId, artifactId: artifact.artifactId, versionLabel: label };
+  ctx.out.result("snapshot", doc, () => ctx.out.success(`saved ${label ?? artifact.artifactId} "${name}"`));
 }
 
 async function pullIfFree(ctx: CommandContext, mapping: Mapping): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {

@@ -47,7 +47,7 @@ export async function runSync(ctx: CommandContext, dirs: string[]): Promise<numb
     }
     outcomes.push(await syncHereShown(ctx, mapping));
   }
-  ctx.out.result({ ok: refused.length === 0 && outcomes.every((o) => o.halted === undefined), designs: outcomes, refused }, () => {
+  ctx.out.result("sync", { ok: refused.length === 0 && outcomes.every((o) => o.halted === undefined), designs: outcomes, refused }, () => {
     for (const o of outcomes) {
       if (o.by === "daemon") ctx.out.info(ctx.out.c.dim(o.message));
       renderPlan(ctx.out, o, false);
@@ -76,7 +76,7 @@ async function pauseOrResume(ctx: CommandContext, dirs: string[], pause: boolean
           : `${mapping.dir} ${changed ? "resumed" : "was not paused"}: no daemon runs now; mpsync watch or mpsync sync syncs it`;
     results.push({ dir: mapping.dir, paused: pause, daemon: reply !== undefined, message });
   }
-  ctx.out.result({ ok: true, designs: results }, () => {
+  ctx.out.result("pause", { ok: true, designs: results }, () => {
     for (const r of results) ctx.out.success(r.message);
   });
   return EXIT.ok;

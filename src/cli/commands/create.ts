@@ -21,7 +21,7 @@ export async function runCreate(ctx: CommandContext, flags: CreateCommandFlags):
     finished = await pollUntilIdle(ctx.runtime, design.editorId, idleWaitView(ctx));
   }
   const doc = {
-    ok: true,
+    ok: true as const,
     editorId: design.editorId,
     editorUrl: design.editorUrl,
     previewUrl: design.previewUrl,
@@ -30,7 +30,7 @@ export async function runCreate(ctx: CommandContext, flags: CreateCommandFlags):
     /** With --wait: false when the first generation ended without producing a version. */
     generated: finished === undefined ? undefined : finished.activeArtifactId !== null,
   };
-  ctx.out.result(doc, () => {
+  ctx.out.result("create", doc, () => {
     const c = ctx.out.c;
     ctx.out.success(`created design ${c.bold(doc.editorId)}`);
     ctx.out.info(`  editor:  ${doc.editorUrl}`);

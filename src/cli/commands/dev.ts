@@ -1,6 +1,6 @@
 /** `mpsync dev [DIR]`: `watch` for one folder plus a live preview of its design on 127.0.0.1. */
 import { WatchDaemon } from "../../daemon/watch-daemon.js";
-import { MpsyncError } from "../../core/errors.js";
+import { MpsyncError, isErrno } from "../../core/errors.js";
 import { DependencyCache, previewCacheDir } from "../../preview/dependency-cache.js";
 import { DevPreview } from "../../preview/dev-preview.js";
 import { NpmInstaller } from "../../preview/package-installer.js";
@@ -50,7 +50,7 @@ export async function runDev(ctx: CommandContext, dir: string | undefined, flags
   try {
     await preview.start();
     bound = await preview.listen(port ?? DEFAULT_DEV_PORT).catch((err: unknown) => {
-      if (port === undefined && (err as NodeJS.ErrnoException).code === "EADDRINUSE") return preview.listen(0);
+      if (port === undefined && isErrno(err, "EADDRINUSE")) return preview.listen(0);
       throw err;
     });
   } catch (err) {

@@ -54,7 +54,7 @@ export async function runDiff(ctx: CommandContext, args: string[], flags: { dir?
     const from = remote === undefined ? "last synced" : "remote";
     files.push({ path, binary: false, patch: createTwoFilesPatch(before === undefined ? "/dev/null" : `a/${path}`, local === undefined ? "/dev/null" : `b/${path}`, before ?? "", local ?? "", from, "local") });
   }
-  ctx.out.result({ ok: true, dir: mapping.dir, editorId: sync.editorId, against: remote === undefined ? "base" : "remote", files }, () => render(ctx.out, files));
+  ctx.out.result("diff", { ok: true, dir: mapping.dir, editorId: sync.editorId, against: remote === undefined ? "base" : "remote", files }, () => render(ctx.out, files));
 }
 
 /** The mapping `arg` names as a whole (a mapped folder), with an empty path; else undefined. */

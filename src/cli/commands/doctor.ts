@@ -7,7 +7,7 @@ import { EXIT } from "../exit-codes.js";
 export async function runDoctor(ctx: CommandContext): Promise<number> {
   const checks = await runDoctorChecks(ctx);
   const failed = checks.filter((c) => !c.ok);
-  ctx.out.result({ ok: failed.length === 0, checks }, () => {
+  ctx.out.result("doctor", { ok: failed.length === 0, checks }, () => {
     const c = ctx.out.c;
     for (const check of checks) {
       ctx.out.info(`${check.ok ? c.green("✓") : c.red("✗")} ${c.bold(check.name)}: ${check.detail}`);

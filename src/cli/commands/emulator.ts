@@ -32,7 +32,7 @@ export async function runEmulator(ctx: CommandContext, flags: EmulatorFlags): Pr
   const { startEmulator } = await import("../../emulator/index.js");
   const emulator = await startEmulator(options);
   try {
-    ctx.out.result({ ok: true, baseUrl: emulator.baseUrl }, () => {
+    ctx.out.result("emulator", { ok: true, baseUrl: emulator.baseUrl }, () => {
       ctx.out.success(`emulator listening on ${ctx.out.c.bold(emulator.baseUrl)}`);
       ctx.out.info(ctx.out.c.dim(`  export MPSYNC_BASE_URL=${emulator.baseUrl}   (Ctrl-C stops it)`));
     });

@@ -26,6 +26,7 @@ export async function runExport(ctx: CommandContext, flags: ExportFlags): Promis
   });
   for (const r of result.refused) out.warn(`${r.versionLabel}: refused remote file name ${JSON.stringify(r.name)}: ${r.reason} (left out)`);
   out.result(
+    "history",
     {
       ok: true,
       branch: result.branch,

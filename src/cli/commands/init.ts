@@ -1,7 +1,7 @@
 /** `mpsync init [DIR] --design ID_OR_URL | --create ...`: write or extend .syncrc, then pull. */
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { MpsyncError } from "../../core/errors.js";
+import { MpsyncError, isErrno } from "../../core/errors.js";
 import type { Design } from "../../api/schemas.js";
 import { displayPath, type LoadedConfig } from "../../config/load-config.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../config/write-config.js";
@@ -77,7 +77,7 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
   stage.mapped = { dir: written.dir, editorId, configPath: written.path };
   ctx.out.success(`mapped ${written.dir} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
   if (noVersion) {
-    ctx.out.result({ ok: false, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pull: undefined }, () => {
+    ctx.out.result("init", { ok: false, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pull: undefined }, () => {
       ctx.out.warn(`the design's first generation ended without a version: nothing to pull yet into ${written.dir}`);
       ctx.out.info(ctx.out.c.dim(`next: mpsync prompt "..." --dir ${written.dir} --wait`));
     });
@@ -88,7 +88,7 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
   // then it pulls the design, and init has nothing left to do.
   const { pull: summary, pulledBy } = await pullMappedIfFree(ctx.runtime, { dir: written.dir, design: editorId, root }, "mpsync init", shownPull(ctx, { send: flags.force === true, progress: stage.progress }));
   if (summary === undefined) {
-    ctx.out.result({ ok: true, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pulledBy }, () =>
+    ctx.out.result("init", { ok: true, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pulledBy }, () =>
       ctx.out.info(`${written.dir} is synced by ${pulledBy ?? "another mpsync process"}: it pulls the design`),
     );
     return EXIT.ok;
@@ -150,9 +150,9 @@ function refuseMappedDesign(loaded: LoadedConfig | undefined, editorId: string, 
 }
 
 async function refuseNonEmpty(root: string, dir: string): Promise<void> {
-  const entries = await readdir(root).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return [];
-    if (err.code === "ENOTDIR") throw new MpsyncError("USAGE", `${dir} is a file, not a folder`);
+  const entries = await readdir(root).catch((err: unknown) => {
+    if (isErrno(err, "ENOENT")) return [];
+    if (isErrno(err, "ENOTDIR")) throw new MpsyncError("USAGE", `${dir} is a file, not a folder`);
     throw err;
   });
   const content = entries.filter((e) => !NEUTRAL_ENTRIES.has(e));
@@ -213,7 +213,7 @@ function report(
     design: r.created,
     pull: r.summary,
   };
-  ctx.out.result(doc, () => {
+  ctx.out.result("init", doc, () => {
     renderPlan(ctx.out, { ...r.summary, dir: r.dir }, false, r.summary.elapsedMs);
     ctx.out.info(ctx.out.c.dim(`next: mpsync watch   (two-way sync until Ctrl-C)`));
   });

@@ -7,7 +7,7 @@ import type { CommandContext } from "../context.js";
 export async function runDesignSystems(ctx: CommandContext): Promise<void> {
   await ctx.runtime.configIfAny();
   const systems = await (await ctx.runtime.client()).listDesignSystems();
-  ctx.out.result({ ok: true, designSystems: systems }, () => {
+  ctx.out.result("design-systems", { ok: true, designSystems: systems }, () => {
     if (systems.length === 0) ctx.out.info("no design systems");
     const width = Math.max(0, ...systems.map((s) => s.id.length));
     for (const s of systems) ctx.out.info(`${s.id.padEnd(width)}  ${s.name}`);
@@ -19,5 +19,5 @@ export async function runResolveUrl(ctx: CommandContext, url: string): Promise<v
   if (url.trim() === "") throw new MpsyncError("USAGE", "the URL is empty");
   await ctx.runtime.configIfAny();
   const editorId = await (await ctx.runtime.client()).resolveUrl(normalizeDesignUrl(url.trim()));
-  ctx.out.result({ ok: true, url, editorId }, () => ctx.out.info(editorId));
+  ctx.out.result("resolve-url", { ok: true, url, editorId }, () => ctx.out.info(editorId));
 }

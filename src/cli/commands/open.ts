@@ -35,7 +35,7 @@ export async function runOpen(ctx: CommandContext, flags: { dir?: string; previe
     url = links.previewUrl;
   }
   const opened = flags.print === true ? false : await openInBrowser(url, ctx.runtime.options.env);
-  ctx.out.result({ ok: true, dir: mapping.dir, editorId, url, opened }, () => {
+  ctx.out.result("open", { ok: true, dir: mapping.dir, editorId, url, opened }, () => {
     ctx.out.info(opened ? `opened ${url}` : url);
   });
 }

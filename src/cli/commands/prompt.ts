@@ -65,7 +65,7 @@ export async function runPrompt(ctx: CommandContext, text: string, flags: Prompt
     // Only a live daemon on this folder pulls by itself; otherwise say what to run.
     const lock = await readFolderLock(mapping.root);
     const watcher = lock !== undefined && isLockHolderAlive(lock) ? lock : undefined;
-    ctx.out.result({ ...result, pulledBy: watcher === undefined ? undefined : `${watcher.command} (pid ${watcher.pid})` }, () => {
+    ctx.out.result("prompt", { ...result, pulledBy: watcher === undefined ? undefined : `${watcher.command} (pid ${watcher.pid})` }, () => {
       ctx.out.success(`prompt sent to ${editorId}: generating`);
       const next =
         watcher !== undefined
@@ -90,7 +90,7 @@ async function finishWaiting(ctx: CommandContext, mapping: Mapping, client: V3Cl
     result.pulledBy = done.pulledBy;
   }
   result.ok = result.newVersion && result.pull?.halted === undefined;
-  ctx.out.result(result, () => renderWaited(ctx, result));
+  ctx.out.result("prompt", result, () => renderWaited(ctx, result));
   if (!result.newVersion) return EXIT.failure;
   return pullExitCode(result.pull);
 }

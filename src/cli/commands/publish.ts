@@ -2,6 +2,7 @@
 import { openStateStore } from "../../state/state-store.js";
 import { ApiError, hasCode, MpsyncError } from "../../api/errors.js";
 import { describeError } from "../../sync/describe-error.js";
+import { errorCode } from "../../core/errors.js";
 import type { CommandContext } from "../context.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { openReadOnly } from "../../app/folder.js";
@@ -36,7 +37,7 @@ export async function runPublish(ctx: CommandContext, dirs: string[], flags: { a
     if (outcome.err !== undefined) worst ??= outcome.err;
   }
   const ok = worst === undefined;
-  ctx.out.result({ ok, designs: outcomes }, () => renderOutcomes(ctx, outcomes));
+  ctx.out.result("publish", { ok, designs: outcomes }, () => renderOutcomes(ctx, outcomes));
   // Auth and credit failures keep their own exit codes; a compile failure is 1.
   return ok ? EXIT.ok : exitCodeFor(worst);
 }
@@ -57,7 +58,7 @@ async function publishOne(ctx: CommandContext, mapping: { dir: string; design: s
     return { result };
   } catch (err) {
     const compiler = hasCode(err, "UNPROCESSABLE") && err instanceof ApiError ? err.serverMessage : undefined;
-    result.error = { code: err instanceof MpsyncError ? err.code : "INTERNAL", message: describeError(err), ...(compiler === undefined ? {} : { compiler }) };
+    result.error = { code: errorCode(err), message: describeError(err), ...(compiler === undefined ? {} : { compiler }) };
     return { result, err };
   }
 }

@@ -55,7 +55,7 @@ export async function runResolve(ctx: CommandContext, paths: string[], flags: Re
     const lock = mapping === undefined ? undefined : await readFolderLock(mapping.root).catch(() => undefined);
     if (lock !== undefined && isLockHolderAlive(lock)) watched.add(r.dir);
   }
-  ctx.out.result({ ok: true, resolved }, () => {
+  ctx.out.result("resolve", { ok: true, resolved }, () => {
     if (resolved.length === 0) ctx.out.info("no file holds conflict markers: nothing to resolve");
     for (const r of resolved) {
       const when = r.conflictAt === undefined ? "" : ` of ${new Date(r.conflictAt).toISOString()}`;

@@ -28,7 +28,7 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   const copies = await listCopies(store, rel, state.files[rel]?.hash);
   const label = (c: FileCopy): string => `${c.at === undefined ? "(last synced)".padEnd(24) : new Date(c.at).toISOString().padEnd(24)} ${c.reason}`;
   if (flags.list === true) {
-    ctx.out.result({ ok: true, dir: mapping.dir, path: rel, copies: copies.map((c) => ({ at: c.at, reason: c.reason, file: c.file })) }, () => {
+    ctx.out.result("restore", { ok: true, dir: mapping.dir, path: rel, copies: copies.map((c) => ({ at: c.at, reason: c.reason, file: c.file })) }, () => {
       if (copies.length === 0) ctx.out.info(`mpsync holds no copy of ${rel} in ${mapping.dir}`);
       for (const c of copies) ctx.out.info(label(c));
     });
@@ -51,7 +51,7 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   if (change !== undefined && change.removed.length > 0 && flags.force !== true) {
     const first = JSON.stringify(change.removed[0]!.trim().slice(0, 60));
     const message = `not restored: this copy of ${rel} (${label(chosen).trim()}) lacks ${lines(change.removed.length)} of the last synced version, first ${first}; the next push would take them away on the service too`;
-    ctx.out.result({ ok: false, dir: mapping.dir, path: rel, wouldRemove: change.removed, wouldAdd: change.added, needs: "--force" }, () => {
+    ctx.out.result("restore", { ok: false, dir: mapping.dir, path: rel, wouldRemove: change.removed, wouldAdd: change.added, needs: "--force" }, () => {
       ctx.out.warn(message);
       ctx.out.info(ctx.out.c.dim(`  to restore it anyway: mpsync restore ${path}${flags.dir === undefined ? "" : ` --dir ${flags.dir}`}${flags.from === undefined ? "" : ` --from ${flags.from}`} --force`));
     });
@@ -61,8 +61,8 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   const savedCurrent = await backupLocalFile(mapping.root, rel, store.backupsDir, stamp);
   await mkdir(dirname(target), { recursive: true });
   await writeFileAtomically(target, content);
-  const doc = { ok: true, dir: mapping.dir, path: rel, restored: { at: chosen.at, reason: chosen.reason }, currentBackedUpTo: savedCurrent };
-  ctx.out.result(doc, () => {
+  const doc = { ok: true as const, dir: mapping.dir, path: rel, restored: { at: chosen.at, reason: chosen.reason }, currentBackedUpTo: savedCurrent };
+  ctx.out.result("restore", doc, () => {
     ctx.out.success(`restored ${rel} in ${mapping.dir}: ${label(chosen).trim()}`);
     if (savedCurrent !== undefined) ctx.out.info(ctx.out.c.dim(`  the file it replaced is in ${relative(ctx.io.cwd, savedCurrent)}`));
     ctx.out.info(ctx.out.c.dim("  mpsync watch (or the next mpsync push) sends it"));

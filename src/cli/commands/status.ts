@@ -16,7 +16,7 @@ export async function runStatus(ctx: CommandContext, dirs: string[], flags: { wa
   for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx.runtime, mapping));
   const failed = reports.filter((r) => r.errorCode !== undefined);
   const key = { ...ctx.runtime.keySource(), serviceUrl: ctx.runtime.baseUrl() };
-  ctx.out.result({ ok: failed.length === 0, designs: reports, key }, () => {
+  ctx.out.result("status", { ok: failed.length === 0, designs: reports, key }, () => {
     renderStatus(ctx.out, reports);
     ctx.out.info(ctx.out.c.dim(`service ${key.serviceUrl}, ${describeKey(key)}`));
   });
@@ -56,7 +56,7 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
         collectedMono = ctx.runtime.clock.monotonic();
         if (ctx.out.opts.json) {
           // JSON Lines: one status document per collection.
-          ctx.io.stdout.write(`${JSON.stringify({ ok: reports.every((r) => r.errorCode === undefined), at: new Date(collectedAt).toISOString(), designs: reports })}\n`);
+          ctx.out.jsonLine("status-watch", { ok: reports.every((r) => r.errorCode === undefined), at: new Date(collectedAt).toISOString(), designs: reports });
         } else if (!live) {
           renderStatus(ctx.out, reports);
           ctx.out.info("");

@@ -55,7 +55,7 @@ async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneSho
     }
   }
   const dryRun = flags.dryRun === true;
-  ctx.out.result({ ok: results.every((r) => r.halted === undefined), dryRun, designs: results, events }, () => {
+  ctx.out.result("pull", { ok: results.every((r) => r.halted === undefined), dryRun, designs: results, events }, () => {
     for (const r of results) {
       renderPlan(ctx.out, r, dryRun, r.elapsedMs);
       for (const s of r.skippedSecrets ?? []) {

@@ -42,7 +42,7 @@ export async function runVersions(ctx: CommandContext, flags: VersionsFlags): Pr
   const client = await ctx.runtime.client();
   const page = flags.all === true ? { versions: await client.listAllVersions(editorId), hasMore: false } : await client.listVersions(editorId, 0);
   const active = (await client.getActiveArtifact(editorId)).artifactId;
-  ctx.out.result({ ok: true, dir: mapping.dir, editorId, versions: page.versions, hasMore: page.hasMore, active }, () =>
+  ctx.out.result("versions", { ok: true, dir: mapping.dir, editorId, versions: page.versions, hasMore: page.hasMore, active }, () =>
     renderVersions(ctx.out, page.versions, active, ctx.runtime.clock.now()),
   );
   if (page.hasMore) ctx.out.info(ctx.out.c.dim("older versions: mpsync versions --all"));

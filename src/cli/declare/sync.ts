@@ -88,7 +88,8 @@ says what changed (baseUrl and logLevel need watch restarted).
 A folder stops alone on a 403 or 404, or when its .mpsync/ is removed; when none is left,
 watch exits with one line saying why (exit 3 after a 403, else 1).
 With --json, stdout is a JSON Lines stream of events (${WATCH_EVENT_NAMES.slice(0, 4).join(", ")},
-${WATCH_EVENT_NAMES.slice(4).join(", ")}); logs go to stderr.
+${WATCH_EVENT_NAMES.slice(4).join(", ")}),
+each as json-output.schema.json describes it; logs go to stderr.
 
 Examples:
   $ mpsync watch

@@ -1,0 +1,214 @@
+/**
+ * Every document the CLI prints with --json, as zod schemas: the one source of
+ * `json-output.schema.json` (published beside syncrc.schema.json; users script against it)
+ * and of the types `Output.result` and `Output.jsonLine` accept, so a command cannot print a
+ * field the schema lacks. Objects are strict: a new field is a change here first.
+ */
+import { z } from "zod";
+import { syncEventSchema } from "../sync/events.js";
+
+const text = z.string();
+const paths = z.array(z.string()).describe("paths inside the mapped folder");
+const dir = z.string().describe("the mapped folder as written in .syncrc");
+const epochMs = z.number().describe("epoch milliseconds");
+
+/** What a pull or push did (or would do, with --dry-run): sync/cycle-summary.ts. */
+const cycleSummary = {
+  artifactId: text.optional().describe("the version the cycle synced with"),
+  pushed: paths,
+  pulled: paths,
+  removed: paths,
+  conflicts: paths,
+  unresolvedConflicts: paths,
+  reports: z.array(
+    z.strictObject({
+      path: text,
+      reason: z.enum(["deleted-locally", "binary-not-pushed", "unresolved-markers", "remote-name-refused", "waiting-to-push"]),
+    }),
+  ),
+  refusedNames: z.array(z.strictObject({ name: text, reason: text })).describe("remote names mpsync will not write here"),
+  halted: text.optional().describe("why the folder needs attention (mpsync pull --force)"),
+};
+const timedSummary = z.strictObject({ ...cycleSummary, elapsedMs: z.number() });
+
+/** A design as the service returned it (create, init --create). */
+const design = z.strictObject({
+  editorId: text,
+  editorUrl: text,
+  previewUrl: text.nullable(),
+  activeArtifactId: text.nullable(),
+  availableFiles: z.array(text),
+});
+
+const statusReport = z.strictObject({
+  dir,
+  editorId: text.optional(),
+  state: z.enum(["idle", "generating", "unknown", "halted", "error", "no-version"]),
+  generating: z.boolean().optional(),
+  statusAgeSec: z.number().optional(),
+  activeArtifactId: text.optional(),
+  activeVersion: text.optional(),
+  localChanges: paths,
+  remoteChanges: paths,
+  conflicts: paths,
+  unresolvedConflicts: paths,
+  deletedLocally: paths,
+  halted: text.optional(),
+  paused: z.strictObject({ at: epochMs, by: text }).optional(),
+  lastError: z.strictObject({ code: text, message: text, at: epochMs, ageSec: z.number() }).optional(),
+  daemon: z.strictObject({ pid: z.number().int(), uptimeSec: z.number(), command: text }).optional(),
+  staleLock: z.strictObject({ pid: z.number().int(), command: text }).optional(),
+  notSynced: z.array(z.strictObject({ path: text, reason: text })),
+  serviceError: text.optional(),
+  error: text.optional(),
+  errorCode: text.optional(),
+  note: text.optional(),
+});
+
+const pulledAfter = {
+  pull: timedSummary.optional().describe("what the pull did; absent when another process (pulledBy) pulls"),
+  pulledBy: text.optional().describe("the running mpsync process that pulls instead"),
+};
+/** An event as `watch --json` prints it: the event and when it was printed. */
+const eventLine = z.discriminatedUnion(
+  "event",
+  syncEventSchema.options.map((o) => o.extend({ time: z.iso.datetime().describe("when it was printed") }).describe(o.description ?? o.shape.event.value)) as unknown as [z.ZodObject, ...z.ZodObject[]],
+);
+const version = z.strictObject({ artifactId: text, versionLabel: text, title: text, timeCreated: epochMs });
+
+/** The --json document of each command (by command name), and of a failure or an interrupt. */
+export const CLI_DOCUMENTS = {
+  status: z.strictObject({
+    ok: z.boolean(),
+    designs: z.array(statusReport),
+    key: z.strictObject({ source: z.enum(["env", "file", "none"]), baseUrl: text.optional(), serviceUrl: text }),
+  }),
+  "status-watch": z.strictObject({ ok: z.boolean(), at: z.iso.datetime(), designs: z.array(statusReport) }).describe("status --watch --json: one JSON line per collection"),
+  pull: z.strictObject({
+    ok: z.boolean(),
+    dryRun: z.boolean(),
+    designs: z.array(z.strictObject({ ...cycleSummary, dir, editorId: text, skippedSecrets: paths.optional(), elapsedMs: z.number() })),
+    events: z.array(syncEventSchema),
+  }),
+  sync: z.strictObject({
+    ok: z.boolean(),
+    designs: z.array(z.strictObject({ ...cycleSummary, dir, editorId: text.optional(), by: z.enum(["daemon", "here"]), message: text })),
+    refused: z.array(z.strictObject({ dir, code: text, message: text })),
+  }),
+  pause: z.strictObject({ ok: z.literal(true), designs: z.array(z.strictObject({ dir, paused: z.boolean(), daemon: z.boolean(), message: text })) }),
+  init: z.strictObject({
+    ok: z.boolean(),
+    dir,
+    editorId: text,
+    config: z.strictObject({ path: text, created: z.boolean() }),
+    design: design.optional().describe("the design init --create made"),
+    ...pulledAfter,
+  }),
+  create: z.strictObject({
+    ok: z.literal(true),
+    editorId: text,
+    editorUrl: text,
+    previewUrl: text.nullable(),
+    activeArtifactId: text.nullable(),
+    generating: z.boolean(),
+    generated: z.boolean().optional().describe("with --wait: false when the generation ended without a version"),
+  }),
+  prompt: z.strictObject({
+    ok: z.boolean(),
+    dir,
+    editorId: text,
+    requestId: text,
+    waited: z.boolean(),
+    newVersion: z.boolean().optional(),
+    activeArtifactId: text.optional(),
+    reply: text.optional(),
+    ...pulledAfter,
+  }),
+  versions: z.strictObject({ ok: z.literal(true), dir, editorId: text, versions: z.array(version), hasMore: z.boolean(), active: text }),
+  checkout: z.strictObject({
+    ok: z.boolean(),
+    dir,
+    editorId: text,
+    from: z.strictObject({ versionLabel: text.optional(), artifactId: text }),
+    artifactId: text,
+    versionLabel: text.optional(),
+    ...pulledAfter,
+  }),
+  snapshot: z.strictObject({ ok: z.literal(true), dir, editorId: text, name: text, sourceArtifactId: text, artifactId: text, versionLabel: text.optional() }),
+  history: z.strictObject({
+    ok: z.literal(true),
+    branch: text,
+    added: z.array(z.strictObject({ versionLabel: text, sha: text })),
+    skipped: z.number().int(),
+    refused: z.array(z.strictObject({ versionLabel: text, name: text, reason: text })),
+  }),
+  publish: z.strictObject({
+    ok: z.boolean(),
+    designs: z.array(
+      z.strictObject({
+        dir,
+        editorId: text.optional(),
+        artifactId: text.optional(),
+        previewUrl: text.optional(),
+        compiledFiles: z.number().int().optional(),
+        warning: text.optional(),
+        error: z.strictObject({ code: text, message: text, compiler: text.optional() }).optional(),
+      }),
+    ),
+  }),
+  diff: z.strictObject({
+    ok: z.literal(true),
+    dir,
+    editorId: text,
+    against: z.enum(["base", "remote"]),
+    files: z.array(z.strictObject({ path: text, patch: text, binary: z.boolean() })),
+  }),
+  open: z.strictObject({ ok: z.literal(true), dir, editorId: text, url: text, opened: z.boolean() }),
+  restore: z.union([
+    z.strictObject({ ok: z.literal(true), dir, path: text, copies: z.array(z.strictObject({ at: epochMs.optional(), reason: text, file: text.optional() })) }).describe("--list"),
+    z.strictObject({ ok: z.literal(false), dir, path: text, wouldRemove: z.array(text), wouldAdd: z.array(text), needs: z.literal("--force") }).describe("refused: the copy lacks synced lines"),
+    z.strictObject({ ok: z.literal(true), dir, path: text, restored: z.strictObject({ at: epochMs.optional(), reason: text }), currentBackedUpTo: text.optional() }),
+  ]),
+  resolve: z.strictObject({
+    ok: z.literal(true),
+    resolved: z.array(z.strictObject({ dir, path: text, side: z.enum(["ours", "theirs"]), conflictAt: epochMs.optional(), backedUpTo: text.optional() })),
+  }),
+  "design-systems": z.strictObject({ ok: z.literal(true), designSystems: z.array(z.strictObject({ id: text, name: text, description: text.nullish() })) }),
+  "resolve-url": z.strictObject({ ok: z.literal(true), url: text, editorId: text }),
+  login: z.strictObject({ ok: z.literal(true), path: text, baseUrl: text, latencyMs: z.number() }),
+  logout: z.strictObject({ ok: z.literal(true), removed: z.boolean(), path: text, baseUrl: text.nullable() }),
+  doctor: z.strictObject({ ok: z.boolean(), checks: z.array(z.strictObject({ name: text, ok: z.boolean(), detail: text, fix: text.nullable() })) }),
+  emulator: z.strictObject({ ok: z.literal(true), baseUrl: text }),
+  event: eventLine.describe("watch and dev: one JSON line per event (sync/events.ts)"),
+  error: z.strictObject({ ok: z.literal(false), error: z.strictObject({ code: text, message: text, exitCode: z.number().int() }) }).describe("any command that failed"),
+  interrupted: z.strictObject({ ok: z.literal(false), interrupted: z.literal(true), signal: z.enum(["SIGINT", "SIGTERM"]), message: text }).describe("pull, push or init stopped by a signal"),
+};
+
+/** The name of a --json document: mostly a command's (push prints pull's, resume pause's). */
+export type CliDocumentKind = keyof typeof CLI_DOCUMENTS;
+
+/** What a command may print as the document `K`. */
+export type CliDocument<K extends CliDocumentKind> = z.input<(typeof CLI_DOCUMENTS)[K]>;
+
+/** `$id` of the published schema: the file inside the npm package. */
+export const JSON_OUTPUT_SCHEMA_ID = "https://unpkg.com/mpsync/json-output.schema.json";
+
+/**
+ * The JSON Schema (draft-07) of everything --json prints: one definition per document kind
+ * (`#/definitions/status`, `#/definitions/event`...), and the file as a whole accepts any of them.
+ */
+export function buildJsonOutputSchema(): Record<string, unknown> {
+  const definitions: Record<string, unknown> = {};
+  for (const [kind, schema] of Object.entries(CLI_DOCUMENTS)) {
+    const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: "draft-07", io: "output" }) as Record<string, unknown>;
+    definitions[kind] = rest;
+  }
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: JSON_OUTPUT_SCHEMA_ID,
+    title: "mpsync --json output",
+    description: "What mpsync prints on stdout with --json: one document per command (definitions named after the command; push prints pull's, resume pause's), JSON Lines of `event` for watch and dev, `error` for any failed command.",
+    definitions,
+    anyOf: Object.keys(definitions).map((kind) => ({ $ref: `#/definitions/${kind}` })),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The executor's types: what a run takes (ExecuteInput, ExecuteDeps), what it returns
+ * (ExecuteResult), and the context one run of executePlan hands its parts (ExecutionRun):
+ * local-actions.ts applies the local writes, push-parts.ts sends the pushes.
+ */
+import type { FileWrite } from "../api/schemas.js";
+import type { SyncPlan } from "./model.js";
+import type { BaseMove, BaseTexts, LocalTree } from "./ports.js";
+
+/** What the executor needs from the outside world. */
+export interface ExecuteDeps {
+  local: LocalTree;
+  bases: BaseTexts;
+  /** PATCH the active artifact; resolves when the service confirmed the write. */
+  writeRemote(files: FileWrite[]): Promise<void>;
+  saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
+  /** Label for the remote side of conflict markers, e.g. "remote v7". */
+  remoteLabel(): Promise<string>;
+  /** Names of this folder's backup/conflict sub-folder for this run. */
+  stamp: string;
+  hashOf(text: string): string;
+  /** Bytes of file text per PATCH. @default PUSH_PART_BYTES */
+  pushPartBytes?: number;
+  /** Told after each action that changes something (not reports), with the total: a progress bar. */
+  progress?(done: number, total: number): void;
+}
+
+/** Inputs beside the plan: the texts read for it. */
+export interface ExecuteInput {
+  plan: SyncPlan;
+  localTexts: ReadonlyMap<string, string>;
+  remoteTexts: ReadonlyMap<string, string>;
+  /** Remote names of the active artifact (to tell a new file from a replaced one). */
+  remoteNames: ReadonlySet<string>;
+  /** The content hash of `path` the service refused (not sent again until it changes; FolderStatus). */
+  refused(path: string): string | undefined;
+  /**
+   * False for `mpsync pull`: nothing is sent. A merge is still written locally; its base is the
+   * remote side, so the next push (or watch) sends it. @default true
+   */
+  send?: boolean;
+}
+
+/** What happened. */
+export interface ExecuteResult {
+  /** The base moves this run confirmed, in the order they happened (a later one wins). */
+  bases: BaseMove[];
+  pushed: string[];
+  pulled: string[];
+  removed: string[];
+  /** `line`: 1-based line of the first conflict marker written (unresolved merges only). */
+  conflicts: { path: string; unresolved: boolean; policy: string; line?: number }[];
+  /** Left alone because the local file changed while the cycle ran. */
+  changedMeanwhile: string[];
+  /** Files the service refused, reported once per content. */
+  refused: RefusedPush[];
+  /** path -> content hash of each file refused this run (FolderStatus.noteContent records it). */
+  refusedContent: Map<string, string>;
+  /** Remote files that could not be written: a local folder or symlink holds the path. */
+  blocked: string[];
+  /** The PATCH failed (kept pending; the base did not move for those files). */
+  pushError: unknown;
+  /** Merged locally but not sent (send: false): waiting for the next push. */
+  notSent: string[];
+  /** Local paths whose write failed (permissions, a full disk, a folder in the way): retried by a later cycle. */
+  failed: { path: string; code: string; message: string }[];
+}
+
+/** A file the service would not take: a new name refused (400), or too large alone (413). */
+export interface RefusedPush {
+  path: string;
+  reason: "new-name" | "too-large";
+}
+
+/** A text a run will send, gathered while the local actions run. */
+export interface PendingPush {
+  path: string;
+  text: string;
+}
+
+/** One run of executePlan: its inputs and ports, what it did so far, and the pushes it gathered. */
+export interface ExecutionRun extends ExecuteInput, ExecuteDeps {
+  readonly result: ExecuteResult;
+  readonly pushes: PendingPush[];
+  /** Bytes of text per PATCH, lowered by a 413 (push-parts.ts pushHalves) for the parts after it. */
+  partBytes: number;
+}

@@ -1,0 +1,121 @@
+/**
+ * The remote half of a run: the pushes a plan gathered go out as one PATCH, or in parts of
+ * PUSH_PART_BYTES when larger (a 413 halves a part; a batch refused for a new name is sent
+ * again file by file). A part's bases move (run.result.bases) only once its PATCH is answered;
+ * a failed part leaves it and the parts after it pending, for the next cycle.
+ */
+import { hasCode } from "../core/errors.js";
+import type { ExecutionRun, PendingPush, RefusedPush } from "./execution-run.js";
+
+/**
+ * Bytes of file text per PATCH. A push of many files (a first push of a whole folder) goes out
+ * in parts of about this size, each confirmed (its bases moved) on its own: one request's
+ * memory stays bounded, a failure costs one part, and it is far below the 16 MB the service was
+ * seen to accept (SERVICE-FACTS.md). A 413 halves a part (pushHalves).
+ */
+export const PUSH_PART_BYTES = 4 * 1024 * 1024;
+
+/** Sends `run.pushes` (sorted), part by part; stops at the first part that fails (run.result.pushError). */
+export async function pushAll(run: ExecutionRun): Promise<void> {
+  // Hashed only for a path with refused content (a push of thousands of files hashes nothing here).
+  let rest = run.pushes.filter((p) => {
+    const refused = run.refused(p.path);
+    return refused === undefined || refused !== run.hashOf(p.text);
+  });
+  while (rest.length > 0) {
+    const count = partLength(rest, run.partBytes);
+    if (!(await pushPart(run, rest.slice(0, count)))) return;
+    rest = rest.slice(count);
+  }
+}
+
+/** How many of `pushes`, in order, make one part of at most `limit` bytes of text (at least one). */
+function partLength(pushes: readonly PendingPush[], limit: number): number {
+  let bytes = 0;
+  for (const [i, p] of pushes.entries()) {
+    bytes += textBytes(p);
+    if (i > 0 && bytes > limit) return i;
+  }
+  return pushes.length;
+}
+
+function textBytes(p: PendingPush): number {
+  return Buffer.byteLength(p.text);
+}
+
+/**
+ * One PATCH. False when it failed (result.pushError is set; the files of this part and of the
+ * parts after it stay pending and go out with the next cycle).
+ */
+async function pushPart(run: ExecutionRun, part: PendingPush[]): Promise<boolean> {
+  try {
+    await send(run, part);
+    return true;
+  } catch (err) {
+    if (hasCode(err, "TOO_LARGE")) return pushHalves(run, part);
+    const newFiles = part.filter((p) => !run.remoteNames.has(p.path));
+    if (!hasCode(err, "BAD_REQUEST") || newFiles.length === 0) {
+      run.result.pushError = err;
+      return false;
+    }
+    return pushSeparately(run, part, newFiles);
+  }
+}
+
+/**
+ * The service found the body too large (413; its limit is not documented): each half goes
+ * out on its own, so a part shrinks until it fits, and the parts after it are cut no larger
+ * (`run.partBytes`). A single file it refuses is reported once per content, like a refused new name.
+ */
+async function pushHalves(run: ExecutionRun, part: PendingPush[]): Promise<boolean> {
+  const [only] = part;
+  if (part.length === 1 && only !== undefined) {
+    refuse(run, only, "too-large");
+    return true;
+  }
+  const middle = Math.ceil(part.length / 2);
+  const halves = [part.slice(0, middle), part.slice(middle)];
+  run.partBytes = Math.min(run.partBytes, Math.max(...halves.map((h) => h.reduce((n, p) => n + textBytes(p), 0))));
+  return (await pushPart(run, halves[0]!)) && pushPart(run, halves[1]!);
+}
+
+/**
+ * The service refused a batch holding new names (it may not create files). Send the known
+ * files together, then each new file alone, so one refused name does not block the rest.
+ */
+async function pushSeparately(run: ExecutionRun, all: PendingPush[], newFiles: PendingPush[]): Promise<boolean> {
+  const known = all.filter((p) => run.remoteNames.has(p.path));
+  try {
+    if (known.length > 0) await send(run, known);
+  } catch (err) {
+    run.result.pushError = err;
+    return false;
+  }
+  for (const file of newFiles) {
+    try {
+      await send(run, [file]);
+    } catch (err) {
+      if (!hasCode(err, "BAD_REQUEST")) {
+        run.result.pushError = err;
+        return false;
+      }
+      refuse(run, file, "new-name");
+    }
+  }
+  return true;
+}
+
+/** One PATCH of `files`; once answered, their bases move to what was sent. */
+async function send(run: ExecutionRun, files: PendingPush[]): Promise<void> {
+  await run.writeRemote(files.map((p) => ({ fileName: p.path, code: p.text })));
+  for (const p of files) {
+    run.result.bases.push({ path: p.path, hash: await run.bases.putBase(p.text) });
+    run.result.pushed.push(p.path);
+  }
+}
+
+/** Records a file the service refused: not sent again until its content changes. */
+function refuse(run: ExecutionRun, file: PendingPush, reason: RefusedPush["reason"]): void {
+  run.result.refusedContent.set(file.path, run.hashOf(file.text));
+  run.result.refused.push({ path: file.path, reason });
+}
