@@ -5,10 +5,10 @@
  * output stay as they are.
  *
  * Why one file: Node 20 has no compile cache for ES modules; a CommonJS file can be compiled
- * with V8's code cache, and one file is one cache. Commands stay lazy: each command module is
- * reached by `import()` in src/cli/program.ts, which esbuild turns into a module that runs on
- * first use, so a command runs only its own modules' code (test/cli/lazy-commands.test.ts,
- * from V8's coverage). Measured (issue 13): `mpsync status` 3.4x -> 2.5x `node -e 0`, 20
+ * with V8's code cache, and one file is one cache. Commands stay lazy: each command's
+ * implementation is reached by `import()` in its declaration (src/cli/declare/), which esbuild
+ * turns into a module that runs on first use, so a command runs only its own modules' code
+ * (test/cli/lazy-commands.test.ts, from V8's coverage). Measured (issue 13): `mpsync status` 3.4x -> 2.5x `node -e 0`, 20
  * interleaved runs; the first run after an install compiles as before, about the old time.
  *
  * Left outside the bundle: esbuild (the emulator's publish check only) and fsevents. undici's

@@ -1,7 +1,7 @@
 /**
  * Figure 6: how fast the CLI answers. `mpsync --help` and `mpsync status` on a small mapped
  * folder against `node -e 0`, interleaved run by run (each command runs only its own code:
- * src/cli/program.ts). Wall time of whole processes, medians of the per-run ratios. The CLI
+ * src/cli/declare/). Wall time of whole processes, medians of the per-run ratios. The CLI
  * keeps V8's code cache of itself (src/core/code-cache.ts), written by the first run (the
  * `pull` that seeds the folder); `status` is also timed without it (MPSYNC_CODE_CACHE=0), as
  * the first command after an install runs, and with a cache a first `--help` wrote (then one

@@ -1,9 +1,11 @@
 /**
- * Is a design generating? A use case shared by `prompt`, `checkout` and the waits of
- * `prompt --wait` / `pull --wait`: the status is polled only when the poll interval allows
- * (PollScheduler, across processes), else the last status any process recorded is used.
+ * Is a design generating? A use case shared by `prompt`, `checkout` (refused while it is) and
+ * the waits of `push`, `sync`, `create --wait`, `init --create` and `prompt --wait`: the status
+ * is polled only when the poll interval allows (PollScheduler, across processes), else the last
+ * status any process recorded is used.
  */
 import type { DesignStatus } from "../api/schemas.js";
+import { MpsyncError } from "../core/errors.js";
 import type { Mapping, Runtime } from "../runtime.js";
 import type { DesignSync } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
@@ -44,5 +46,56 @@ export async function designGenerating(runtime: Runtime, mapping: Mapping, comma
     return { generating: status.isGenerating, editorId: sync.editorId };
   } finally {
     await hold.lock?.release();
+  }
+}
+
+/**
+ * Throws GENERATING (`notDone` says what did not happen) when the mapped design is generating;
+ * resolves to its editorId.
+ */
+export async function refuseWhileGenerating(runtime: Runtime, mapping: Mapping, command: { name: string; notDone: string; emit: EventSink }): Promise<string> {
+  const { generating, editorId } = await designGenerating(runtime, mapping, command.name, command.emit);
+  if (generating) {
+    throw new MpsyncError("GENERATING", `${mapping.dir}: the design is generating: ${command.notDone}`, {
+      hint: "wait until it is idle (mpsync status), then run the command again",
+    });
+  }
+  return editorId;
+}
+
+/** What a wait for the end of a generation shows (the CLI: a spinner with a countdown). */
+export interface IdleWatch {
+  /** Before each poll: when it goes out, on the monotonic clock. */
+  polling(nextPollAt: number): void;
+  /** The wait ended (idle, or failed). */
+  stop(): void;
+}
+
+/**
+ * The design's generating state, the status recorded (the caller holds the folder's lock). With
+ * `wait`, polls until idle; resolves to true while still generating (only without wait).
+ */
+export async function waitUntilIdle(runtime: Runtime, sync: DesignSync, options: { wait: boolean; watch?: IdleWatch }): Promise<boolean> {
+  const status = await currentStatus(runtime, sync, { save: true });
+  if (!status.isGenerating) return false;
+  if (!options.wait) return true;
+  await pollUntilIdle(runtime, sync.editorId, options.watch, (s) => recordStatus(sync, s, runtime.clock.now()));
+  await sync.save();
+  return false;
+}
+
+/** Polls `editorId` (spaced by the scheduler) until it is idle; returns the idle status. */
+export async function pollUntilIdle(runtime: Runtime, editorId: string, watch?: IdleWatch, onStatus: (s: DesignStatus) => void = () => undefined): Promise<DesignStatus> {
+  const scheduler = await runtime.pollScheduler();
+  const client = await runtime.client();
+  try {
+    for (;;) {
+      watch?.polling(runtime.clock.monotonic() + (await scheduler.delayUntilNextPoll(editorId)));
+      const status = await scheduler.poll(editorId, () => client.getStatus(editorId));
+      onStatus(status);
+      if (!status.isGenerating) return status;
+    }
+  } finally {
+    watch?.stop();
   }
 }

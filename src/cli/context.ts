@@ -1,6 +1,8 @@
 /** What every command receives: process I/O (injected by bin.ts or tests) and lazily built parts. */
 import { createHumanLogDestination } from "../log/human-destination.js";
 import type { Command } from "commander";
+import { hasCode, MpsyncError, originOf } from "../core/errors.js";
+import { ApiError } from "../api/errors.js";
 import { Runtime } from "../runtime.js";
 import { Output, shouldUseColor } from "./output.js";
 
@@ -76,4 +78,22 @@ export function warnSharedDesigns(out: Output, mappings: readonly { dir: string;
     if (dirs.length < 2) continue;
     out.warn(`design ${design} is mapped into ${dirs.length} folders (${dirs.join(", ")}): their pushes overwrite each other on the service; keep one mapping per design in .syncrc`);
   }
+}
+
+/**
+ * A key the service refused (an ApiError, under any ContextError): the same error with a hint
+ * saying which key it was (MP_API_KEY, or the one stored for this address), the refusal as its
+ * `cause`. A command that sent another key (login) throws a plain MpsyncError with its own
+ * words, left alone.
+ */
+export function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
+  if (!hasCode(err, "UNAUTHORIZED") || !(originOf(err) instanceof ApiError)) return err;
+  const key = ctx.runtime.keySource();
+  const hint =
+    key.source === "env"
+      ? "the service refused the key in MP_API_KEY: check it, or unset MP_API_KEY to use the key stored by mpsync login"
+      : key.source === "file"
+        ? `the service refused the key stored${key.baseUrl === undefined ? "" : ` for ${key.baseUrl}`}: run mpsync login to store a new one`
+        : "no API key: set MP_API_KEY or run mpsync login";
+  return new MpsyncError(err.code, err.message, { cause: err, hint });
 }

@@ -1,8 +1,7 @@
 /**
- * What `create` and `init --create` share: the creation flags, their translation into a
+ * What `create` and `init --create` share: the creation flags (declared in src/cli/declare/design.ts), their translation into a
  * POST /v3/designs body (the client counts a prompted creation against the generation budget).
  */
-import type { Command } from "commander";
 import { MpsyncError } from "../api/errors.js";
 import type { CreateDesignRequest, Design } from "../api/schemas.js";
 import { isBareEditorId, normalizeDesignUrl } from "../sync/resolve-design.js";
@@ -15,21 +14,6 @@ export interface CreateFlags {
   template?: string;
   designSystem?: string;
   image?: string[];
-}
-
-/** Collects a repeatable option (`--image a --image b`) into an array. */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-/** Adds the creation flags to `command`. */
-export function addCreateOptions(command: Command): Command {
-  return command
-    .option("--name <name>", "name of the new design (default: Untitled)")
-    .option("--prompt <text>", "generate the design from this prompt (counts against the generation budget)")
-    .option("--template <id-or-url>", "fork this design first (editorId or design URL)")
-    .option("--design-system <name-or-id>", "design system: a name, or a ds-... id (see mpsync design-systems)")
-    .option("--image <url>", "reference image for the prompt (repeatable)", collect);
 }
 
 /** The request body for `flags`; a template URL is resolved to its editorId. */

@@ -5,25 +5,11 @@
  * and exits 130 (143 for SIGTERM). Everything already written is recorded or journaled, so
  * the resume command picks up where this one stopped.
  */
+import type { PullProgress } from "../app/folder-pull.js";
 import type { CommandContext } from "./context.js";
 
 /** Exit codes of an interrupted command: 128 + the signal's number, as shells report them. */
 export const EXIT_INTERRUPTED = { SIGINT: 130, SIGTERM: 143 } as const;
-
-/** How far a pull got, for the line an interrupt prints. */
-export interface PullProgress {
-  /** The folder being pulled now. */
-  dir: string | undefined;
-  done: number;
-  total: number;
-  /** Folders finished before it. */
-  finished: string[];
-}
-
-/** A fresh progress record. */
-export function newPullProgress(): PullProgress {
-  return { dir: undefined, done: 0, total: 0, finished: [] };
-}
 
 /** "web after 120 of 3,000 files" (or just "web" before the first file). */
 export function describeProgress(p: PullProgress): string {

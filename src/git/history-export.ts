@@ -18,9 +18,9 @@ import { artifactIdOf, gitDate, historyCommitMessage, versionSubject } from "./c
 import { gitOutput, runGit } from "./git-runner.js";
 import { locateRepo } from "./repo-info.js";
 import { TreeBuilder } from "./tree-builder.js";
+import { DEFAULT_HISTORY_BRANCH } from "./history-branch.js";
 
-/** Branch written when none is named. */
-export const DEFAULT_HISTORY_BRANCH = "design-history";
+export { DEFAULT_HISTORY_BRANCH };
 
 /** What to export. */
 export interface HistoryExportOptions {

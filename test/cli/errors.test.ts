@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
 import { namingFolder } from "../../src/app/folder.js";
-import { explainRefusedKey } from "../../src/cli/program.js";
+import { explainRefusedKey } from "../../src/cli/context.js";
 import type { CommandContext } from "../../src/cli/context.js";
 import { exitCodeFor } from "../../src/cli/exit-codes.js";
 import { Output } from "../../src/cli/output.js";

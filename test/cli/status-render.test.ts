@@ -1,7 +1,8 @@
 /** What `mpsync status` prints for one design: long lists cut, a stale error shown with its age. */
 import { describe, expect, it } from "vitest";
 import { Output } from "../../src/cli/output.js";
-import { emptyStatusReport, renderStatus, statusExitCode, STATUS_LIST_LIMIT, type DesignStatusReport } from "../../src/cli/commands/status-report.js";
+import { emptyStatusReport, type DesignStatusReport } from "../../src/app/collect-status.js";
+import { renderStatus, statusExitCode, STATUS_LIST_LIMIT } from "../../src/cli/commands/status-report.js";
 
 function printed(report: Partial<DesignStatusReport>): string {
   let text = "";

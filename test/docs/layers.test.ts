@@ -1,8 +1,9 @@
 /**
  * The house's layers point one way (issue 15; docs/architecture.md): every static import of a
  * `src` file goes to its own folder or to a folder of a lower layer, and no set of files imports
- * itself round (a cycle). Type-only imports count: they are how a layer ends up knowing another.
- * Lazy `import()` of a command module is not a static edge and is left out.
+ * itself round (a cycle). Type-only imports count: they are how a layer ends up knowing another,
+ * and so does a lazy `import()`: the module it loads runs in the same process, so a command's
+ * implementation loaded on use must not import back the program that declared it (issue 26).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
@@ -47,12 +48,12 @@ function layerOf(file: string): string {
   return rel.length > 1 ? rel[0]! : rel[0]!.replace(/\.ts$/, "");
 }
 
-/** Static relative imports of a file, as absolute .ts paths. */
+/** Relative imports of a file (static, and lazy `import()`), as absolute .ts paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const out: string[] = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*["'](\.[^"']+)["']/gm)) {
-    out.push(normalize(join(dirname(file), m[1]!)).replace(/\.js$/, ".ts"));
+  for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*["'](\.[^"']+)["']|\bimport\(\s*["'](\.[^"']+)["']\s*\)/gm)) {
+    out.push(normalize(join(dirname(file), (m[1] ?? m[2])!)).replace(/\.js$/, ".ts"));
   }
   return out;
 }
@@ -94,9 +95,12 @@ describe("layers", () => {
     expect(cycles).toEqual([]);
   });
 
-  it("the checks see real edges (a sanity check of the parser)", () => {
+  it("the checks see real edges, static and lazy (a sanity check of the parser)", () => {
     expect(graph.get(join(SRC, "sync/plan-cycle.ts"))).toContain(join(SRC, "sync/reconcile.ts"));
     // A type-only import is an edge too.
     expect(graph.get(join(SRC, "sync/design-sync.ts"))).toContain(join(SRC, "sync/cycle-context.ts"));
+    // So is an import() (a declaration's action loading its implementation).
+    expect(graph.get(join(SRC, "cli/declare/sync.ts"))).toContain(join(SRC, "cli/commands/status.ts"));
+    expect(graph.get(join(SRC, "cli/action.ts"))).toContain(join(SRC, "cli/context.ts"));
   });
 });

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildFullProgram } from "../../src/cli/program.js";
+import { buildProgram } from "../../src/cli/program.js";
 import type { CliIo } from "../../src/cli/context.js";
 import { KEY, readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
 
@@ -138,7 +138,7 @@ describe("help", () => {
       },
     });
     const io = { argv: [], cwd: world.cwd, env: {}, stdout: sink, stderr: sink, stdin: process.stdin, onSignal: () => () => undefined } as unknown as CliIo;
-    const program = await buildFullProgram(io, { code: 0 });
+    const program = buildProgram(io, { code: 0 });
     const names = program.commands.map((c) => c.name());
     expect(names).toEqual(expect.arrayContaining(["init", "create", "prompt", "versions", "checkout", "snapshot", "publish", "design-systems", "resolve-url", "login", "logout", "doctor", "emulator"]));
     // A command group (history) carries its examples on its subcommands.

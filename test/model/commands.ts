@@ -312,7 +312,7 @@ async function applyEngineCommand(w: World, c: Extract<Command, { k: "push" | "p
       else await w.step((s) => s.checkRemote());
       return [];
     case "pushCommand":
-      // What `mpsync push` runs (src/cli/commands/sync-commands.ts). The watcher's pending
+      // What `mpsync push` runs (src/app/one-shot.ts). The watcher's pending
       // paths stay: the daemon would still look at them (a no-op once pushed).
       await w.step(async (s) => {
         const changed = await s.localChangeSet();

@@ -7,9 +7,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { COMMANDS } from "../../src/cli/program.js";
+import { buildProgram } from "../../src/cli/program.js";
+import type { CliIo } from "../../src/cli/context.js";
 
 const SCHEMA_FILE = join(import.meta.dirname, "../../json-output.schema.json");
+
+/** Every command the program declares. */
+const COMMAND_NAMES = buildProgram({} as CliIo, { code: 0 }).commands.map((c) => c.name());
 
 let published: { definitions: Record<string, unknown> } & Record<string, unknown> | undefined;
 const validators = new Map<string, z.ZodType>();
@@ -29,7 +33,7 @@ export function publishedValidator(kind: string): z.ZodType {
 
 /** The document kinds `mpsync ...args --json` may print on stdout, one per line for streams. */
 function kindsOf(args: readonly string[]): { kinds: string[]; lines: boolean } {
-  const command = args.find((a) => COMMANDS.some((c) => c.name === a));
+  const command = args.find((a) => COMMAND_NAMES.includes(a));
   const failed = ["error", "interrupted"];
   if (command === "watch" || command === "dev") return { kinds: ["event", ...failed], lines: true };
   if (command === "status" && args.includes("--watch")) return { kinds: ["status-watch", ...failed], lines: true };

@@ -1,55 +1,27 @@
 /** `mpsync login` / `mpsync logout`: store or remove the API key (never in .syncrc). */
-import type { Command } from "commander";
 import { createClient } from "../../api/client.js";
 import { hasCode, MpsyncError } from "../../core/errors.js";
 import { addressKey, removeStoredApiKey, storeApiKey } from "../../config/credentials.js";
 import { credentialsPath } from "../../config/paths.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { readFirstLine, readSecret } from "../read-secret.js";
 
-/** Registers `login` and `logout`. */
-export function registerAuth(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("login")
-    .description("check an API key against the service and store it (mode 0600) for later commands")
-    .option("--base-url <url>", "the service address the key is for (default: .syncrc's baseUrl, MPSYNC_BASE_URL, or the real service)")
-    .option("--with-token", "read the key from standard input (scripts, CI), never prompt")
-    .addHelpText(
-      "after",
-      `
-The key is read without echo on a terminal, or as one line from stdin when piped.
-It is stored in $XDG_CONFIG_HOME/mpsync/credentials.json (default ~/.config/mpsync), one key per
-service address: a key for the emulator never replaces the real service's. MP_API_KEY, when
-set, wins over the stored key.
+/** `mpsync login`. */
+export function runLogin(ctx: CommandContext, flags: { baseUrl?: string; withToken?: boolean }): Promise<void> {
+  return login(ctx, flags.baseUrl, flags.withToken === true);
+}
 
-Examples:
-  $ mpsync login
-  $ pass show magicpatterns/api-key | mpsync login
-  $ printenv MP_KEY_FROM_CI | mpsync login --with-token
-  $ echo demo-key | mpsync login --base-url http://127.0.0.1:4010/api`,
-    )
-    .action(action(io, exit, (ctx, flags: { baseUrl?: string; withToken?: boolean }) => runLogin(ctx, flags.baseUrl, flags.withToken === true)));
-
-  program
-    .command("logout")
-    .description("remove the stored API key")
-    .option("--base-url <url>", "the service address whose key goes (default: the one in effect, as for login)")
-    .option("--all", "remove the keys of every address")
-    .addHelpText("after", "\nExamples:\n  $ mpsync logout\n  $ mpsync logout --all")
-    .action(
-      action(io, exit, async (ctx, flags: { baseUrl?: string; all?: boolean }) => {
-        const path = credentialsPath(ctx.io.env);
-        const baseUrl = flags.all === true ? undefined : await addressOf(ctx, flags.baseUrl);
-        const removed = await removeStoredApiKey(ctx.io.env, baseUrl);
-        const which = baseUrl === undefined ? "every stored key" : `the stored key for ${baseUrl}`;
-        ctx.out.result("logout", { ok: true, removed, path, baseUrl: baseUrl ?? null }, () => {
-          if (removed) ctx.out.success(`removed ${which} (${path})`);
-          else ctx.out.info(`no stored key ${baseUrl === undefined ? "" : `for ${baseUrl} `}(${path})`);
-        });
-        if (nonEmpty(ctx.io.env["MP_API_KEY"])) ctx.out.warn("MP_API_KEY is still set in this environment: unset it to log out completely");
-      }),
-    );
+/** `mpsync logout`. */
+export async function runLogout(ctx: CommandContext, flags: { baseUrl?: string; all?: boolean }): Promise<void> {
+  const path = credentialsPath(ctx.io.env);
+  const baseUrl = flags.all === true ? undefined : await addressOf(ctx, flags.baseUrl);
+  const removed = await removeStoredApiKey(ctx.io.env, baseUrl);
+  const which = baseUrl === undefined ? "every stored key" : `the stored key for ${baseUrl}`;
+  ctx.out.result("logout", { ok: true, removed, path, baseUrl: baseUrl ?? null }, () => {
+    if (removed) ctx.out.success(`removed ${which} (${path})`);
+    else ctx.out.info(`no stored key ${baseUrl === undefined ? "" : `for ${baseUrl} `}(${path})`);
+  });
+  if (nonEmpty(ctx.io.env["MP_API_KEY"])) ctx.out.warn("MP_API_KEY is still set in this environment: unset it to log out completely");
 }
 
 /** The address a key is for: the flag, else the one in effect (.syncrc, MPSYNC_BASE_URL, default). */
@@ -63,7 +35,7 @@ async function addressOf(ctx: CommandContext, flag: string | undefined): Promise
   return addressKey(ctx.runtime.baseUrl());
 }
 
-async function runLogin(ctx: CommandContext, baseUrlFlag: string | undefined, withToken: boolean): Promise<void> {
+async function login(ctx: CommandContext, baseUrlFlag: string | undefined, withToken: boolean): Promise<void> {
   if (withToken && ctx.io.stdin.isTTY === true) {
     throw new MpsyncError("USAGE", "--with-token reads the key from standard input, and that is a terminal here", { hint: "pipe it: printenv KEY | mpsync login --with-token; or run mpsync login to type it hidden" });
   }

@@ -1,14 +1,12 @@
 /** `mpsync checkout VERSION` and `mpsync snapshot NAME`: new active artifacts cloned from old ones. */
-import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
 import { hasCode, MpsyncError } from "../../core/errors.js";
 import type { Mapping } from "../../runtime.js";
-import type { TimedSummary } from "../folder-pull.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
-import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
+import type { CommandContext } from "../context.js";
+import { pullExitCode, shownPull, warnSink } from "../folder-pull.js";
+import { pullMappedIfFree, type TimedSummary } from "../../app/folder-pull.js";
 import { renderPlan } from "../render-plan.js";
-import { refuseWhileGenerating } from "../generating-guard.js";
+import { refuseWhileGenerating } from "../../app/design-status.js";
 import { findVersion, openMapped } from "./versions.js";
 
 interface CheckoutFlags {
@@ -16,50 +14,16 @@ interface CheckoutFlags {
   name?: string;
 }
 
-/** Registers `checkout` and `snapshot`. */
-export function registerCheckout(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("checkout")
-    .description("make an older version active again (as a new version cloned from it), then pull it")
-    .argument("<version>", "vN (see mpsync versions) or an artifactId")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--name <name>", 'name of the new version (default: "checkout of vN")')
-    .addHelpText(
-      "after",
-      `
-Nothing is lost: local edits are reconciled with the checked-out files like any pull
-(conflicts get markers), and every version stays in the history.
 
-Examples:
-  $ mpsync checkout v3
-  $ mpsync checkout v3 --name "back to the blue header" --dir web`,
-    )
-    .action(action(io, exit, (ctx, version: string, flags: CheckoutFlags) => runCheckout(ctx, version, flags)));
-
-  program
-    .command("snapshot")
-    .description("save the active version under a name (clones it into a new named version)")
-    .argument("<name>", "name shown in the design's timeline")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .addHelpText(
-      "after",
-      `
-The snapshot is taken of the remote active version: run mpsync push first to include local edits.
-
-Examples:
-  $ mpsync snapshot "before the redesign"`,
-    )
-    .action(action(io, exit, (ctx, name: string, flags: { dir?: string }) => runSnapshot(ctx, name, flags)));
-}
-
-async function runCheckout(ctx: CommandContext, version: string, flags: CheckoutFlags): Promise<number> {
+/** `mpsync checkout`. */
+export async function runCheckout(ctx: CommandContext, version: string, flags: CheckoutFlags): Promise<number> {
   const { mapping, editorId } = await openMapped(ctx, flags.dir);
   const client = await ctx.runtime.client();
   const source = /^v\d+$/.test(version) ? await findVersion(client, editorId, version) : undefined;
   const sourceArtifactId = source?.artifactId ?? version;
   const fromLabel = source?.versionLabel ?? version;
   // A checkout during a generation would be overtaken by the generation's result.
-  await refuseWhileGenerating(ctx, mapping, "mpsync checkout", "nothing was checked out");
+  await refuseWhileGenerating(ctx.runtime, mapping, { name: "mpsync checkout", notDone: "nothing was checked out", emit: warnSink(ctx) });
   const artifact = await client.createArtifact(editorId, { sourceArtifactId, name: flags.name ?? `checkout of ${fromLabel}` }).catch(async (err: unknown) => {
     // An artifactId the service does not know: the version is what is missing, not the design.
     if (source !== undefined || !hasCode(err, "NOT_FOUND")) throw err;
@@ -80,7 +44,8 @@ async function runCheckout(ctx: CommandContext, version: string, flags: Checkout
   return pullExitCode(pull);
 }
 
-async function runSnapshot(ctx: CommandContext, name: string, flags: { dir?: string }): Promise<void> {
+/** `mpsync snapshot`. */
+export async function runSnapshot(ctx: CommandContext, name: string, flags: { dir?: string }): Promise<void> {
   if (name.trim() === "") throw new MpsyncError("USAGE", "the snapshot name is empty");
   const { mapping, editorId } = await openMapped(ctx, flags.dir);
   const client = await ctx.runtime.client();
@@ -92,7 +57,7 @@ async function runSnapshot(ctx: CommandContext, name: string, flags: { dir?: str
 }
 
 async function pullIfFree(ctx: CommandContext, mapping: Mapping): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {
-  return pullMappedIfFree(ctx, mapping, "mpsync checkout");
+  return pullMappedIfFree(ctx.runtime, mapping, "mpsync checkout", shownPull(ctx));
 }
 
 /** The label the service gave `artifactId` (it is the newest version, so page 0 has it). */

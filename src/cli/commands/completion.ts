@@ -1,16 +1,15 @@
 /**
  * `mpsync completion bash|zsh|fish`: a completion script for the shell, generated from the
- * commands and options the program really defines (every command module is loaded here, so
- * the script never drifts from `--help`).
+ * commands and options the program declares (the same declarations `--help` prints, so the
+ * script never drifts from it).
  */
 import type { Command } from "commander";
 import { MpsyncError } from "../../core/errors.js";
 import { EXIT } from "../exit-codes.js";
-import { buildFullProgram, type ExitHolder } from "../program.js";
+import { COMPLETION_SHELLS } from "../help-facts.js";
 import type { CliIo } from "../context.js";
 
-const SHELLS = ["bash", "zsh", "fish"] as const;
-type Shell = (typeof SHELLS)[number];
+type Shell = (typeof COMPLETION_SHELLS)[number];
 
 interface Spec {
   name: string;
@@ -18,28 +17,17 @@ interface Spec {
   options: string[];
 }
 
-/** Registers `completion`. */
-export function registerCompletion(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("completion")
-    .description("print a shell completion script (bash, zsh or fish)")
-    .argument("<shell>", SHELLS.join(", "))
-    .addHelpText(
-      "after",
-      '\nExamples:\n  $ echo \'source <(mpsync completion bash)\' >> ~/.bashrc\n  $ echo \'source <(mpsync completion zsh)\' >> ~/.zshrc\n  $ mpsync completion fish > ~/.config/fish/completions/mpsync.fish',
-    )
-    .action(async (shell: string) => {
-      if (!(SHELLS as readonly string[]).includes(shell)) {
-        const err = new MpsyncError("USAGE", `unknown shell "${shell}"`, { hint: `use one of: ${SHELLS.join(", ")}` });
-        io.stderr.write(`✗ ${err.message}; ${err.hint ?? ""}\n`);
-        exit.code = EXIT.usage;
-        return;
-      }
-      const full = await buildFullProgram(io, { code: 0 });
-      const specs: Spec[] = full.commands.map((c) => ({ name: c.name(), description: c.description(), options: c.options.map((o) => o.long ?? o.short ?? "").filter((f) => f !== "") }));
-      const globals = full.options.map((o) => o.long ?? "").filter((f) => f !== "");
-      io.stdout.write(script(shell as Shell, specs, globals));
-    });
+/** `mpsync completion SHELL`: writes the script for `program` (every command is declared there); resolves to the exit code. */
+export function printCompletion(io: CliIo, shell: string, program: Command): number {
+  if (!(COMPLETION_SHELLS as readonly string[]).includes(shell)) {
+    const err = new MpsyncError("USAGE", `unknown shell "${shell}"`, { hint: `use one of: ${COMPLETION_SHELLS.join(", ")}` });
+    io.stderr.write(`✗ ${err.message}; ${err.hint ?? ""}\n`);
+    return EXIT.usage;
+  }
+  const specs: Spec[] = program.commands.map((c) => ({ name: c.name(), description: c.description(), options: c.options.map((o) => o.long ?? o.short ?? "").filter((f) => f !== "") }));
+  const globals = program.options.map((o) => o.long ?? "").filter((f) => f !== "");
+  io.stdout.write(script(shell as Shell, specs, globals));
+  return EXIT.ok;
 }
 
 function script(shell: Shell, specs: Spec[], globals: string[]): string {

@@ -1,44 +1,24 @@
 /** `mpsync create`: create a design and print its editorId and URLs. */
-import type { Command } from "commander";
 import type { DesignStatus } from "../../api/schemas.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
-import { addCreateOptions, buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
-import { pollUntilIdle } from "../wait-idle.js";
+import type { CommandContext } from "../context.js";
+import { buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
+import { pollUntilIdle } from "../../app/design-status.js";
+import { idleWaitView } from "../wait-view.js";
 import { EXIT } from "../exit-codes.js";
 
 interface CreateCommandFlags extends CreateFlags {
   wait?: boolean;
 }
 
-/** Registers `create`. */
-export function registerCreate(program: Command, io: CliIo, exit: ExitHolder): void {
-  const command = program
-    .command("create")
-    .description("create a design (blank, from a template, or generated from a prompt) and print its editorId and URLs");
-  addCreateOptions(command)
-    .option("--wait", "with --prompt: poll until the generation ends")
-    .addHelpText(
-      "after",
-      `
-To mirror it into a folder afterwards: mpsync init DIR --design <editorId>
-(or do both at once: mpsync init DIR --create ...).
 
-Examples:
-  $ mpsync create --name "Scratch"
-  $ mpsync create --prompt "a login form with social buttons" --image https://example.com/ref.png --wait
-  $ mpsync create --template abc123 --design-system ds-0f3c... --json`,
-    )
-    .action(action(io, exit, (ctx, flags: CreateCommandFlags) => runCreate(ctx, flags)));
-}
-
-async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promise<number> {
+/** `mpsync create`. */
+export async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promise<number> {
   const body = await buildCreateRequest(ctx, flags);
   const design = await createDesign(ctx, body);
   let finished: DesignStatus | undefined;
   if (flags.wait === true && body.prompt !== undefined) {
     ctx.out.info(`created ${design.editorId}; waiting for the generation to finish`);
-    finished = await pollUntilIdle(ctx, design.editorId);
+    finished = await pollUntilIdle(ctx.runtime, design.editorId, idleWaitView(ctx));
   }
   const doc = {
     ok: true as const,

@@ -1,18 +1,14 @@
 /** `mpsync dev [DIR]`: `watch` for one folder plus a live preview of its design on 127.0.0.1. */
-import type { Command } from "commander";
 import { WatchDaemon } from "../../daemon/watch-daemon.js";
 import { MpsyncError, isErrno } from "../../core/errors.js";
 import { DependencyCache, previewCacheDir } from "../../preview/dependency-cache.js";
 import { DevPreview } from "../../preview/dev-preview.js";
 import { NpmInstaller } from "../../preview/package-installer.js";
 import { loadToolchain } from "../../preview/toolchain.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
+import { DEFAULT_DEV_PORT } from "../help-facts.js";
 import { openInBrowser } from "./open.js";
 import { runDaemonUntilStopped } from "./watch.js";
-
-/** The port tried first; when taken, any free one. */
-export const DEFAULT_DEV_PORT = 5180;
 
 interface DevFlags {
   port?: string;
@@ -20,34 +16,9 @@ interface DevFlags {
   dir?: string;
 }
 
-/** Registers `dev`. */
-export function registerDev(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("dev")
-    .description("watch one mapped folder and serve a live preview of its design on 127.0.0.1 (React, Tailwind v3, hot reload)")
-    .argument("[dir]", "the mapped folder (default: the one you are in, or the only one)")
-    .option("--port <n>", `port of the preview (default ${DEFAULT_DEV_PORT}, or a free one when taken; 0: any free one)`)
-    .option("--open", "open the preview in the browser")
-    .option("--dir <dir>", "the mapped folder (as the other single-design commands take it)")
-    .addHelpText(
-      "after",
-      `
-Runs the daemon for the folder exactly as \`watch\` does, and serves the design: index.tsx
-mounted into #root (an index.html is provided when the design has none; nothing is written
-into the folder), index.css through Tailwind v3 with the design's tailwind.config.js. A saved
-stylesheet applies without a reload, a saved component reloads the page, a pulled version
-reloads it once all its files are written. Packages the design imports (lucide-react,
-framer-motion, ...) are installed on first need into a per-user cache (MPSYNC_PREVIEW_CACHE)
-and work offline afterwards. Compile and runtime errors show in the page and as one line here.
 
-Examples:
-  $ mpsync dev
-  $ mpsync dev web --port 3000 --open`,
-    )
-    .action(action(io, exit, async (ctx, dir: string | undefined, flags: DevFlags) => runDev(ctx, dir, flags)));
-}
-
-async function runDev(ctx: CommandContext, dir: string | undefined, flags: DevFlags): Promise<number> {
+/** `mpsync dev`. */
+export async function runDev(ctx: CommandContext, dir: string | undefined, flags: DevFlags): Promise<number> {
   const port = parsePort(flags.port);
   if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) throw new MpsyncError("USAGE", `two folders given (${dir} and --dir ${flags.dir}): give one`);
   const mapping = await ctx.runtime.singleMapping(dir ?? flags.dir);

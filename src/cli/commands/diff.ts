@@ -3,14 +3,12 @@
  * synced version (or, with --remote, against what the service holds now). Changes nothing and
  * takes no lock, so it works while `watch` runs.
  */
-import type { Command } from "commander";
 import { createTwoFilesPatch } from "diff";
 import { MpsyncError } from "../../core/errors.js";
 import { readLocalFile } from "../../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../../local/safe-path.js";
 import type { Mapping } from "../../runtime.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import type { Output } from "../output.js";
 import { locate } from "./restore.js";
 import { openReadOnly } from "../../app/folder.js";
@@ -22,19 +20,9 @@ interface FileDiff {
   binary: boolean;
 }
 
-/** Registers `diff`. */
-export function registerDiff(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("diff")
-    .description("show local changes as a diff against the last synced version (or the remote); changes nothing")
-    .argument("[path...]", "files or folders inside the mapped folder (default: every changed file)")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--remote", "compare with what the service holds now instead of the last synced version")
-    .addHelpText("after", "\nExamples:\n  $ mpsync diff\n  $ mpsync diff src/App.tsx --remote\n  $ mpsync diff --json | jq -r '.files[].path'")
-    .action(action(io, exit, (ctx, paths: string[], flags: { dir?: string; remote?: boolean }) => runDiff(ctx, paths, flags)));
-}
 
-async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: string; remote?: boolean }): Promise<void> {
+/** `mpsync diff`. */
+export async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: string; remote?: boolean }): Promise<void> {
   // An argument is a mapped folder (`mpsync diff web`) or a path inside one.
   const located = await Promise.all(args.map((a) => wholeFolder(ctx, a).then((m) => m ?? locate(ctx, a.replace(/\/+$/, ""), flags.dir))));
   const mapping = located[0]?.mapping ?? (await ctx.runtime.singleMapping(flags.dir));

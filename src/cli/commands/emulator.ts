@@ -1,11 +1,8 @@
 /** `mpsync emulator`: serve the local v3 emulator until SIGINT/SIGTERM. */
-import type { Command } from "commander";
 import { isLoopbackUrl } from "../../config/poll-floor.js";
 import { MpsyncError } from "../../core/errors.js";
 import type { EmulatorOptions } from "../../emulator/index.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo } from "../context.js";
-import { collect } from "../design-request.js";
+import type { CommandContext } from "../context.js";
 
 interface EmulatorFlags {
   port?: string;
@@ -17,60 +14,36 @@ interface EmulatorFlags {
   maxBodyBytes?: string;
 }
 
-/** Registers `emulator`. */
-export function registerEmulator(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("emulator")
-    .description("serve a local emulator of the v3 API (no network, no key needed) until Ctrl-C")
-    .option("--port <n>", "port to listen on (0: any free port)", "0")
-    .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--key <key>", "accept only this API key (repeatable; default: any non-empty key)", collect)
-    .option("--generation-ms <n>", "how long a generation takes", "3000")
-    .option("--data <file>", "keep designs in this JSON file across restarts")
-    .option("--strict-poll", "answer 429 to status polls closer than 60 s, like the real limit")
-    .option("--max-body-bytes <n>", "answer 413 to request bodies larger than this (default 64 MiB)")
-    .addHelpText(
-      "after",
-      `
-Point mpsync at it with MPSYNC_BASE_URL (or baseUrl in .syncrc); any pollIntervalSec >= 0.05 is
-accepted for a loopback address.
-
-Examples:
-  $ mpsync emulator --port 4010 --data .emulator.json
-  $ MPSYNC_BASE_URL=http://127.0.0.1:4010/api MP_API_KEY=dev mpsync create --name Demo`,
-    )
-    .action(
-      action(io, exit, async (ctx, flags: EmulatorFlags) => {
-        const options: EmulatorOptions = {
-          port: parseCount("--port", flags.port ?? "0"),
-          host: flags.host ?? "127.0.0.1",
-          keys: flags.key ?? [],
-          generationMs: parseCount("--generation-ms", flags.generationMs ?? "3000"),
-          strictPoll: flags.strictPoll === true,
-          logger: (line) => ctx.out.debug(line),
-        };
-        if (flags.data !== undefined) options.dataFile = flags.data;
-        if (flags.maxBodyBytes !== undefined) options.maxBodyBytes = parseCount("--max-body-bytes", flags.maxBodyBytes);
-        const warning = exposedHostWarning(options.host ?? "127.0.0.1");
-        if (warning !== undefined) ctx.out.warn(warning);
-        // Loaded on demand: no other command pays for the emulator's modules at start-up.
-        const { startEmulator } = await import("../../emulator/index.js");
-        const emulator = await startEmulator(options);
-        try {
-          ctx.out.result("emulator", { ok: true, baseUrl: emulator.baseUrl }, () => {
-            ctx.out.success(`emulator listening on ${ctx.out.c.bold(emulator.baseUrl)}`);
-            ctx.out.info(ctx.out.c.dim(`  export MPSYNC_BASE_URL=${emulator.baseUrl}   (Ctrl-C stops it)`));
-          });
-          await untilSignal(io);
-        } finally {
-          await emulator.close();
-        }
-        ctx.out.info("emulator stopped");
-      }),
-    );
+/** `mpsync emulator`. */
+export async function runEmulator(ctx: CommandContext, flags: EmulatorFlags): Promise<void> {
+  const options: EmulatorOptions = {
+    port: parseCount("--port", flags.port ?? "0"),
+    host: flags.host ?? "127.0.0.1",
+    keys: flags.key ?? [],
+    generationMs: parseCount("--generation-ms", flags.generationMs ?? "3000"),
+    strictPoll: flags.strictPoll === true,
+    logger: (line) => ctx.out.debug(line),
+  };
+  if (flags.data !== undefined) options.dataFile = flags.data;
+  if (flags.maxBodyBytes !== undefined) options.maxBodyBytes = parseCount("--max-body-bytes", flags.maxBodyBytes);
+  const warning = exposedHostWarning(options.host ?? "127.0.0.1");
+  if (warning !== undefined) ctx.out.warn(warning);
+  // Loaded on demand: no other command pays for the emulator's modules at start-up.
+  const { startEmulator } = await import("../../emulator/index.js");
+  const emulator = await startEmulator(options);
+  try {
+    ctx.out.result("emulator", { ok: true, baseUrl: emulator.baseUrl }, () => {
+      ctx.out.success(`emulator listening on ${ctx.out.c.bold(emulator.baseUrl)}`);
+      ctx.out.info(ctx.out.c.dim(`  export MPSYNC_BASE_URL=${emulator.baseUrl}   (Ctrl-C stops it)`));
+    });
+    await untilSignal(ctx.io);
+  } finally {
+    await emulator.close();
+  }
+  ctx.out.info("emulator stopped");
 }
 
-function untilSignal(io: CliIo): Promise<void> {
+function untilSignal(io: CommandContext["io"]): Promise<void> {
   return new Promise((resolve) => {
     const stop = (): void => {
       for (const off of offs) off();

@@ -1,8 +1,7 @@
 /** `mpsync history export`: replay every version as a git commit on a branch (src/git/history-export.ts). */
-import type { Command } from "commander";
-import { DEFAULT_HISTORY_BRANCH, exportHistory, type HistoryExportResult } from "../../git/history-export.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import { exportHistory, type HistoryExportResult } from "../../git/history-export.js";
+import { DEFAULT_HISTORY_BRANCH } from "../../git/history-branch.js";
+import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { openReadOnly } from "../../app/folder.js";
 
@@ -11,22 +10,9 @@ interface ExportFlags {
   into?: string;
 }
 
-/** Registers `history` and its `export` subcommand. */
-export function registerHistory(program: Command, io: CliIo, exit: ExitHolder): void {
-  const history = program.command("history").description("the design's version history in git");
-  history
-    .command("export")
-    .description(`replay every version as one commit on a branch (default ${DEFAULT_HISTORY_BRANCH}); the work tree, index and current branch are not touched`)
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--into <branch>", "branch to write", DEFAULT_HISTORY_BRANCH)
-    .addHelpText(
-      "after",
-      `\nExamples:\n  $ mpsync history export\n  $ git log -p ${DEFAULT_HISTORY_BRANCH} -- design/\n  $ mpsync history export --dir web --into web-history --json\n\nRe-running adds only the versions not yet on the branch.`,
-    )
-    .action(action(io, exit, (ctx, flags: ExportFlags) => runExport(ctx, flags)));
-}
 
-async function runExport(ctx: CommandContext, flags: ExportFlags): Promise<number> {
+/** `mpsync history export`. */
+export async function runExport(ctx: CommandContext, flags: ExportFlags): Promise<number> {
   const mapping = await ctx.runtime.singleMapping(flags.dir);
   const sync = await openReadOnly(ctx.runtime, mapping);
   const { out } = ctx;

@@ -1,5 +1,4 @@
 /** `mpsync init [DIR] --design ID_OR_URL | --create ...`: write or extend .syncrc, then pull. */
-import type { Command } from "commander";
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { MpsyncError, isErrno } from "../../core/errors.js";
@@ -7,15 +6,15 @@ import type { Design } from "../../api/schemas.js";
 import { displayPath, type LoadedConfig } from "../../config/load-config.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../config/write-config.js";
 import { isBareEditorId, normalizeDesignUrl } from "../../sync/resolve-design.js";
-import type { TimedSummary } from "../folder-pull.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
-import { addCreateOptions, buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
-import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
+import type { CommandContext } from "../context.js";
+import { buildCreateRequest, createDesign, type CreateFlags } from "../design-request.js";
+import { pullExitCode, shownPull } from "../folder-pull.js";
+import { newPullProgress, pullMappedIfFree, type PullProgress, type TimedSummary } from "../../app/folder-pull.js";
 import { EXIT } from "../exit-codes.js";
 import { renderPlan } from "../render-plan.js";
-import { pollUntilIdle } from "../wait-idle.js";
-import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
+import { pollUntilIdle } from "../../app/design-status.js";
+import { idleWaitView } from "../wait-view.js";
+import { describeProgress, untilInterrupted } from "../interrupt.js";
 import { DEFAULT_BASE_URL } from "../../config/schema.js";
 import { isLoopbackUrl } from "../../config/poll-floor.js";
 import { LOOPBACK_DEFAULT_POLL_SEC } from "../../runtime.js";
@@ -30,40 +29,14 @@ interface InitFlags extends CreateFlags {
 /** Entries that do not make a folder "non-empty": tool state, VCS, OS litter, the config itself. */
 const NEUTRAL_ENTRIES = new Set([".mpsync", ".git", ".DS_Store", ".syncrc", ".syncrc.json"]);
 
-/** Registers `init`. */
-export function registerInit(program: Command, io: CliIo, exit: ExitHolder): void {
-  const command = program
-    .command("init")
-    .description("map a folder to a design in .syncrc (written or extended), then pull the design into it")
-    .argument("[dir]", "folder to mirror the design into (default: the current folder)")
-    .option("--dir <dir>", "the folder, as other commands take it (same as the [dir] argument)")
-    .option("--design <id-or-url>", "an existing design: editorId, or an editor, published or canvas URL")
-    .option("--create", "create a new design (blank, or generated with --prompt)")
-    .option("--force", "map a non-empty folder: files that differ become conflicts, nothing is overwritten");
-  addCreateOptions(command)
-    .addHelpText(
-      "after",
-      `
-The API key is never written to .syncrc (set MP_API_KEY or run mpsync login). A new .syncrc
-records the service address when it is not the real service (MPSYNC_BASE_URL), and against a
-loopback address (the emulator) a status poll every second. A design already mapped in this
-.syncrc is refused: one folder per design.
-
-Examples:
-  $ mpsync init web --design https://www.magicpatterns.com/c/abc123
-  $ mpsync init web --create --name "Landing page"
-  $ mpsync init web --create --prompt "a pricing page with three tiers" --design-system "Acme"`,
-    )
-    .action(
-      action(io, exit, (ctx, dir: string | undefined, flags: InitFlags) => {
-        if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) {
-          throw new MpsyncError("USAGE", `two folders given (${dir} and --dir ${flags.dir}): name one`);
-        }
-        // A pasted id or URL often carries a space or a newline at either end.
-        const design = flags.design?.trim();
-        return runInit(ctx, dir ?? flags.dir ?? ".", design === undefined ? flags : { ...flags, design });
-      }),
-    );
+/** `mpsync init`. */
+export function runInit(ctx: CommandContext, dir: string | undefined, flags: InitFlags): Promise<number> {
+  if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) {
+    throw new MpsyncError("USAGE", `two folders given (${dir} and --dir ${flags.dir}): name one`);
+  }
+  // A pasted id or URL often carries a space or a newline at either end.
+  const design = flags.design?.trim();
+  return initFolder(ctx, dir ?? flags.dir ?? ".", design === undefined ? flags : { ...flags, design });
 }
 
 /** How far an init got, for the line Ctrl-C prints. */
@@ -73,7 +46,7 @@ interface InitStage {
   progress: PullProgress;
 }
 
-async function runInit(ctx: CommandContext, dir: string, flags: InitFlags): Promise<number> {
+async function initFolder(ctx: CommandContext, dir: string, flags: InitFlags): Promise<number> {
   const stage: InitStage = { progress: newPullProgress() };
   return untilInterrupted(ctx, () => runInitWork(ctx, dir, flags, stage), () => describeInitStage(ctx, dir, stage));
 }
@@ -113,7 +86,7 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
 
   // A running `mpsync watch` sees the new mapping in .syncrc and may take the folder first:
   // then it pulls the design, and init has nothing left to do.
-  const { pull: summary, pulledBy } = await pullMappedIfFree(ctx, { dir: written.dir, design: editorId, root }, "mpsync init", { send: flags.force === true, progress: stage.progress });
+  const { pull: summary, pulledBy } = await pullMappedIfFree(ctx.runtime, { dir: written.dir, design: editorId, root }, "mpsync init", shownPull(ctx, { send: flags.force === true, progress: stage.progress }));
   if (summary === undefined) {
     ctx.out.result("init", { ok: true, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pulledBy }, () =>
       ctx.out.info(`${written.dir} is synced by ${pulledBy ?? "another mpsync process"}: it pulls the design`),
@@ -204,7 +177,7 @@ async function obtainDesign(ctx: CommandContext, flags: InitFlags, stage: InitSt
   // A prompted design has no artifact until its first generation ends (status answers
   // activeArtifactId null meanwhile); one that ended without a version has nothing to pull.
   if (body.prompt === undefined) return { editorId: design.editorId, created: design, noVersion: false };
-  const idle = await pollUntilIdle(ctx, design.editorId);
+  const idle = await pollUntilIdle(ctx.runtime, design.editorId, idleWaitView(ctx));
   return { editorId: design.editorId, created: design, noVersion: idle.activeArtifactId === null };
 }
 

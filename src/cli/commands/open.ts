@@ -1,11 +1,9 @@
 /** `mpsync open [--preview] [--print]`: the mapped design (or its preview) in the browser. */
 import { spawn } from "node:child_process";
-import type { Command } from "commander";
 import { z } from "zod";
 import { MpsyncError } from "../../core/errors.js";
 import { openStateStore } from "../../state/state-store.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { openMapped } from "./versions.js";
 
 /** What `publish` records in `.mpsync/links.json` for `open --preview`. */
@@ -22,35 +20,24 @@ export function editorUrlOf(baseUrl: string, editorId: string): string {
   return `${app}/c/${editorId}`;
 }
 
-/** Registers `open`. */
-export function registerOpen(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("open")
-    .description("open the mapped design in the web editor (or its published preview) in the browser")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--preview", "the published preview instead of the editor (known once a publish answer named it)")
-    .option("--print", "print the address only")
-    .addHelpText("after", "\nExamples:\n  $ mpsync open\n  $ mpsync open --preview --dir web\n  $ BROWSER=firefox mpsync open")
-    .action(
-      action(io, exit, async (ctx, flags: { dir?: string; preview?: boolean; print?: boolean }) => {
-        const { mapping, editorId } = await openMapped(ctx, flags.dir);
-        let url = editorUrlOf(ctx.runtime.baseUrl(), editorId);
-        if (flags.preview === true) {
-          const links = await openStateStore(mapping.root).loadSide("links.json", linksSchema);
-          if (links?.previewUrl === undefined) {
-            // The service's publish answer is not documented to carry it (SERVICE-FACTS, "Publish").
-            throw new MpsyncError("NOT_FOUND", `${mapping.dir}: the service has not told mpsync this design's preview address`, {
-              hint: "run mpsync publish (when its answer names the preview, it is remembered here), or mpsync open and use the editor's preview",
-            });
-          }
-          url = links.previewUrl;
-        }
-        const opened = flags.print === true ? false : await openInBrowser(url, ctx.runtime.options.env);
-        ctx.out.result("open", { ok: true, dir: mapping.dir, editorId, url, opened }, () => {
-          ctx.out.info(opened ? `opened ${url}` : url);
-        });
-      }),
-    );
+/** `mpsync open`. */
+export async function runOpen(ctx: CommandContext, flags: { dir?: string; preview?: boolean; print?: boolean }): Promise<void> {
+  const { mapping, editorId } = await openMapped(ctx, flags.dir);
+  let url = editorUrlOf(ctx.runtime.baseUrl(), editorId);
+  if (flags.preview === true) {
+    const links = await openStateStore(mapping.root).loadSide("links.json", linksSchema);
+    if (links?.previewUrl === undefined) {
+      // The service's publish answer is not documented to carry it (SERVICE-FACTS, "Publish").
+      throw new MpsyncError("NOT_FOUND", `${mapping.dir}: the service has not told mpsync this design's preview address`, {
+        hint: "run mpsync publish (when its answer names the preview, it is remembered here), or mpsync open and use the editor's preview",
+      });
+    }
+    url = links.previewUrl;
+  }
+  const opened = flags.print === true ? false : await openInBrowser(url, ctx.runtime.options.env);
+  ctx.out.result("open", { ok: true, dir: mapping.dir, editorId, url, opened }, () => {
+    ctx.out.info(opened ? `opened ${url}` : url);
+  });
 }
 
 /**

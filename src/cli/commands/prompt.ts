@@ -1,19 +1,17 @@
 /** `mpsync prompt TEXT`: ask for a change; with --wait, poll until idle, pull, show the reply. */
 import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
-import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
 import { MpsyncError } from "../../core/errors.js";
 import { messageText, type PromptRequest } from "../../api/schemas.js";
 import type { Mapping } from "../../runtime.js";
-import type { TimedSummary } from "../folder-pull.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
-import { collect } from "../design-request.js";
+import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
-import { pullExitCode, pullMappedIfFree } from "../folder-pull.js";
+import { pullExitCode, shownPull } from "../folder-pull.js";
+import { pullMappedIfFree, type TimedSummary } from "../../app/folder-pull.js";
 import { renderPlan } from "../render-plan.js";
-import { refuseWhileGenerating } from "../generating-guard.js";
-import { pollUntilIdle } from "../wait-idle.js";
+import { pollUntilIdle, refuseWhileGenerating } from "../../app/design-status.js";
+import { idleWaitView } from "../wait-view.js";
+import { warnSink } from "../folder-pull.js";
 
 interface PromptFlags {
   dir?: string;
@@ -35,30 +33,9 @@ export interface PromptResult {
   pulledBy: string | undefined;
 }
 
-/** Registers `prompt`. */
-export function registerPrompt(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("prompt")
-    .description("send a prompt to the mapped design; with --wait, poll until it is idle and pull the new version")
-    .argument("<text>", "what to change, in plain words")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--image <url>", "not supported: the service takes images only when a design is created (use create --image)", collect)
-    .option("--wait", "poll until the generation ends (never faster than pollIntervalSec), then pull")
-    .addHelpText(
-      "after",
-      `
-A prompt is refused while the design is already generating. Each prompt counts against the
-local generation budget (1000 per 10 hours per key). The service takes reference images only
-when a design is created: mpsync create --prompt ... --image URL.
 
-Examples:
-  $ mpsync prompt "make the header sticky" --wait
-  $ mpsync prompt "add a pricing table" --dir web`,
-    )
-    .action(action(io, exit, (ctx, text: string, flags: PromptFlags) => runPrompt(ctx, text, flags)));
-}
-
-async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags): Promise<number> {
+/** `mpsync prompt`. */
+export async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags): Promise<number> {
   if (text.trim() === "") throw new MpsyncError("USAGE", "the prompt is empty");
   if ((flags.image ?? []).length > 0) {
     throw new MpsyncError("USAGE", "prompt --image is not supported: the service takes reference images only when a design is created", {
@@ -68,7 +45,7 @@ async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags):
   const body: PromptRequest = { prompt: text };
   const mapping = await ctx.runtime.singleMapping(flags.dir);
   const client = await ctx.runtime.client();
-  const editorId = await refuseWhileGenerating(ctx, mapping, "mpsync prompt", "the prompt was not sent");
+  const editorId = await refuseWhileGenerating(ctx.runtime, mapping, { name: "mpsync prompt", notDone: "the prompt was not sent", emit: warnSink(ctx) });
 
   const before = await activeArtifactOrNull(client, editorId);
   const { requestId } = await client.sendPrompt(editorId, body);
@@ -102,13 +79,13 @@ async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags):
 }
 
 async function finishWaiting(ctx: CommandContext, mapping: Mapping, client: V3Client, result: PromptResult, before: string | null): Promise<number> {
-  const status = await pollUntilIdle(ctx, result.editorId);
+  const status = await pollUntilIdle(ctx.runtime, result.editorId, idleWaitView(ctx));
   result.waited = true;
   result.activeArtifactId = status.activeArtifactId ?? undefined;
   result.newVersion = status.activeArtifactId !== null && status.activeArtifactId !== before;
   result.reply = await latestReply(client, result.editorId);
   if (result.newVersion) {
-    const done = await pullMappedIfFree(ctx, mapping, "mpsync prompt");
+    const done = await pullMappedIfFree(ctx.runtime, mapping, "mpsync prompt", shownPull(ctx));
     result.pull = done.pull;
     result.pulledBy = done.pulledBy;
   }

@@ -1,11 +1,9 @@
 /** `mpsync publish [DIR...]`: compile the active artifact of each design so the preview shows it. */
 import { openStateStore } from "../../state/state-store.js";
-import type { Command } from "commander";
 import { ApiError, hasCode, MpsyncError } from "../../api/errors.js";
 import { describeError } from "../../sync/describe-error.js";
 import { errorCode } from "../../core/errors.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { openReadOnly } from "../../app/folder.js";
 
@@ -22,51 +20,26 @@ export interface PublishOutcome {
   error: { code: string; message: string; compiler?: string } | undefined;
 }
 
-/** Registers `publish`. */
-export function registerPublish(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("publish")
-    .description("compile the active version of a mapped design (the folder you are in, the named folders, or --all) so the live preview shows it")
-    .argument("[dir...]", "mapped folders (default: the mapped folder you are in)")
-    .option("--all", "publish every mapped design (needed outside a mapped folder when several are mapped)")
-    .addHelpText(
-      "after",
-      `
-Publishing compiles what is on the service: push local edits first. A compile failure prints
-the compiler's message and exits 1. The service also makes the published version the active
-one and adds an entry to the version history; a running mpsync watch takes that as its own
-change (nothing is pulled or pushed because of it).
-
-Inside a mapped folder it publishes that folder's design; elsewhere, with several designs
-mapped, name the folders or pass --all (a publish moves each design's active version).
-
-Examples:
-  $ mpsync push && mpsync publish
-  $ mpsync publish web --json
-  $ mpsync publish --all`,
-    )
-    .action(
-      action(io, exit, async (ctx, dirs: string[], flags: { all?: boolean }) => {
-        const outcomes: PublishOutcome[] = [];
-        let worst: unknown;
-        const mappings = await ctx.runtime.mappings(dirs);
-        if (dirs.length === 0 && mappings.length > 1 && flags.all !== true) {
-          // Publishing moves each design's active version: several at once only when asked.
-          throw new MpsyncError("USAGE", `${mappings.length} designs are mapped here: name the folders to publish, or pass --all`, {
-            hint: `mpsync publish ${mappings.map((m) => m.dir).join(" ")}`,
-          });
-        }
-        for (const mapping of mappings) {
-          const outcome = await publishOne(ctx, mapping);
-          outcomes.push(outcome.result);
-          if (outcome.err !== undefined) worst ??= outcome.err;
-        }
-        const ok = worst === undefined;
-        ctx.out.result("publish", { ok, designs: outcomes }, () => renderOutcomes(ctx, outcomes));
-        // Auth and credit failures keep their own exit codes; a compile failure is 1.
-        return ok ? EXIT.ok : exitCodeFor(worst);
-      }),
-    );
+/** `mpsync publish`. */
+export async function runPublish(ctx: CommandContext, dirs: string[], flags: { all?: boolean }): Promise<number> {
+  const outcomes: PublishOutcome[] = [];
+  let worst: unknown;
+  const mappings = await ctx.runtime.mappings(dirs);
+  if (dirs.length === 0 && mappings.length > 1 && flags.all !== true) {
+    // Publishing moves each design's active version: several at once only when asked.
+    throw new MpsyncError("USAGE", `${mappings.length} designs are mapped here: name the folders to publish, or pass --all`, {
+      hint: `mpsync publish ${mappings.map((m) => m.dir).join(" ")}`,
+    });
+  }
+  for (const mapping of mappings) {
+    const outcome = await publishOne(ctx, mapping);
+    outcomes.push(outcome.result);
+    if (outcome.err !== undefined) worst ??= outcome.err;
+  }
+  const ok = worst === undefined;
+  ctx.out.result("publish", { ok, designs: outcomes }, () => renderOutcomes(ctx, outcomes));
+  // Auth and credit failures keep their own exit codes; a compile failure is 1.
+  return ok ? EXIT.ok : exitCodeFor(worst);
 }
 
 async function publishOne(ctx: CommandContext, mapping: { dir: string; design: string; root: string }): Promise<{ result: PublishOutcome; err?: unknown }> {

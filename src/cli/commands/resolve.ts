@@ -3,7 +3,6 @@
  * copies saved under `.mpsync/conflicts/`, write it (the current file backed up first), and
  * let it be pushed: a running watch sends it, else the next push or sync does.
  */
-import type { Command } from "commander";
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { MpsyncError } from "../../core/errors.js";
@@ -13,8 +12,7 @@ import { listConflictedPaths, listConflictSides, recoveryStamp } from "../../loc
 import type { Mapping } from "../../runtime.js";
 import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
 import { openStateStore, type StateStore } from "../../state/state-store.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { locate } from "./restore.js";
 
@@ -35,30 +33,9 @@ interface Resolved {
   backedUpTo: string | undefined;
 }
 
-/** Registers `resolve`. */
-export function registerResolve(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("resolve")
-    .description("pick one side of a conflict (from .mpsync/conflicts/), write it, and let it be pushed")
-    .argument("[path...]", "the conflicted files, as paths from here or inside the mapped folder")
-    .option("--ours", "keep your side (the local text when the conflict happened)")
-    .option("--theirs", "keep the service's side")
-    .option("--all", "every file that still holds conflict markers (in the mapped folder you are in, or --dir, else all)")
-    .option("--dir <dir>", "mapped folder (when several are mapped and the path is not inside one)")
-    .addHelpText(
-      "after",
-      `
-The file's current content is backed up first (mpsync restore PATH --list shows it). A running
-mpsync watch pushes the result; without one, mpsync push or mpsync sync sends it.
 
-Examples:
-  $ mpsync resolve web/App.tsx --theirs
-  $ mpsync resolve --all --ours`,
-    )
-    .action(action(io, exit, (ctx, paths: string[], flags: ResolveFlags) => runResolve(ctx, paths, flags)));
-}
-
-async function runResolve(ctx: CommandContext, paths: string[], flags: ResolveFlags): Promise<number> {
+/** `mpsync resolve`. */
+export async function runResolve(ctx: CommandContext, paths: string[], flags: ResolveFlags): Promise<number> {
   if (flags.ours === flags.theirs) throw new MpsyncError("USAGE", "say which side to keep: --ours or --theirs", { hint: "mpsync resolve PATH --theirs" });
   if ((paths.length > 0) === (flags.all === true)) throw new MpsyncError("USAGE", "name the conflicted files, or pass --all (not both)");
   const side = flags.ours === true ? "ours" : "theirs";

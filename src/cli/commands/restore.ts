@@ -1,5 +1,4 @@
 /** `mpsync restore PATH`: list every copy mpsync holds of a file, and put one back. */
-import type { Command } from "commander";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { MpsyncError } from "../../core/errors.js";
@@ -10,8 +9,7 @@ import type { Mapping } from "../../runtime.js";
 import { chooseCopy, listCopies, restoreChange, type FileCopy } from "../../state/copies.js";
 import { recoveryStamp, stampTime } from "../../local/recovery-layout.js";
 import { openStateStore } from "../../state/state-store.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 
 interface RestoreFlags {
@@ -21,35 +19,9 @@ interface RestoreFlags {
   force?: boolean;
 }
 
-/** Registers `restore`. */
-export function registerRestore(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("restore")
-    .description("list every copy mpsync holds of a file (backups, conflict sides, last synced version) and put one back")
-    .argument("<path>", "the file, as a path from here or inside the mapped folder")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped and the path is not inside one)")
-    .option("--list", "only list the copies, newest first")
-    .option("--from <time>", "restore the newest copy saved at or before TIME (ISO time, or a backup folder name)")
-    .option("--force", "restore a copy that would take lines away from the last synced version")
-    .addHelpText(
-      "after",
-      `
-Without --from, a file deleted here comes back as its last synced version; any other file as
-the newest copy (with nothing newer, the last synced version). The current file (if any) is
-backed up first, so a restore can itself be undone. A running watch, or the next push, sends
-the restored content: a copy that lacks lines of the last synced version (older than what the
-service holds, so the push would take them away there too) is only restored with --force, and
-the command says which lines.
 
-Examples:
-  $ mpsync restore web/App.tsx --list
-  $ mpsync restore web/App.tsx
-  $ mpsync restore App.tsx --dir web --from 2026-11-22T15:40:00Z --force`,
-    )
-    .action(action(io, exit, (ctx, path: string, flags: RestoreFlags) => runRestore(ctx, path, flags)));
-}
-
-async function runRestore(ctx: CommandContext, path: string, flags: RestoreFlags): Promise<number> {
+/** `mpsync restore`. */
+export async function runRestore(ctx: CommandContext, path: string, flags: RestoreFlags): Promise<number> {
   const { mapping, rel } = await locate(ctx, path, flags.dir);
   const store = openStateStore(mapping.root);
   const { state } = await store.load();

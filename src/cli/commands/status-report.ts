@@ -1,66 +1,9 @@
-/** `mpsync status`: the report's shape (also the `--json` shape), its rendering and its exit code. */
+/** `mpsync status`: the report's rendering and its exit code (its shape: src/app/collect-status.ts). */
 import type { Output } from "../output.js";
 import { formatDuration } from "../../core/duration.js";
 import { EXIT } from "../exit-codes.js";
 import { clockTime } from "../../log/clock-time.js";
-
-/** One design's status (also the `--json` shape). */
-export interface DesignStatusReport {
-  dir: string;
-  editorId: string | undefined;
-  /** `no-version`: the design has no artifact yet (its first generation runs, or ended without one). */
-  state: "idle" | "generating" | "unknown" | "halted" | "error" | "no-version";
-  generating: boolean | undefined;
-  statusAgeSec: number | undefined;
-  activeArtifactId: string | undefined;
-  activeVersion: string | undefined;
-  localChanges: string[];
-  remoteChanges: string[];
-  conflicts: string[];
-  unresolvedConflicts: string[];
-  deletedLocally: string[];
-  halted: string | undefined;
-  /** Held by `mpsync pause` (a running daemon syncs nothing of it until `mpsync resume`). */
-  paused: { at: number; by: string } | undefined;
-  /** `ageSec`: how long ago, when status printed (a stale error must look stale). */
-  lastError: { code: string; message: string; at: number; ageSec: number } | undefined;
-  /** The process holding the folder's lock, only while it is alive (and is the one that took it). */
-  daemon: { pid: number; uptimeSec: number; command: string } | undefined;
-  /** A lock left by a process that is gone (killed): harmless, taken over by the next run. */
-  staleLock: { pid: number; command: string } | undefined;
-  /** Local files left out of sync, and why (names the service would refuse). */
-  notSynced: { path: string; reason: string }[];
-  /** Set when the service could not be reached: the lists are then the local side only. */
-  serviceError?: string;
-  error?: string;
-  errorCode?: string;
-  /** An informational line (e.g. why there is nothing to pull yet). */
-  note?: string;
-}
-
-/** A report that knows nothing yet (state unknown, empty lists): collectStatus fills it in. */
-export function emptyStatusReport(dir: string): DesignStatusReport {
-  return {
-    dir,
-    editorId: undefined,
-    state: "unknown",
-    generating: undefined,
-    statusAgeSec: undefined,
-    activeArtifactId: undefined,
-    activeVersion: undefined,
-    localChanges: [],
-    remoteChanges: [],
-    conflicts: [],
-    unresolvedConflicts: [],
-    deletedLocally: [],
-    halted: undefined,
-    paused: undefined,
-    lastError: undefined,
-    daemon: undefined,
-    staleLock: undefined,
-    notSynced: [],
-  };
-}
+import type { DesignStatusReport } from "../../app/collect-status.js";
 
 /** Why "state unknown" shows (a person must not have to guess). */
 export const STATE_UNKNOWN_NOTE = "generating or idle is not known yet: no status poll is recorded within the poll limit; mpsync watch keeps it current";

@@ -1,48 +1,26 @@
 /** `mpsync status [DIR...] [--watch]`: what is pending on each side, read without the folder's lock. */
-import type { Command } from "commander";
 import type { Mapping } from "../../runtime.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { clockTime } from "../../log/clock-time.js";
-import { collectStatus, refreshLocalStatus } from "./status-collect.js";
-import { renderStatus, statusExitCode, type DesignStatusReport } from "./status-report.js";
+import { collectStatus, refreshLocalStatus, type DesignStatusReport } from "../../app/collect-status.js";
+import { renderStatus, statusExitCode } from "./status-report.js";
 
-/** Registers status. */
-export function registerStatus(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("status")
-    .description("local and remote changes, conflicts, generating or idle, active version, daemon")
-    .argument("[dir...]", "mapped folders (default: the mapped folder you are in, else all)")
-    .option("--watch", "a live view, redrawn every second until Ctrl-C (the service is asked at most once per pollIntervalSec)")
-    .addHelpText(
-      "after",
-      `
-Exit codes: 0 in sync or only changes waiting, 1 a design needs attention (halted, deleted
-locally, files not synced, the service unreachable), 3 the key was refused, 5 conflict markers.
-
-Examples:
-  $ mpsync status
-  $ mpsync status --watch
-  $ mpsync status --json | jq '.designs[].localChanges'`,
-    )
-    .action(
-      action(io, exit, async (ctx, dirs: string[], flags: { watch?: boolean }) => {
-        // Status must answer fast: one try per request, a short connect, no backoff (an
-        // unreachable service is said, and the local side is still shown).
-        ctx.runtime.failFast();
-        if (flags.watch === true) return watchStatus(ctx, dirs);
-        const reports: DesignStatusReport[] = [];
-        for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx, mapping));
-        const failed = reports.filter((r) => r.errorCode !== undefined);
-        const key = { ...ctx.runtime.keySource(), serviceUrl: ctx.runtime.baseUrl() };
-        ctx.out.result("status", { ok: failed.length === 0, designs: reports, key }, () => {
-          renderStatus(ctx.out, reports);
-          ctx.out.info(ctx.out.c.dim(`service ${key.serviceUrl}, ${describeKey(key)}`));
-        });
-        return statusExitCode(reports);
-      }),
-    );
+/** `mpsync status`. */
+export async function runStatus(ctx: CommandContext, dirs: string[], flags: { watch?: boolean }): Promise<number> {
+  // Status must answer fast: one try per request, a short connect, no backoff (an
+  // unreachable service is said, and the local side is still shown).
+  ctx.runtime.failFast();
+  if (flags.watch === true) return watchStatus(ctx, dirs);
+  const reports: DesignStatusReport[] = [];
+  for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx.runtime, mapping));
+  const failed = reports.filter((r) => r.errorCode !== undefined);
+  const key = { ...ctx.runtime.keySource(), serviceUrl: ctx.runtime.baseUrl() };
+  ctx.out.result("status", { ok: failed.length === 0, designs: reports, key }, () => {
+    renderStatus(ctx.out, reports);
+    ctx.out.info(ctx.out.c.dim(`service ${key.serviceUrl}, ${describeKey(key)}`));
+  });
+  return statusExitCode(reports);
 }
 
 /** Screen refreshes of `status --watch`: the local part is read again each time. */
@@ -84,7 +62,7 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
           ctx.out.info("");
         }
       } else if (live) {
-        reports = await Promise.all(reports.map((r, i) => (mappings[i] === undefined ? r : refreshLocalStatus(ctx, mappings[i], r))));
+        reports = await Promise.all(reports.map((r, i) => (mappings[i] === undefined ? r : refreshLocalStatus(ctx.runtime, mappings[i], r))));
       }
       if (live) drawLive(ctx, reports, collectedMono, collectMs);
       let timer: NodeJS.Timeout | undefined;
@@ -99,7 +77,7 @@ async function watchStatus(ctx: CommandContext, dirs: string[]): Promise<number>
 
 async function collectAll(ctx: CommandContext, mappings: Mapping[]): Promise<DesignStatusReport[]> {
   const reports: DesignStatusReport[] = [];
-  for (const mapping of mappings) reports.push(await collectStatus(ctx, mapping));
+  for (const mapping of mappings) reports.push(await collectStatus(ctx.runtime, mapping));
   return reports;
 }
 

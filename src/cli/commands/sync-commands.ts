@@ -1,43 +1,27 @@
 /** `pull` and `push`: one-shot sync of every mapping or the named folders. */
-import type { Command } from "commander";
-import { hasCode, MpsyncError } from "../../core/errors.js";
-import type { Mapping } from "../../runtime.js";
-import type { CycleReport, DesignSync } from "../../sync/design-sync.js";
+import { hasCode } from "../../core/errors.js";
 import type { SyncEvent } from "../../sync/events.js";
-import { summarizeCycle, type CycleSummary } from "../../sync/cycle-summary.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
-import { findIgnoredSecrets } from "../../local/secret-scan.js";
 import { PROGRESS_MIN_FILES, renderPlan } from "../render-plan.js";
-import { waitUntilIdle } from "../wait-idle.js";
-import { commitAfterCycle, withFolder } from "../../app/folder.js";
-import { describeProgress, newPullProgress, untilInterrupted, type PullProgress } from "../interrupt.js";
-import { sendControl } from "../../daemon/control-channel.js";
+import { idleWaitView } from "../wait-view.js";
+import { syncOnce, type OneShotSummary, type OneShotView } from "../../app/one-shot.js";
+import { describeProgress, untilInterrupted } from "../interrupt.js";
+import { newPullProgress, type PullProgress } from "../../app/folder-pull.js";
 
 interface OneShotFlags {
   dryRun?: boolean;
   force?: boolean;
 }
 
-/** Registers pull and push. */
-export function registerSyncCommands(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("pull")
-    .description("bring remote changes into the mapped folders (local edits are reconciled, never discarded)")
-    .argument("[dir...]", "mapped folders (default: all)")
-    .option("--dry-run", "print the plan, change nothing")
-    .option("--force", "proceed past a circuit breaker (mass delete, empty remote, emptied folder)")
-    .addHelpText("after", "\nExamples:\n  $ mpsync pull\n  $ mpsync pull web --dry-run\n  $ mpsync pull --force   # after checking why a design was halted")
-    .action(action(io, exit, (ctx, dirs: string[], flags: OneShotFlags) => runOneShot(ctx, dirs, flags, "pull")));
+/** `mpsync pull`. */
+export function runPull(ctx: CommandContext, dirs: string[], flags: OneShotFlags): Promise<number> {
+  return runOneShot(ctx, dirs, flags, "pull");
+}
 
-  program
-    .command("push")
-    .description("send local changes (the remote is checked first: its edits are reconciled, never overwritten)")
-    .argument("[dir...]", "mapped folders (default: all)")
-    .option("--dry-run", "print the plan, change nothing")
-    .addHelpText("after", "\nExamples:\n  $ mpsync push\n  $ mpsync push --dry-run --json")
-    .action(action(io, exit, (ctx, dirs: string[], flags: OneShotFlags) => runOneShot(ctx, dirs, flags, "push")));
+/** `mpsync push`. */
+export function runPush(ctx: CommandContext, dirs: string[], flags: OneShotFlags): Promise<number> {
+  return runOneShot(ctx, dirs, flags, "push");
 }
 
 async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {
@@ -51,7 +35,7 @@ async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFla
 }
 
 async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push", progress: PullProgress): Promise<number> {
-  const results: (CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[]; elapsedMs: number })[] = [];
+  const results: (OneShotSummary & { elapsedMs: number })[] = [];
   const events: SyncEvent[] = [];
   const emit = (e: SyncEvent): void => {
     events.push(e);
@@ -61,7 +45,7 @@ async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneSho
     try {
       const started = ctx.runtime.clock.monotonic();
       Object.assign(progress, { dir: mapping.dir, done: 0, total: 0 });
-      const one = await syncOne(ctx, mapping, flags, kind, emit, progress);
+      const one = await syncOnce(ctx.runtime, mapping, { kind, dryRun: flags.dryRun === true, force: flags.force === true, emit, progress, view: oneShotView(ctx) });
       progress.finished.push(mapping.dir);
       results.push({ ...one, elapsedMs: ctx.runtime.clock.monotonic() - started });
     } catch (err) {
@@ -83,87 +67,17 @@ async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneSho
   return results.some((r) => r.unresolvedConflicts.length > 0) ? EXIT.conflicts : EXIT.ok;
 }
 
-async function syncOne(
-  ctx: CommandContext,
-  mapping: Mapping,
-  flags: OneShotFlags,
-  kind: "pull" | "push",
-  emit: (e: SyncEvent) => void,
-  progress: PullProgress,
-): Promise<CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] }> {
-  const dryRun = flags.dryRun === true;
-  try {
-    return await syncLocked(ctx, mapping, flags, kind, emit, progress);
-  } catch (err) {
-    // `pull --force`, the advice of a halted folder, must work while `watch` holds it: the
-    // daemon takes the request and runs a forced full cycle.
-    if (!(kind === "pull" && flags.force === true && !dryRun && hasCode(err, "FOLDER_LOCKED"))) throw err;
-    const reply = await sendControl(mapping.root, { op: "sync", force: true });
-    if (reply === undefined) throw err;
-    if (reply.summary === undefined) throw new MpsyncError("FOLDER_LOCKED", `${mapping.dir}: the running daemon could not run pull --force: ${reply.message}`);
-    ctx.out.info(ctx.out.c.dim(`${mapping.dir}: pull --force handed to the running daemon: ${reply.message}`));
-    return { ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, editorId: String(reply.summary["editorId"] ?? "") };
-  }
-}
-
-async function syncLocked(
-  ctx: CommandContext,
-  mapping: Mapping,
-  flags: OneShotFlags,
-  kind: "pull" | "push",
-  emit: (e: SyncEvent) => void,
-  progress: PullProgress,
-): Promise<CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] }> {
-  const dryRun = flags.dryRun === true;
-  // A dry run changes nothing, so it may look while the daemon holds the folder.
-  return withFolder(ctx.runtime, mapping, { command: `mpsync ${kind}`, lock: !dryRun, emit }, async (sync) => {
-    const report = await runCycle(ctx, sync, kind, flags, progress);
-    await commitAfterCycle(ctx.runtime, mapping, sync.editorId, report, emit, (p) => sync.baseText(p));
-    // A push dry run also says which secret-looking files stay home.
-    const skippedSecrets = kind === "push" && dryRun ? await findIgnoredSecrets(mapping.root, sync.matcher) : undefined;
-    return { dir: mapping.dir, editorId: sync.editorId, ...summarizeCycle(report), ...(skippedSecrets === undefined ? {} : { skippedSecrets }) };
-  });
-}
-
-async function runCycle(
-  ctx: CommandContext,
-  sync: DesignSync,
-  kind: "pull" | "push",
-  flags: OneShotFlags,
-  progress: PullProgress,
-): Promise<CycleReport | undefined> {
-  const dryRun = flags.dryRun === true;
-  // `pull` only brings remote changes in: local edits wait for push or watch (README, "How sync works").
-  if (kind === "pull") {
-    const bar = ctx.out.bar("pulling", () => ctx.runtime.clock.monotonic(), PROGRESS_MIN_FILES);
-    try {
-      const onProgress = (done: number, total: number): void => {
-        Object.assign(progress, { done, total });
-        bar.update(done, total);
-      };
-      return await sync.fullSync({ force: flags.force === true, dryRun, pullOnly: true, progress: onProgress });
-    } finally {
-      bar.stop();
-    }
-  }
-  // Pushes wait while the design is generating (README, "How sync works"); then pull and reconcile first.
-  const generating = await waitUntilIdle(ctx, sync, { wait: !dryRun });
-  if (generating) {
-    throw new MpsyncError("GENERATING", "the design is generating: nothing was pushed", { hint: "run mpsync push again when it is idle" });
-  }
-  // Never synced: there is no base to tell a push from a pull, and push writes no local file
-  // but the merge of one it pushes. The first sync is a pull (or init --force).
-  if (sync.state.artifactId === undefined) {
-    throw new MpsyncError("USAGE", `${sync.dir} was never synced: nothing was pushed`, {
-      hint: `run mpsync pull ${sync.dir} first (local files are kept and listed as waiting to be pushed), then mpsync push`,
-    });
-  }
-  const changed = await sync.localChangeSet();
-  // A large push is one PATCH: a spinner with the count while it travels (a terminal only moves it).
-  const spinner = !dryRun && changed.size >= PROGRESS_MIN_FILES ? ctx.out.progress(`pushing ${changed.size.toLocaleString("en-US")} changed files`) : undefined;
-  try {
-    return await sync.pushPaths(changed.keys(), { dryRun, seen: changed });
-  } finally {
-    spinner?.stop();
-  }
+/** The bar of a pull, the spinner of a large push, the wait for a generation, the daemon's word. */
+function oneShotView(ctx: CommandContext): OneShotView {
+  return {
+    pull: () => ctx.out.bar("pulling", () => ctx.runtime.clock.monotonic(), PROGRESS_MIN_FILES),
+    // A large push is one PATCH: a spinner with the count while it travels (a terminal only moves it).
+    pushing: (count) => {
+      if (count < PROGRESS_MIN_FILES) return () => undefined;
+      const spinner = ctx.out.progress(`pushing ${count.toLocaleString("en-US")} changed files`);
+      return () => spinner.stop();
+    },
+    idle: idleWaitView(ctx),
+    handedOver: (dir, message) => ctx.out.info(ctx.out.c.dim(`${dir}: pull --force handed to the running daemon: ${message}`)),
+  };
 }

@@ -1,11 +1,9 @@
 /** `mpsync versions`: the design's version history, newest first, `*` on the active one. */
-import type { Command } from "commander";
 import type { V3Client } from "../../api/client-types.js";
 import { MpsyncError } from "../../core/errors.js";
 import type { Version } from "../../api/schemas.js";
 import type { Mapping } from "../../runtime.js";
-import { action, type ExitHolder } from "../program.js";
-import type { CliIo, CommandContext } from "../context.js";
+import type { CommandContext } from "../context.js";
 import type { Output } from "../output.js";
 import { formatAge, toEpochMs } from "../relative-time.js";
 import { openReadOnly } from "../../app/folder.js";
@@ -38,26 +36,16 @@ export async function findVersion(client: V3Client, editorId: string, label: str
   });
 }
 
-/** Registers `versions`. */
-export function registerVersions(program: Command, io: CliIo, exit: ExitHolder): void {
-  program
-    .command("versions")
-    .description("version history of the mapped design, newest first (* marks the active version)")
-    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
-    .option("--all", "every version, not only the newest 20")
-    .addHelpText("after", "\nExamples:\n  $ mpsync versions\n  $ mpsync versions --all --dir web --json")
-    .action(
-      action(io, exit, async (ctx, flags: VersionsFlags) => {
-        const { editorId, mapping } = await openMapped(ctx, flags.dir);
-        const client = await ctx.runtime.client();
-        const page = flags.all === true ? { versions: await client.listAllVersions(editorId), hasMore: false } : await client.listVersions(editorId, 0);
-        const active = (await client.getActiveArtifact(editorId)).artifactId;
-        ctx.out.result("versions", { ok: true, dir: mapping.dir, editorId, versions: page.versions, hasMore: page.hasMore, active }, () =>
-          renderVersions(ctx.out, page.versions, active, ctx.runtime.clock.now()),
-        );
-        if (page.hasMore) ctx.out.info(ctx.out.c.dim("older versions: mpsync versions --all"));
-      }),
-    );
+/** `mpsync versions`. */
+export async function runVersions(ctx: CommandContext, flags: VersionsFlags): Promise<void> {
+  const { editorId, mapping } = await openMapped(ctx, flags.dir);
+  const client = await ctx.runtime.client();
+  const page = flags.all === true ? { versions: await client.listAllVersions(editorId), hasMore: false } : await client.listVersions(editorId, 0);
+  const active = (await client.getActiveArtifact(editorId)).artifactId;
+  ctx.out.result("versions", { ok: true, dir: mapping.dir, editorId, versions: page.versions, hasMore: page.hasMore, active }, () =>
+    renderVersions(ctx.out, page.versions, active, ctx.runtime.clock.now()),
+  );
+  if (page.hasMore) ctx.out.info(ctx.out.c.dim("older versions: mpsync versions --all"));
 }
 
 function renderVersions(out: Output, versions: Version[], active: string, now: number): void {

@@ -1,21 +1,77 @@
 /**
- * `mpsync status`: collecting what is pending on each side, read without taking the folder's
+ * The use case of `mpsync status`: collecting what is pending on each side, read without taking the folder's
  * lock. The local facts come from the folder alone (scan against the bases, the lock, the
  * pause), so they show at once and even when the service cannot be reached; the service's
  * part (remote changes, conflicts, generating or idle, active version) is added when it
  * answers.
  */
-import type { Mapping } from "../../runtime.js";
-import type { ReportReason } from "../../sync/model.js";
-import type { DesignSync } from "../../sync/design-sync.js";
-import { summarizeCycle } from "../../sync/cycle-summary.js";
-import { isLockHolderAlive, readFolderLock } from "../../state/lock.js";
-import { readPause } from "../../state/pause-marker.js";
-import type { CommandContext } from "../context.js";
-import { describeError } from "../../sync/describe-error.js";
-import { errorCode, hasCode } from "../../core/errors.js";
-import { openReadOnly } from "../../app/folder.js";
-import { emptyStatusReport, type DesignStatusReport } from "./status-report.js";
+import type { Mapping, Runtime } from "../runtime.js";
+import type { ReportReason } from "../sync/model.js";
+import type { DesignSync } from "../sync/design-sync.js";
+import { summarizeCycle } from "../sync/cycle-summary.js";
+import { isLockHolderAlive, readFolderLock } from "../state/lock.js";
+import { readPause } from "../state/pause-marker.js";
+import { describeError } from "../sync/describe-error.js";
+import { errorCode, hasCode } from "../core/errors.js";
+import { openReadOnly } from "./folder.js";
+
+/** One design's status (also the `--json` shape). */
+export interface DesignStatusReport {
+  dir: string;
+  editorId: string | undefined;
+  /** `no-version`: the design has no artifact yet (its first generation runs, or ended without one). */
+  state: "idle" | "generating" | "unknown" | "halted" | "error" | "no-version";
+  generating: boolean | undefined;
+  statusAgeSec: number | undefined;
+  activeArtifactId: string | undefined;
+  activeVersion: string | undefined;
+  localChanges: string[];
+  remoteChanges: string[];
+  conflicts: string[];
+  unresolvedConflicts: string[];
+  deletedLocally: string[];
+  halted: string | undefined;
+  /** Held by `mpsync pause` (a running daemon syncs nothing of it until `mpsync resume`). */
+  paused: { at: number; by: string } | undefined;
+  /** `ageSec`: how long ago, when status printed (a stale error must look stale). */
+  lastError: { code: string; message: string; at: number; ageSec: number } | undefined;
+  /** The process holding the folder's lock, only while it is alive (and is the one that took it). */
+  daemon: { pid: number; uptimeSec: number; command: string } | undefined;
+  /** A lock left by a process that is gone (killed): harmless, taken over by the next run. */
+  staleLock: { pid: number; command: string } | undefined;
+  /** Local files left out of sync, and why (names the service would refuse). */
+  notSynced: { path: string; reason: string }[];
+  /** Set when the service could not be reached: the lists are then the local side only. */
+  serviceError?: string;
+  error?: string;
+  errorCode?: string;
+  /** An informational line (e.g. why there is nothing to pull yet). */
+  note?: string;
+}
+
+/** A report that knows nothing yet (state unknown, empty lists): collectStatus fills it in. */
+export function emptyStatusReport(dir: string): DesignStatusReport {
+  return {
+    dir,
+    editorId: undefined,
+    state: "unknown",
+    generating: undefined,
+    statusAgeSec: undefined,
+    activeArtifactId: undefined,
+    activeVersion: undefined,
+    localChanges: [],
+    remoteChanges: [],
+    conflicts: [],
+    unresolvedConflicts: [],
+    deletedLocally: [],
+    halted: undefined,
+    paused: undefined,
+    lastError: undefined,
+    daemon: undefined,
+    staleLock: undefined,
+    notSynced: [],
+  };
+}
 
 /**
  * How status words the plan's reports that leave a file out of sync. The rest are listed
@@ -32,17 +88,21 @@ const REFUSED_CONTENT = "the service refused this content (a new name it would n
 const UNREACHABLE = ["NETWORK", "TIMEOUT", "SERVER_ERROR"] as const;
 
 /** Collects one design's status: the local facts, then the service's part. Never writes the folder. */
-export async function collectStatus(ctx: CommandContext, mapping: Mapping): Promise<DesignStatusReport> {
-  const report = await folderFacts(ctx, mapping, emptyStatusReport(mapping.dir));
+export async function collectStatus(runtime: Runtime, mapping: Mapping): Promise<DesignStatusReport> {
+  const report = await folderFacts(runtime, mapping, emptyStatusReport(mapping.dir));
   let sync: DesignSync | undefined;
   try {
-    sync = await openReadOnly(ctx.runtime, mapping);
+    sync = await openReadOnly(runtime, mapping);
     report.editorId = sync.editorId;
-    applyStateFacts(report, sync, ctx.runtime.clock.now());
+    applyStateFacts(report, sync, runtime.clock.now());
+    // The newest versions are asked beside the cycle's reads, not after them: one round trip
+    // less. The cycle's failure, when both fail, is the one said.
+    const versions = newestVersions(runtime, sync.editorId);
+    void versions.catch(() => undefined);
     const cycle = await sync.fullSync({ dryRun: true });
     applyPlan(report, sync, cycle);
-    await addRemoteState(ctx, sync, report);
-    report.activeVersion = await activeVersionLabel(ctx, sync.editorId, report.activeArtifactId);
+    await addRemoteState(runtime, sync, report);
+    report.activeVersion = (await versions).find((v) => v.artifactId === report.activeArtifactId)?.versionLabel;
   } catch (err) {
     if (hasCode(err, "NO_ARTIFACT")) {
       report.state = "no-version";
@@ -68,12 +128,12 @@ export async function collectStatus(ctx: CommandContext, mapping: Mapping): Prom
  * it one lstat per unchanged file): `status --watch` redraws it every second, between the
  * service's collections.
  */
-export async function refreshLocalStatus(ctx: CommandContext, mapping: Mapping, previous: DesignStatusReport): Promise<DesignStatusReport> {
-  const report = await folderFacts(ctx, mapping, { ...previous });
+export async function refreshLocalStatus(runtime: Runtime, mapping: Mapping, previous: DesignStatusReport): Promise<DesignStatusReport> {
+  const report = await folderFacts(runtime, mapping, { ...previous });
   if (previous.state === "error" || previous.state === "no-version") return report;
   try {
-    const sync = await openReadOnly(ctx.runtime, mapping);
-    applyStateFacts(report, sync, ctx.runtime.clock.now());
+    const sync = await openReadOnly(runtime, mapping);
+    applyStateFacts(report, sync, runtime.clock.now());
     const remoteSide = new Set([...previous.remoteChanges, ...previous.conflicts, ...previous.notSynced.map((n) => n.path)]);
     await applyLocalScan(report, sync, remoteSide);
     if (report.halted !== undefined) report.state = "halted";
@@ -85,8 +145,8 @@ export async function refreshLocalStatus(ctx: CommandContext, mapping: Mapping, 
 }
 
 /** Lock holder (a live daemon and its uptime, or a stale lock) and the pause: the folder alone. */
-async function folderFacts(ctx: CommandContext, mapping: Mapping, report: DesignStatusReport): Promise<DesignStatusReport> {
-  const now = ctx.runtime.clock.now();
+async function folderFacts(runtime: Runtime, mapping: Mapping, report: DesignStatusReport): Promise<DesignStatusReport> {
+  const now = runtime.clock.now();
   const lock = await readFolderLock(mapping.root).catch(() => undefined);
   const alive = lock !== undefined && isLockHolderAlive(lock);
   report.daemon = lock === undefined || !alive ? undefined : { pid: lock.pid, command: lock.command, uptimeSec: Math.round((now - lock.startedAt) / 1000) };
@@ -149,12 +209,12 @@ function applyPlan(report: DesignStatusReport, sync: DesignSync, cycle: Awaited<
  * itself when the poll limit allows it now (one poll per pollIntervalSec per design, shared
  * with every command), else shows the last known answer with its age.
  */
-async function addRemoteState(ctx: CommandContext, sync: DesignSync, report: DesignStatusReport): Promise<void> {
-  const stale = report.statusAgeSec === undefined || report.statusAgeSec * 1000 >= (await ctx.runtime.config()).config.pollIntervalSec * 1000;
+async function addRemoteState(runtime: Runtime, sync: DesignSync, report: DesignStatusReport): Promise<void> {
+  const stale = report.statusAgeSec === undefined || report.statusAgeSec * 1000 >= (await runtime.config()).config.pollIntervalSec * 1000;
   if (report.daemon === undefined && stale) {
-    const scheduler = await ctx.runtime.pollScheduler();
+    const scheduler = await runtime.pollScheduler();
     if ((await scheduler.delayUntilNextPoll(sync.editorId)) === 0) {
-      const client = await ctx.runtime.client();
+      const client = await runtime.client();
       const status = await scheduler.poll(sync.editorId, () => client.getStatus(sync.editorId));
       report.generating = status.isGenerating;
       report.statusAgeSec = 0;
@@ -163,8 +223,7 @@ async function addRemoteState(ctx: CommandContext, sync: DesignSync, report: Des
   report.state = report.halted !== undefined ? "halted" : report.generating === true ? "generating" : report.generating === false ? "idle" : "unknown";
 }
 
-async function activeVersionLabel(ctx: CommandContext, editorId: string, artifactId: string | undefined): Promise<string | undefined> {
-  if (artifactId === undefined) return undefined;
-  const page = await (await ctx.runtime.client()).listVersions(editorId, 0);
-  return page.versions.find((v) => v.artifactId === artifactId)?.versionLabel;
+/** The first page of the design's versions (the active one is the newest, or near it). */
+async function newestVersions(runtime: Runtime, editorId: string): Promise<{ artifactId: string; versionLabel: string }[]> {
+  return (await (await runtime.client()).listVersions(editorId, 0)).versions;
 }

@@ -1,0 +1,91 @@
+/** Declarations of the look-up and set-up commands: design-systems, resolve-url, login, logout, doctor, completion, emulator. */
+import type { Command } from "commander";
+import type { Declare } from "../action.js";
+import { COMPLETION_SHELLS } from "../help-facts.js";
+import { collect } from "./design.js";
+
+/** Declares the look-up and set-up commands, in help order. */
+export function declareSetupCommands(program: Command, { run, io, exit }: Declare): void {
+  program
+    .command("design-systems")
+    .description("list the design systems available to your key (for --design-system)")
+    .addHelpText("after", '\nExamples:\n  $ mpsync design-systems\n  $ mpsync create --design-system "$(mpsync design-systems --json | jq -r \'.designSystems[0].id\')"')
+    .action(run(async () => (await import("../commands/lookup.js")).runDesignSystems));
+
+  program
+    .command("resolve-url")
+    .description("print the editorId of a design, published or canvas URL")
+    .argument("<url>", "e.g. https://www.magicpatterns.com/c/<id>, https://project-x.magicpatterns.app, or a canvas URL")
+    .addHelpText("after", "\nExamples:\n  $ mpsync resolve-url https://project-acme.magicpatterns.app\n  $ mpsync resolve-url 'https://www.magicpatterns.com/s/abc?nodeIds=def' --json")
+    .action(run(async () => (await import("../commands/lookup.js")).runResolveUrl));
+
+  program
+    .command("login")
+    .description("check an API key against the service and store it (mode 0600) for later commands")
+    .option("--base-url <url>", "the service address the key is for (default: .syncrc's baseUrl, MPSYNC_BASE_URL, or the real service)")
+    .option("--with-token", "read the key from standard input (scripts, CI), never prompt")
+    .addHelpText(
+      "after",
+      `
+The key is read without echo on a terminal, or as one line from stdin when piped.
+It is stored in $XDG_CONFIG_HOME/mpsync/credentials.json (default ~/.config/mpsync), one key per
+service address: a key for the emulator never replaces the real service's. MP_API_KEY, when
+set, wins over the stored key.
+
+Examples:
+  $ mpsync login
+  $ pass show magicpatterns/api-key | mpsync login
+  $ printenv MP_KEY_FROM_CI | mpsync login --with-token
+  $ echo demo-key | mpsync login --base-url http://127.0.0.1:4010/api`,
+    )
+    .action(run(async () => (await import("../commands/auth.js")).runLogin));
+
+  program
+    .command("logout")
+    .description("remove the stored API key")
+    .option("--base-url <url>", "the service address whose key goes (default: the one in effect, as for login)")
+    .option("--all", "remove the keys of every address")
+    .addHelpText("after", "\nExamples:\n  $ mpsync logout\n  $ mpsync logout --all")
+    .action(run(async () => (await import("../commands/auth.js")).runLogout));
+
+  program
+    .command("doctor")
+    .description("check the config, the API key (GET /v3/health), the service, the clock and every mapped folder")
+    .addHelpText("after", "\nExits 0 when every check passes, 1 otherwise.\n\nExamples:\n  $ mpsync doctor\n  $ mpsync doctor --json | jq '.checks[] | select(.ok | not)'")
+    .action(run(async () => (await import("../commands/doctor.js")).runDoctor));
+
+  program
+    .command("completion")
+    .description("print a shell completion script (bash, zsh or fish)")
+    .argument("<shell>", COMPLETION_SHELLS.join(", "))
+    .addHelpText(
+      "after",
+      '\nExamples:\n  $ echo \'source <(mpsync completion bash)\' >> ~/.bashrc\n  $ echo \'source <(mpsync completion zsh)\' >> ~/.zshrc\n  $ mpsync completion fish > ~/.config/fish/completions/mpsync.fish',
+    )
+    // No runtime: the script is written from the program's own declarations.
+    .action(async (shell: string, _flags: unknown, command: Command) => {
+      exit.code = (await import("../commands/completion.js")).printCompletion(io, shell, command.parent ?? program);
+    });
+
+  program
+    .command("emulator")
+    .description("serve a local emulator of the v3 API (no network, no key needed) until Ctrl-C")
+    .option("--port <n>", "port to listen on (0: any free port)", "0")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--key <key>", "accept only this API key (repeatable; default: any non-empty key)", collect)
+    .option("--generation-ms <n>", "how long a generation takes", "3000")
+    .option("--data <file>", "keep designs in this JSON file across restarts")
+    .option("--strict-poll", "answer 429 to status polls closer than 60 s, like the real limit")
+    .option("--max-body-bytes <n>", "answer 413 to request bodies larger than this (default 64 MiB)")
+    .addHelpText(
+      "after",
+      `
+Point mpsync at it with MPSYNC_BASE_URL (or baseUrl in .syncrc); any pollIntervalSec >= 0.05 is
+accepted for a loopback address.
+
+Examples:
+  $ mpsync emulator --port 4010 --data .emulator.json
+  $ MPSYNC_BASE_URL=http://127.0.0.1:4010/api MP_API_KEY=dev mpsync create --name Demo`,
+    )
+    .action(run(async () => (await import("../commands/emulator.js")).runEmulator));
+}
