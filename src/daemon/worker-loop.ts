@@ -8,8 +8,8 @@
 import type { DesignStatus } from "../api/schemas.js";
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs, type Backoff } from "../scheduling/backoff.js";
-import type { FailureClass } from "./failure.js";
-import type { SyncEventName } from "./events.js";
+import type { FailureClass } from "../sync/failure.js";
+import type { SyncEventName } from "../sync/events.js";
 
 /** An unchanged status is persisted at most this often. */
 export const STATUS_SAVE_INTERVAL_MS = 60_000;

@@ -13,12 +13,12 @@ import { errorCode, hasCode, MpsyncError } from "../core/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Clock } from "../core/clock.js";
 import { CYCLE_BACKOFF, type Backoff } from "../scheduling/backoff.js";
-import type { EventSink } from "./events.js";
-import type { DesignSync, CycleReport } from "./design-sync.js";
-import type { ChangeSourceHandle } from "./ports.js";
-import type { RemoteSnapshot } from "./remote-snapshot.js";
-import { describeError } from "./describe-error.js";
-import { classifyFailure, describeFailure } from "./failure.js";
+import type { EventSink } from "../sync/events.js";
+import type { DesignSync, CycleReport } from "../sync/design-sync.js";
+import type { ChangeSourceHandle } from "../sync/ports.js";
+import type { RemoteSnapshot } from "../sync/remote-snapshot.js";
+import { describeError } from "../sync/describe-error.js";
+import { classifyFailure, describeFailure } from "../sync/failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
