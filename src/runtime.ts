@@ -21,13 +21,11 @@ import { createLogger, type Logger } from "./log/logger.js";
 import { rotatingFileDestination } from "./log/rotating-file.js";
 import { createSystemClock, type Clock } from "./core/clock.js";
 import { createHeapSettler } from "./core/heap.js";
-import type { Backoff } from "./scheduling/backoff.js";
 import { createFileGenerationLedger, GenerationBudget } from "./scheduling/generation-budget.js";
 import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler.js";
 import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-queue.js";
 import { DesignSync } from "./sync/design-sync.js";
 import type { EventSink } from "./sync/events.js";
-import type { DesignWorker } from "./sync/design-worker.js";
 import { observeLocalWrites, openFsFolder, type FsFolder } from "./sync/fs-adapters.js";
 
 /** Process-level inputs; only bin.ts reads them from `process`. */
@@ -42,20 +40,6 @@ export interface RuntimeOptions {
   clock?: Clock | undefined;
   /** Told every mapping list the config gives (the CLI labels folders with it). */
   onMappings?: ((mappings: readonly Mapping[]) => void) | undefined;
-}
-
-/** What the daemon hands a design's worker (the rest comes from .syncrc). */
-export interface DesignWorkerWiring {
-  emit: EventSink;
-  /** False once this process no longer holds the folder's lock. */
-  lockHeld: () => Promise<boolean>;
-  /** The whole daemon must stop (a refused key). */
-  onFatal: (err: unknown) => void;
-  /** This design stopped for good (403, 404, its lock gone). */
-  onStopped?: ((err: unknown) => void) | undefined;
-  retry?: Backoff | undefined;
-  /** Told when the engine starts writing into the folder and when its cycle is over (`mpsync dev`). */
-  writes?: WriteObserver | undefined;
 }
 
 /** Hears the engine's writes into a mapped folder: a pull's files land between `writing` and `settled`. */
@@ -284,49 +268,9 @@ export class Runtime {
     return sync;
   }
 
-  /**
-   * One design's daemon loop (`mpsync watch`): its engine, chokidar source, git pause and
-   * commit-on-pull, all from .syncrc. The watcher and git modules load only here.
-   */
-  async createDesignWorker(mapping: Mapping, wiring: DesignWorkerWiring): Promise<DesignWorker> {
-    const [{ DesignWorker }, { createChangeSource }, gitLock, { createPullCommitter }] = await Promise.all([
-      import("./sync/design-worker.js"),
-      import("./watch/chokidar-source.js"),
-      import("./local/git-lock.js"),
-      import("./git/pull-committer.js"),
-    ]);
-    const { config } = await this.config();
-    const gitDir = config.git.pauseDuringGitOps ? gitLock.findGitDir(mapping.root) : undefined;
-    const gitBusy = (): boolean => gitDir !== undefined && gitLock.isGitBusy(gitDir);
-    const writes = wiring.writes;
-    const sync = await this.createDesignSync(mapping, wiring.emit, { holdPushes: gitBusy, ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }) });
-    const scheduler = await this.pollScheduler();
-    const client = await this.client();
-    const logger = this.logger().child({ dir: mapping.dir });
-    return new DesignWorker({
-      dir: mapping.dir,
-      sync,
-      client,
-      emit: wiring.emit,
-      logger,
-      clock: this.clock,
-      publishOnPush: config.publishOnPush,
-      lockHeld: wiring.lockHeld,
-      remoteCheckMs: config.remoteCheckSec * 1000,
-      onPulled: createPullCommitter({ enabled: config.git.commitOnPull, root: mapping.root, dir: mapping.dir, client, logger, emit: wiring.emit }),
-      retry: wiring.retry,
-      // A save opens the connection while the debounce runs (after an idle pause the keep-alive
-      // connection is gone: a TCP and TLS handshake would otherwise delay the push).
-      watch: (onBatch, onError) =>
-        createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError, onActivity: () => client.warm?.() }),
-      schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
-      gitBusy,
-      waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
-      onFatal: wiring.onFatal,
-      onStopped: wiring.onStopped,
-      settleHeap: (this.#settleHeap ??= createHeapSettler()),
-      ...(writes === undefined ? {} : { onCycleEnd: () => writes.settled() }),
-    });
+  /** The process's one heap settler (core/heap.ts): a collection is process-wide, however many designs ask. */
+  heapSettler(): () => void {
+    return (this.#settleHeap ??= createHeapSettler());
   }
 
   /**

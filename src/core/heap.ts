@@ -58,7 +58,7 @@ export const SETTLE_DELAY_MS = 1000;
 /**
  * Returns `settle()`: one full collection SETTLE_DELAY_MS after the last call (calls in between
  * push it back), on a timer that never keeps the process alive. The daemon calls it after a full
- * sync of a large design (src/sync/worker-loop.ts): the cycle's garbage is freed at once (a
+ * sync of a large design (src/daemon/worker-loop.ts): the cycle's garbage is freed at once (a
  * 2,000-file design: about 25 ms of one core) instead of 8 to 25 s later, and the collection
  * starts V8's memory reducer, which hands the young generation's pages back soon after.
  */

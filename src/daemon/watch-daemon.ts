@@ -13,7 +13,8 @@ import type { Mapping, Runtime, WriteObserver } from "../runtime.js";
 import type { ResolvedConfig } from "../config/load-config.js";
 import type { EventSink } from "../sync/events.js";
 import type { Backoff } from "../scheduling/backoff.js";
-import type { DesignWorker } from "../sync/design-worker.js";
+import type { DesignWorker } from "./design-worker.js";
+import { createDesignWorker } from "./create-worker.js";
 import { acquireFolderLock, type FolderLock } from "../state/lock.js";
 import { describeError } from "../sync/describe-error.js";
 import { describeReload, planReload } from "./config-diff.js";
@@ -184,7 +185,7 @@ export class WatchDaemon {
       // and waits; only a lock gone from a folder that is still there stops the worker.
       const lockHeld = async (): Promise<boolean> => (await stat(mapping.root).then(() => true, () => false)) ? held.stillHeld() : true;
       const onStopped = (err: unknown): void => void this.#onStopped(mapping, err);
-      const worker = await runtime.createDesignWorker(mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), onStopped, retry: this.#o.retry, writes: this.#o.writes });
+      const worker = await createDesignWorker(runtime, mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), onStopped, retry: this.#o.retry, writes: this.#o.writes });
       // `mpsync sync`, `pause`, `resume` and `pull --force` reach this worker through it.
       const control = await startControlServer(mapping.root, (request) => answerControl(mapping, worker, request)).catch((err: unknown) => {
         runtime.logger().debug({ err }, "control channel unavailable");

@@ -1,7 +1,7 @@
 /**
  * The one backoff of mpsync: exponential waits with jitter and a cap, for both places that wait
  * after a failure. The request retry policy (`api/retry-policy.ts`) spreads a key's repeats
- * with full jitter; the daemon loop (`sync/worker-loop.ts`) spaces failed cycles with equal
+ * with full jitter; the daemon loop (`daemon/worker-loop.ts`) spaces failed cycles with equal
  * jitter, so a design never retries sooner than half its wait. Pure: time and randomness come in.
  */
 

@@ -109,6 +109,8 @@ export class BaseLedger {
   #reading = emptyReading();
   /** Paths this cycle sent (intendPush): only these can become `landed`. */
   readonly #sent = new Set<string>();
+  /** The `files` object the last save checked (replaced, never edited, on each change). */
+  #checkedFiles: LedgerData["files"] | undefined;
 
   constructor(data: LedgerData, save: () => Promise<void>, now: () => number = Date.now) {
     // A landed record whose base moved is inert (landedOn, landedElsewhere) and dropped by the
@@ -136,7 +138,8 @@ export class BaseLedger {
 
   /** The ledger's fields for state.json, checked first (ensureValidLedger throws INTERNAL). */
   toJSON(): LedgerData {
-    ensureValidLedger(this.#s);
+    ensureValidLedger(this.#s, { filesKnownGood: this.#s.files === this.#checkedFiles });
+    this.#checkedFiles = this.#s.files;
     return this.#s;
   }
 

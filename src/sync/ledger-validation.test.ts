@@ -37,6 +37,18 @@ describe("ledgerViolation", () => {
     expect(ledgerViolation(d)).toBe(want);
   });
 
+  it("takes dot files and names that only start with dots as the relative paths they are", () => {
+    expect(ledgerViolation({ files: { ".env.example": { hash: B }, "a/..b/.c": { hash: B }, "...": { hash: B } } })).toBeUndefined();
+  });
+
+  it("skips the bases an earlier check passed (filesKnownGood), never the journals", () => {
+    const d = valid();
+    d.files["../x"] = { hash: B };
+    expect(ledgerViolation(d, { filesKnownGood: true })).toBeUndefined();
+    d.pending = { "../y": B };
+    expect(ledgerViolation(d, { filesKnownGood: true })).toBe('pending["../y"]: not a relative path inside the folder (an empty, . or .. segment)');
+  });
+
   it("ensureValidLedger throws an INTERNAL error naming it", () => {
     const d = valid();
     d.files["a.ts"] = { hash: "nope" };

@@ -6,72 +6,25 @@
  * Pending paths survive failures: a failed cycle puts them back and retries with backoff, so
  * an offline service loses nothing.
  */
-import type { V3Client } from "../api/client-types.js";
 import type { DesignStatus } from "../api/schemas.js";
-import { ApiError } from "../api/errors.js";
-import { errorCode, hasCode, MpsyncError } from "../core/errors.js";
-import type { Logger } from "../log/logger.js";
-import type { Clock } from "../core/clock.js";
-import { CYCLE_BACKOFF, type Backoff } from "../scheduling/backoff.js";
-import type { EventSink } from "./events.js";
-import type { DesignSync, CycleReport } from "./design-sync.js";
-import type { ChangeSourceHandle } from "./ports.js";
-import type { RemoteSnapshot } from "./remote-snapshot.js";
-import { describeError } from "./describe-error.js";
-import { classifyFailure, describeFailure } from "./failure.js";
+import { errorCode, MpsyncError } from "../core/errors.js";
+import { CYCLE_BACKOFF } from "../scheduling/backoff.js";
+import type { CycleReport } from "../sync/design-sync.js";
+import type { ChangeSourceHandle } from "../sync/ports.js";
+import { describeError } from "../sync/describe-error.js";
+import { classifyFailure, describeFailure } from "../sync/failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
+import { WorkerCycles } from "./worker-cycles.js";
+import type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
+
+export type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
 
 /** What some effects hand on, kept out of the (pure) loop's events. */
 interface EffectContext {
   report?: CycleReport | undefined;
   err?: unknown;
 }
-
-/** What a worker needs; wired by the composition root. */
-export interface DesignWorkerOptions {
-  dir: string;
-  sync: DesignSync;
-  client: V3Client;
-  emit: EventSink;
-  logger: Logger;
-  clock: Clock;
-  publishOnPush: boolean;
-  /**
-   * How often an idle design's remote file contents are read and reconciled, to see changes
-   * that move no artifact id (web editor, a teammate's push), in ms. @default 60000
-   */
-  remoteCheckMs?: number;
-  /** After a cycle that pulled or removed files (git.commitOnPull); must not reject. */
-  onPulled?: (report: CycleReport, editorId: string, versionText: (path: string) => Promise<string | undefined>) => Promise<void>;
-  /** Starts watching; batches of relative paths arrive through `onBatch`. */
-  watch(onBatch: (paths: Set<string>) => void, onError: (err: unknown) => void): ChangeSourceHandle;
-  /** Runs `poll` no sooner than the poll interval allows (PollScheduler). */
-  schedulePoll(editorId: string, poll: () => Promise<DesignStatus>, signal: AbortSignal): Promise<DesignStatus>;
-  /** True while a git operation holds the enclosing repository (index.lock). */
-  gitBusy(): boolean;
-  /** Resolves when no git operation holds the enclosing repository (or at once). */
-  waitForGit(signal: AbortSignal): Promise<{ waitedMs: number; operation?: string | undefined }>;
-  /** False when this process no longer holds the folder's lock (checked at every status poll). */
-  lockHeld?: () => Promise<boolean>;
-  /** Called when the whole daemon must stop (401). */
-  onFatal(err: unknown): void;
-  /** Called once when this design stops for good (403, 404, its lock gone), with the reason. */
-  onStopped?: (err: unknown) => void;
-  /** After a full sync of a large design: free its garbage once quiet (src/core/heap.ts). */
-  settleHeap?: () => void;
-  /** Backoff of failed cycles, in ms. @default CYCLE_BACKOFF: { baseMs: 1000, maxMs: 60000 } */
-  retry?: Backoff;
-  /** Jitter source in [0, 1) for retry delays. @default Math.random */
-  random?: () => number;
-  /** After every sync cycle, whatever its outcome (`mpsync dev` reloads only once a pull's writes are done). */
-  onCycleEnd?: () => void;
-}
-
-/** What a `mpsync sync` (or a `pull --force` handed over) asked of a running worker came to. */
-export type SyncNowOutcome =
-  | { ok: true; report: CycleReport | undefined; haltCleared: boolean }
-  | { ok: false; code: string; message: string };
 
 /** One design's part of `mpsync watch`. */
 export class DesignWorker {
@@ -84,18 +37,12 @@ export class DesignWorker {
   #retryTimer: NodeJS.Timeout | undefined;
   /** Status polls in a row that found the folder's lock gone (two stop the design). */
   #lockMisses = 0;
-  /** The start-up cycle's remote read, begun before the watcher is ready (start()). */
-  #startupRemote: Promise<RemoteSnapshot> | undefined;
-  /** The version the last status answer named, for the full sync it triggers (see "full-sync"). */
-  #namedVersion: { artifactId: string; files: string[] } | undefined;
-  /** The next full sync proceeds past the circuit breakers (`pull --force` handed over). */
-  #forceNext = false;
-  /** Full syncs run, and the last one's report (syncNow tells whether its cycle ran). */
-  #fullSyncs = 0;
-  #lastFull: CycleReport | undefined;
+  /** The cycles it runs, and what the next full sync may use. */
+  readonly #cycles: WorkerCycles;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
+    this.#cycles = new WorkerCycles(options);
     this.#cfg = {
       dir: options.dir,
       publishOnPush: options.publishOnPush,
@@ -118,7 +65,7 @@ export class DesignWorker {
     // folder; the local scan still begins only once the watcher is ready (an edit made during
     // the cycle must be seen). Not when that cycle will wait (generating, git busy).
     const generating = this.#o.sync.daemon.lastStatus?.isGenerating === true;
-    if (!generating && !this.#loop.paused && !this.#o.gitBusy()) this.#startupRemote = this.#o.sync.readRemote();
+    if (!generating && !this.#loop.paused && !this.#o.gitBusy()) this.#cycles.startupRemote = this.#o.sync.readRemote();
     this.#source = this.#o.watch(
       (paths) => void this.#send({ type: "local", paths }),
       (err) => void this.#send({ type: "watcher-error", ...describeWatcherError(err, Math.round(this.#cfg.remoteCheckMs / 1000)) }),
@@ -126,7 +73,7 @@ export class DesignWorker {
     await this.#source.ready;
     await this.#send({ type: "start", generating });
     await this.#chain;
-    this.#startupRemote = undefined; // unused when the start-up cycle was not a full sync
+    this.#cycles.startupRemote = undefined; // unused when the start-up cycle was not a full sync
     // A start-up cycle that stopped this design (a refused key, no access) is not "ready".
     if (this.#loop.stopped) return;
     this.#o.emit({ event: "ready", dir: this.#o.dir, editorId: this.#o.sync.editorId, message: "watching for changes" });
@@ -183,25 +130,25 @@ export class DesignWorker {
         outcome = { ok: false, code: "PAUSED", message: `${this.#o.dir} is paused: run mpsync resume first` };
         return;
       }
-      const ran = this.#fullSyncs;
+      const ran = this.#cycles.fullSyncs;
       const wasHalted = this.#o.sync.status.halted !== undefined;
-      this.#forceNext = options.force === true;
+      this.#cycles.forceNext = options.force === true;
       try {
         await this.#send({ type: "sync-now" });
       } catch (err) {
         outcome = { ok: false, code: errorCode(err), message: `${this.#o.dir}: ${describeError(err)}` };
         throw err;
       } finally {
-        this.#forceNext = false;
+        this.#cycles.forceNext = false;
       }
-      if (this.#fullSyncs === ran) {
+      if (this.#cycles.fullSyncs === ran) {
         const why = this.#loop.generating ? `${this.#o.dir}: the design is generating; it syncs when idle` : `${this.#o.dir}: a git operation holds the repository; it syncs when git is done`;
         outcome = { ok: false, code: this.#loop.generating ? "GENERATING" : "GIT_BUSY", message: why };
         return;
       }
       // The cycle itself says "resumed: syncs again" when it clears a halt; the reply says it too.
       const haltCleared = wasHalted && this.#o.sync.status.halted === undefined;
-      outcome = { ok: true, report: this.#lastFull, haltCleared };
+      outcome = { ok: true, report: this.#cycles.lastFull, haltCleared };
     });
     return outcome;
   }
@@ -247,33 +194,12 @@ export class DesignWorker {
       case "enqueue-cycle":
         void this.#enqueue(() => this.#cycle());
         return;
-      case "full-sync": {
-        const remote = this.#startupRemote;
-        this.#startupRemote = undefined;
-        // A status answer that just named a new version lists its files: the pull reads them
-        // without asking for the active artifact again (one round trip less per new version).
-        const named = this.#namedVersion;
-        this.#namedVersion = undefined;
-        const active = remote === undefined && named !== undefined && named.artifactId !== sync.status.artifactId ? named : undefined;
-        // A content check reads a slice (check-scope.ts); a handed-over `sync`/`pull --force` reads all.
-        const check = effect.check === true && remote === undefined && active === undefined && !this.#forceNext;
-        // The status answer that made the check due lists the version's files: no active-artifact call.
-        const listed = named !== undefined && named.artifactId === sync.status.artifactId ? { active: named } : {};
-        let report: CycleReport;
-        try {
-          report = check ? await sync.checkRemote(listed) : await sync.fullSync({ remote, force: this.#forceNext, ...(active === undefined ? {} : { active }) });
-        } finally {
-          this.#o.onCycleEnd?.();
-        }
-        this.#fullSyncs += 1;
-        this.#lastFull = report;
-        return this.#cycleDone(true, report);
-      }
+      case "full-sync":
+        return this.#cycleDone(true, await this.#cycles.full(effect.check === true));
       case "push": {
-        this.#namedVersion = undefined;
         let report: CycleReport | undefined;
         try {
-          report = await sync.pushPaths(new Set(effect.paths));
+          report = await this.#cycles.push(effect.paths);
         } catch (err) {
           await this.#send({ type: "unsent", paths: effect.paths });
           throw err;
@@ -306,7 +232,7 @@ export class DesignWorker {
       case "after-pull":
         return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId, (p) => sync.baseText(p));
       case "publish":
-        return about.report === undefined ? undefined : this.#publish(about.report.artifactId);
+        return about.report === undefined ? undefined : this.#cycles.publish(about.report.artifactId);
       case "settle-heap":
         this.#o.settleHeap?.();
         return;
@@ -369,22 +295,8 @@ export class DesignWorker {
       });
     }
     const { status: folder, daemon } = this.#o.sync;
-    this.#namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
+    this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
     await this.#send({ type: "status", status, persisted: daemon.lastStatus, artifactId: folder.artifactId, halted: folder.halted !== undefined, now: this.#o.clock.monotonic(), at: this.#o.clock.now() });
-  }
-
-  async #publish(artifactId: string): Promise<void> {
-    const { client, sync, emit, dir } = this.#o;
-    try {
-      const r = await client.publish(sync.editorId, artifactId);
-      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: `published${r.previewUrl === undefined ? "" : ` ${r.previewUrl}`}${r.warning === undefined ? "" : `; ${r.warning}`}` });
-    } catch (err) {
-      // A compile failure is the user's code, not a sync failure: show it and go on.
-      if (!hasCode(err, "UNPROCESSABLE")) throw err;
-      // The compiler's own words (`file:line:col: message`) are what the user and editors need.
-      const why = err instanceof ApiError && err.serverMessage !== undefined ? err.serverMessage : describeError(err);
-      emit({ event: "error", dir, editorId: sync.editorId, code: err.code, message: `publish failed: ${why}` });
-    }
   }
 
   #onFailure(err: unknown): Promise<void> {

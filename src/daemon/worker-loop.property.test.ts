@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DesignStatus } from "../api/schemas.js";
-import type { FailureClass } from "./failure.js";
+import type { FailureClass } from "../sync/failure.js";
 import { initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
 const cfg: LoopConfig = { dir: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };

@@ -1,0 +1,64 @@
+/**
+ * The wiring of one design's daemon worker (`mpsync watch`): its engine, chokidar source, git
+ * pause and commit-on-pull, all from .syncrc and the runtime. The watcher and git modules load
+ * only here, when a daemon starts.
+ */
+import type { Mapping, Runtime, WriteObserver } from "../runtime.js";
+import type { Backoff } from "../scheduling/backoff.js";
+import type { EventSink } from "../sync/events.js";
+import type { DesignWorker } from "./design-worker.js";
+
+/** What the daemon hands a design's worker (the rest comes from .syncrc). */
+export interface DesignWorkerWiring {
+  emit: EventSink;
+  /** False once this process no longer holds the folder's lock. */
+  lockHeld: () => Promise<boolean>;
+  /** The whole daemon must stop (a refused key). */
+  onFatal: (err: unknown) => void;
+  /** This design stopped for good (403, 404, its lock gone). */
+  onStopped?: ((err: unknown) => void) | undefined;
+  retry?: Backoff | undefined;
+  /** Told when the engine starts writing into the folder and when its cycle is over (`mpsync dev`). */
+  writes?: WriteObserver | undefined;
+}
+
+/** One design's daemon worker, wired from `runtime` and .syncrc. */
+export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wiring: DesignWorkerWiring): Promise<DesignWorker> {
+  const [{ DesignWorker }, { createChangeSource }, gitLock, { createPullCommitter }] = await Promise.all([
+    import("./design-worker.js"),
+    import("../watch/chokidar-source.js"),
+    import("../local/git-lock.js"),
+    import("../git/pull-committer.js"),
+  ]);
+  const { config } = await runtime.config();
+  const gitDir = config.git.pauseDuringGitOps ? gitLock.findGitDir(mapping.root) : undefined;
+  const gitBusy = (): boolean => gitDir !== undefined && gitLock.isGitBusy(gitDir);
+  const writes = wiring.writes;
+  const sync = await runtime.createDesignSync(mapping, wiring.emit, { holdPushes: gitBusy, ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }) });
+  const scheduler = await runtime.pollScheduler();
+  const client = await runtime.client();
+  const logger = runtime.logger().child({ dir: mapping.dir });
+  return new DesignWorker({
+    dir: mapping.dir,
+    sync,
+    client,
+    emit: wiring.emit,
+    logger,
+    clock: runtime.clock,
+    publishOnPush: config.publishOnPush,
+    lockHeld: wiring.lockHeld,
+    remoteCheckMs: config.remoteCheckSec * 1000,
+    onPulled: createPullCommitter({ enabled: config.git.commitOnPull, root: mapping.root, dir: mapping.dir, client, logger, emit: wiring.emit }),
+    retry: wiring.retry,
+    // A save opens the connection while the debounce runs (after an idle pause the keep-alive
+    // connection is gone: a TCP and TLS handshake would otherwise delay the push).
+    watch: (onBatch, onError) => createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError, onActivity: () => client.warm?.() }),
+    schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
+    gitBusy,
+    waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
+    onFatal: wiring.onFatal,
+    onStopped: wiring.onStopped,
+    settleHeap: runtime.heapSettler(),
+    ...(writes === undefined ? {} : { onCycleEnd: () => writes.settled() }),
+  });
+}

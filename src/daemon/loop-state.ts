@@ -1,0 +1,140 @@
+/**
+ * The daemon loop's vocabulary (worker-loop.ts): what it remembers between events (LoopState),
+ * what can happen to it (LoopEvent), what it asks the worker to do (Effect), and its settings.
+ */
+import type { DesignStatus } from "../api/schemas.js";
+import type { Backoff } from "../scheduling/backoff.js";
+import type { EventBody } from "../sync/events.js";
+import type { FailureClass } from "../sync/failure.js";
+
+/** The loop's settings (from .syncrc). */
+export interface LoopConfig {
+  /** The folder as written in .syncrc (messages name it). */
+  dir: string;
+  publishOnPush: boolean;
+  /** How often an idle design's remote contents are read (in-place edits move no id). */
+  remoteCheckMs: number;
+  retry: Backoff;
+}
+
+/** Everything the loop remembers between events. */
+export interface LoopState {
+  stopped: boolean;
+  /** The last status said a generation runs: cycles wait. */
+  generating: boolean;
+  /** The next cycle reads every remote file (start-up, a new version, a due content check). */
+  needsFullSync: boolean;
+  /** The full sync is due only for the content check (a slice of the files is read). */
+  checkOnly: boolean;
+  /** Local paths waiting to be pushed. */
+  pending: ReadonlySet<string>;
+  /** A git operation holds the repository; one waiter resumes the loop when it ends. */
+  waitingForGit: boolean;
+  /** Failed cycles in a row (the backoff's exponent). */
+  failures: number;
+  retryArmed: boolean;
+  /** Code of the failure last said (an outage is said once, then "back online"). */
+  lastErrorCode: string | undefined;
+  /** "nothing to pull yet" said once per stretch without a version. */
+  noArtifactNoted: boolean;
+  /** When the last full sync ran (monotonic clock ms). */
+  lastRemoteRead: number;
+  /** When a status was last persisted (monotonic clock ms). */
+  lastStatusSave: number;
+  /** File names of the remote version last synced. */
+  remoteNames: readonly string[];
+  /** Watcher failures already said (by code): each is said once. */
+  watcherErrors: readonly string[];
+  /** Held by `mpsync pause`: no cycle runs (local changes gather in pending) until resume. */
+  paused: boolean;
+}
+
+/** An event, without the `dir` and `editorId` the worker adds. */
+export type LoopEmit = EventBody;
+
+/** What the worker must do, in order. */
+export type Effect =
+  | { do: "emit"; event: LoopEmit }
+  | { do: "set-status"; status: { isGenerating: boolean; activeArtifactId: string | null; at: number } }
+  /** Persist state (awaited). */
+  | { do: "save" }
+  /** Decide and run a cycle now, inside the current task. */
+  | { do: "cycle" }
+  /** Queue a cycle behind the running ones. */
+  | { do: "enqueue-cycle" }
+  /** `check`: only the content check is due (DesignSync.checkRemote reads a slice, check-scope.ts). */
+  | { do: "full-sync"; check?: true }
+  | { do: "push"; paths: ReadonlySet<string> }
+  /** Wait (off the chain) until git is done, then send `git-free` or `git-wait-ended`. */
+  | { do: "wait-git" }
+  | { do: "arm-retry"; delayMs: number }
+  | { do: "record-error"; code: string; message: string }
+  | { do: "clear-error" }
+  | { do: "after-pull" }
+  | { do: "publish" }
+  /** Free the big cycle's garbage once the daemon is quiet (src/core/heap.ts). */
+  | { do: "settle-heap" }
+  | { do: "halt" }
+  | { do: "close-source" }
+  /** This design stopped for good (no access, lock gone): tell the daemon, which may have no folder left. */
+  | { do: "stopped" }
+  | { do: "fatal" }
+  | { do: "log"; level: "info" | "debug"; message: string; fields: Record<string, unknown> };
+
+/** What can happen to the loop. */
+export type LoopEvent =
+  /** The worker opened the design and its watcher is ready. */
+  | { type: "start"; generating: boolean }
+  /** The watcher reported changed paths. */
+  | { type: "local"; paths: Iterable<string> }
+  /** The stop sweep found paths that differ from their base (no cycle queued: stop runs one). */
+  | { type: "swept"; paths: Iterable<string> }
+  /**
+   * A status answer. `artifactId` is the one synced; `halted` when the design is halted;
+   * `now` is monotonic (the loop's ages), `at` the wall clock (stored for `status`).
+   */
+  | { type: "status"; status: DesignStatus; persisted: { isGenerating: boolean; activeArtifactId: string | null } | undefined; artifactId: string | undefined; halted: boolean; now: number; at: number }
+  /** A cycle is due: what it does depends on git and on what is pending. */
+  | { type: "cycle"; gitBusy: boolean; halted: boolean }
+  /** A cycle ran. `report` is undefined when it had nothing to do; `now` is monotonic. */
+  | { type: "cycle-done"; full: boolean; report: { remoteNames: readonly string[]; pulledOrRemoved: number; pushed: number } | undefined; hadPersistedError: boolean; now: number }
+  /** A push cycle failed: its paths go back to pending (the failure follows as `failed`). */
+  | { type: "unsent"; paths: ReadonlySet<string> }
+  /** A cycle, a status poll or a save failed. `jitter` in [0, 1) spreads retries. */
+  | { type: "failed"; failure: FailureClass; code: string; message: string; jitter: number }
+  | { type: "retry-due" }
+  | { type: "git-free"; waitedMs: number; operation: string | undefined }
+  | { type: "git-wait-ended" }
+  /** `mpsync pause`: hold every cycle; `mpsync resume`: a full sync, then on as before. */
+  | { type: "pause" }
+  | { type: "resume" }
+  /** `mpsync sync` (or `pull --force` handed over): a full sync now, inside the current task. */
+  | { type: "sync-now" }
+  /** The watcher failed (a full inotify table...): `message` says what it means, once per code. */
+  | { type: "watcher-error"; code: string; message: string }
+  | { type: "stop" };
+
+/** The next state and what to do, in order. */
+export type Step = { state: LoopState; effects: Effect[] };
+
+/** The state of a worker before `start`. */
+export function initialLoopState(): LoopState {
+  return {
+    stopped: false,
+    generating: false,
+    needsFullSync: false,
+    checkOnly: false,
+    pending: new Set(),
+    waitingForGit: false,
+    failures: 0,
+    retryArmed: false,
+    lastErrorCode: undefined,
+    noArtifactNoted: false,
+    // Never: the monotonic clock starts near 0 with the process, so 0 would read as "just now".
+    lastRemoteRead: Number.NEGATIVE_INFINITY,
+    lastStatusSave: Number.NEGATIVE_INFINITY,
+    remoteNames: [],
+    watcherErrors: [],
+    paused: false,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The sync cycles a DesignWorker runs, and what the next full sync may use: the remote read
+ * begun at start-up (it arrives while the watcher gets ready), the version a status answer just
+ * named (its files are read without another active-artifact call), a forced run (`pull --force`
+ * handed over). Also publish-on-push. The loop (worker-loop.ts) decides when; this runs them.
+ */
+import { ApiError } from "../api/errors.js";
+import { hasCode } from "../core/errors.js";
+import type { CycleReport } from "../sync/design-sync.js";
+import { describeError } from "../sync/describe-error.js";
+import type { RemoteSnapshot } from "../sync/remote-snapshot.js";
+import type { DesignWorkerOptions } from "./worker-options.js";
+
+/** One worker's cycles. */
+export class WorkerCycles {
+  readonly #o: DesignWorkerOptions;
+  /** The start-up cycle's remote read, begun before the watcher is ready (DesignWorker.start). */
+  startupRemote: Promise<RemoteSnapshot> | undefined;
+  /** The version the last status answer named, for the full sync it triggers. */
+  namedVersion: { artifactId: string; files: string[] } | undefined;
+  /** The next full sync proceeds past the circuit breakers (`pull --force` handed over). */
+  forceNext = false;
+  /** Full syncs run, and the last one's report (syncNow tells whether its cycle ran). */
+  fullSyncs = 0;
+  lastFull: CycleReport | undefined;
+
+  constructor(options: DesignWorkerOptions) {
+    this.#o = options;
+  }
+
+  /** A full sync, or with `check` the content check (a slice) when nothing asks for more. */
+  async full(check: boolean): Promise<CycleReport> {
+    const { sync } = this.#o;
+    const remote = this.startupRemote;
+    this.startupRemote = undefined;
+    // A status answer that just named a new version lists its files: the pull reads them
+    // without asking for the active artifact again (one round trip less per new version).
+    const named = this.namedVersion;
+    this.namedVersion = undefined;
+    const active = remote === undefined && named !== undefined && named.artifactId !== sync.status.artifactId ? named : undefined;
+    // A content check reads a slice (check-scope.ts); a handed-over `sync`/`pull --force` reads all.
+    const slice = check && remote === undefined && active === undefined && !this.forceNext;
+    // The status answer that made the check due lists the version's files: no active-artifact call.
+    const listed = named !== undefined && named.artifactId === sync.status.artifactId ? { active: named } : {};
+    let report: CycleReport;
+    try {
+      report = slice ? await sync.checkRemote(listed) : await sync.fullSync({ remote, force: this.forceNext, ...(active === undefined ? {} : { active }) });
+    } finally {
+      this.#o.onCycleEnd?.();
+    }
+    this.fullSyncs += 1;
+    this.lastFull = report;
+    return report;
+  }
+
+  /** A push pass over `paths` (the caller tells onCycleEnd). */
+  push(paths: Iterable<string>): Promise<CycleReport | undefined> {
+    this.namedVersion = undefined;
+    return this.#o.sync.pushPaths(new Set(paths));
+  }
+
+  /** Publishes `artifactId` (publishOnPush); a compile failure is said and sync goes on. */
+  async publish(artifactId: string): Promise<void> {
+    const { client, sync, emit, dir } = this.#o;
+    try {
+      const r = await client.publish(sync.editorId, artifactId);
+      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: `published${r.previewUrl === undefined ? "" : ` ${r.previewUrl}`}${r.warning === undefined ? "" : `; ${r.warning}`}` });
+    } catch (err) {
+      // A compile failure is the user's code, not a sync failure: show it and go on.
+      if (!hasCode(err, "UNPROCESSABLE")) throw err;
+      // The compiler's own words (`file:line:col: message`) are what the user and editors need.
+      const why = err instanceof ApiError && err.serverMessage !== undefined ? err.serverMessage : describeError(err);
+      emit({ event: "error", dir, editorId: sync.editorId, code: err.code, message: `publish failed: ${why}` });
+    }
+  }
+}
