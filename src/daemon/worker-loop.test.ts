@@ -112,6 +112,8 @@ describe("worker loop: status answers", () => {
     ["a first generation without a result", { generating: true }, status({ activeArtifactId: null, availableFiles: [] }), ["set-status", "emit", "save"], ["notice: nothing to pull yet: its first generation ended without a result; sync starts with its first version"], { generating: false }],
     ["a version arrives: the note may be said again later", { noArtifactNoted: true }, status(), ["set-status", "cycle"], [], { noArtifactNoted: false }],
     ["after stop: ignored", { stopped: true }, status({ activeArtifactId: "a2" }), [], [], { needsFullSync: false }],
+    ["the service answers after an outage: back online is said before the cycle", { lastErrorCode: "NETWORK", failures: 2 }, status(), ["set-status", "emit", "clear-error", "cycle"], ["notice: back online: sync resumed"], { lastErrorCode: undefined }],
+    ["the service answers after a full disk: said when a cycle works, not here", { lastErrorCode: "DISK_FULL" }, status(), ["set-status", "cycle"], [], { lastErrorCode: "DISK_FULL" }],
   ])("%s", (_name, before, event, effects, said, after) => expectStep(before, event, effects, said, after));
 });
 

@@ -90,6 +90,12 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
   const persist = changed || now - s.lastStatusSave >= STATUS_SAVE_INTERVAL_MS;
   let next: LoopState = persist ? { ...s, lastStatusSave: now } : s;
   effects.push({ do: "set-status", status: { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: e.at } });
+  if (OFFLINE_CODES.has(s.lastErrorCode)) {
+    // The service answered: back online is said now, before what the next cycle sends or pulls
+    // (said at the cycle's end, it came after "pushed", as if the push had gone out offline).
+    next = { ...next, lastErrorCode: undefined };
+    effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message: "back online: sync resumed" } }, { do: "clear-error" });
+  }
   const save = (): Effect[] => (persist ? [{ do: "save" }] : []);
   if (status.isGenerating) {
     if (!s.generating) effects.push({ do: "emit", event: { event: "generating", message: "design is generating: pushes wait until it is idle" } });
