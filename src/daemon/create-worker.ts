@@ -34,11 +34,17 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
   const gitDir = config.git.pauseDuringGitOps ? gitLock.findGitDir(mapping.root) : undefined;
   const gitBusy = (): boolean => gitDir !== undefined && gitLock.isGitBusy(gitDir);
   const writes = wiring.writes;
-  const sync = await runtime.createDesignSync(mapping, wiring.emit, { holdPushes: gitBusy, ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }) });
+  // The worker hears the engine's events first (after an outage, "back online" goes before "pushed").
+  let worker: DesignWorker | undefined;
+  const emit: EventSink = (event) => {
+    worker?.beforeSyncEvent(event);
+    wiring.emit(event);
+  };
+  const sync = await runtime.createDesignSync(mapping, emit, { holdPushes: gitBusy, ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }) });
   const scheduler = await runtime.pollScheduler();
   const client = await runtime.client();
   const logger = runtime.logger().child({ dir: mapping.dir });
-  return new DesignWorker({
+  worker = new DesignWorker({
     dir: mapping.dir,
     sync,
     client,
@@ -61,4 +67,5 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     settleHeap: runtime.heapSettler(),
     ...(writes === undefined ? {} : { onCycleEnd: () => writes.settled() }),
   });
+  return worker;
 }

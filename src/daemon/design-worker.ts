@@ -10,6 +10,7 @@ import type { DesignStatus } from "../api/schemas.js";
 import { errorCode, MpsyncError } from "../core/errors.js";
 import { CYCLE_BACKOFF } from "../scheduling/backoff.js";
 import type { CycleReport } from "../sync/design-sync.js";
+import type { SyncEvent } from "../sync/events.js";
 import type { ChangeSourceHandle } from "../sync/ports.js";
 import { describeError } from "../sync/describe-error.js";
 import { classifyFailure, describeFailure } from "../sync/failure.js";
@@ -17,6 +18,9 @@ import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 import { WorkerCycles } from "./worker-cycles.js";
 import type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
+
+/** Engine events that only an answer of the service lets through. */
+const ANSWERED_EVENTS: ReadonlySet<SyncEvent["event"]> = new Set(["pushed", "pulled", "conflict"]);
 
 export type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
 
@@ -81,6 +85,14 @@ export class DesignWorker {
   }
 
   /** Flushes pending local changes (one last push), then stops everything. */
+  /**
+   * Called with each event of this folder's engine before it is said: one that needed the
+   * service's answer (pushed, pulled, a conflict) says "back online" first after an outage.
+   */
+  beforeSyncEvent(event: SyncEvent): void {
+    if (ANSWERED_EVENTS.has(event.event)) void this.#send({ type: "answered" });
+  }
+
   async stop(): Promise<void> {
     if (this.#loop.stopped) return;
     if (this.#o.gitBusy()) this.#o.logger.warn("stopping during a git operation: its changes are pushed at the next start");

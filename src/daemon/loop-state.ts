@@ -94,6 +94,8 @@ export type LoopEvent =
    * `now` is monotonic (the loop's ages), `at` the wall clock (stored for `status`).
    */
   | { type: "status"; status: DesignStatus; persisted: { isGenerating: boolean; activeArtifactId: string | null } | undefined; artifactId: string | undefined; halted: boolean; now: number; at: number }
+  /** The cycle's engine heard from the service (it pushed, pulled or met a conflict). */
+  | { type: "answered" }
   /** A cycle is due: what it does depends on git and on what is pending. */
   | { type: "cycle"; gitBusy: boolean; halted: boolean }
   /** A cycle ran. `report` is undefined when it had nothing to do; `now` is monotonic. */

@@ -137,6 +137,21 @@ describe("worker loop: a cycle's end", () => {
   ])("%s", (_name, before, config, event, effects, said, after) => expectStep(before, event, effects, said, after, config));
 });
 
+describe("worker loop: the engine heard from the service (a retried cycle before any poll)", () => {
+  it.each<[string, Partial<LoopState>, string[], string[], Partial<LoopState>]>([
+    ["after an outage: back online, said before the engine's pushed", { lastErrorCode: "NETWORK", failures: 2 }, ["emit", "clear-error"], ["notice: back online: sync resumed"], { lastErrorCode: undefined }],
+    ["then the cycle's end says nothing more", { lastErrorCode: undefined }, [], [], { lastErrorCode: undefined }],
+    ["after a full disk: the disk is not the service, said at the cycle's end", { lastErrorCode: "DISK_FULL" }, [], [], { lastErrorCode: "DISK_FULL" }],
+    ["no failure: nothing", {}, [], [], {}],
+  ])("%s", (_name, before, effects, said, after) => expectStep(before, { type: "answered" }, effects, said, after));
+
+  it("back online once: the cycle's end after an answer does not say it again", () => {
+    const answered = step(state({ lastErrorCode: "TIMEOUT" }), { type: "answered" }, cfg);
+    const done = step(answered.state, { type: "cycle-done", full: false, report: undefined, hadPersistedError: false, now: NOW }, cfg);
+    expect(emitted([...answered.effects, ...done.effects])).toEqual(["notice: back online: sync resumed"]);
+  });
+});
+
 describe("worker loop: failures", () => {
   const failed = (failure: "fatal" | "stop-design" | "wait" | "git" | "retry", code: string, jitter = 0.5): LoopEvent => ({ type: "failed", failure, code, message: "service unreachable", jitter });
 

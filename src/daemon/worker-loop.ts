@@ -35,6 +35,8 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
       return { state: { ...s, pending: union(s.pending, e.paths) }, effects: [] };
     case "status":
       return onStatus(s, e, cfg);
+    case "answered":
+      return backOnline({ state: s, effects: [] });
     case "cycle":
       return onCycle(s, e);
     case "cycle-done":
@@ -90,12 +92,8 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
   const persist = changed || now - s.lastStatusSave >= STATUS_SAVE_INTERVAL_MS;
   let next: LoopState = persist ? { ...s, lastStatusSave: now } : s;
   effects.push({ do: "set-status", status: { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: e.at } });
-  if (OFFLINE_CODES.has(s.lastErrorCode)) {
-    // The service answered: back online is said now, before what the next cycle sends or pulls
-    // (said at the cycle's end, it came after "pushed", as if the push had gone out offline).
-    next = { ...next, lastErrorCode: undefined };
-    effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message: "back online: sync resumed" } }, { do: "clear-error" });
-  }
+  // The service answered: back online is said now, before what the next cycle sends or pulls.
+  ({ state: next } = backOnline({ state: next, effects }));
   const save = (): Effect[] => (persist ? [{ do: "save" }] : []);
   if (status.isGenerating) {
     if (!s.generating) effects.push({ do: "emit", event: { event: "generating", message: "design is generating: pushes wait until it is idle" } });
@@ -141,6 +139,18 @@ function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {
   }
   if (s.pending.size === 0) return { state: s, effects: [] };
   return { state: { ...s, pending: new Set() }, effects: [{ do: "push", paths: s.pending }] };
+}
+
+/**
+ * After an outage, the first answer of the service (a status poll, or a retried cycle's request
+ * before any poll) says "back online", ahead of what that answer lets through: said at the
+ * cycle's end, it came after "pushed", as if the push had gone out offline.
+ */
+function backOnline(step: Step): Step {
+  const s = step.state;
+  if (!OFFLINE_CODES.has(s.lastErrorCode)) return step;
+  step.effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message: "back online: sync resumed" } }, { do: "clear-error" });
+  return { state: { ...s, lastErrorCode: undefined }, effects: step.effects };
 }
 
 function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>, cfg: LoopConfig): Step {

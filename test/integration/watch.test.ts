@@ -153,6 +153,21 @@ describe("watch", () => {
     expect(h.events.filter((e) => codeOf(e) === "RESUMED").map((e) => e.message)).toEqual(["back online: sync resumed"]);
   });
 
+  it("after an outage, a retried push before any status poll says back online before pushed", async () => {
+    // One poll at start, none after: the retry timer's cycle is the first to reach the service.
+    h = await startHarness({ syncrc: { pollIntervalSec: 3600 } });
+    daemon = await startDaemon(h);
+    h.emu.control.setFaults({ errorRate: 1 });
+    await h.writeLocal("index.css", "/* edit made offline */\n");
+    await h.waitForEvent((e) => e.event === "error");
+    const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
+    h.emu.control.setFaults({ errorRate: 0 });
+    await h.waitForEvent((e) => e.event === "pushed", { timeoutMs: 15_000 });
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/status"))).toBe(polls);
+    const said = h.events.filter((e) => e.event === "pushed" || codeOf(e) === "RESUMED").map((e) => e.message);
+    expect(said).toEqual(["back online: sync resumed", "pushed 1 file"]);
+  });
+
   it("halts the design on a mass delete and leaves every file in place", async () => {
     h = await startHarness();
     daemon = await startDaemon(h);
