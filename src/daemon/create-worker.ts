@@ -35,16 +35,16 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
   const gitBusy = (): boolean => gitDir !== undefined && gitLock.isGitBusy(gitDir);
   const writes = wiring.writes;
   // The worker hears the engine's events first (after an outage, "back online" goes before "pushed").
-  let worker: DesignWorker | undefined;
+  const made: { worker?: DesignWorker } = {};
   const emit: EventSink = (event) => {
-    worker?.beforeSyncEvent(event);
+    made.worker?.beforeSyncEvent(event);
     wiring.emit(event);
   };
   const sync = await runtime.createDesignSync(mapping, emit, { holdPushes: gitBusy, ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }) });
   const scheduler = await runtime.pollScheduler();
   const client = await runtime.client();
   const logger = runtime.logger().child({ dir: mapping.dir });
-  worker = new DesignWorker({
+  const worker = new DesignWorker({
     dir: mapping.dir,
     sync,
     client,
@@ -67,5 +67,6 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     settleHeap: runtime.heapSettler(),
     ...(writes === undefined ? {} : { onCycleEnd: () => writes.settled() }),
   });
+  made.worker = worker;
   return worker;
 }
