@@ -8,7 +8,7 @@
  * with V8's code cache, and one file is one cache. Commands stay lazy: each command's
  * implementation is reached by `import()` in its declaration (src/cli/declare/), which esbuild
  * turns into a module that runs on first use, so a command runs only its own modules' code
- * (test/cli/lazy-commands.test.ts, from V8's coverage). Measured (issue 13): `mpsync status` 3.4x -> 2.5x `node -e 0`, 20
+ * (test/cli/lazy-commands.test.ts, from V8's coverage). Measured: `mpsync status` 3.4x -> 2.5x `node -e 0`, 20
  * interleaved runs; the first run after an install compiles as before, about the old time.
  *
  * Left outside the bundle: esbuild (the emulator's publish check only) and fsevents. undici's
@@ -22,7 +22,7 @@ import { build } from "esbuild";
 
 /**
  * Parts of dependencies mpsync never uses, which their packages load up front all the same.
- * In the bundle each gets a stand-in; every command then compiles and runs less (issue 13):
+ * In the bundle each gets a stand-in; every command then compiles and runs less:
  * - zod's `z` namespace (and its `core`) re-exports every locale (about 50 files, 300 KB) and
  *   fromJSONSchema; `z` is used as an object, so esbuild keeps all of it. zod sets its English
  *   messages from `locales/en.js`, which stays. About 40 % of zod's bundled size.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run soak` (second part; alone: `npm run soak:daemon`): ONE long-running daemon, as people
- * leave `mpsync watch` next to `npm run dev` for days (issue 24). The real engine, real chokidar
+ * leave `mpsync watch` next to `npm run dev` for days. The real engine, real chokidar
  * and a real folder (a small tmpfs when the script may mount one, so the disk can really fill)
  * against the emulator in this process. For `--minutes` (default 30; MPSYNC_SOAK_MINUTES):
  * rounds of random local saves, new files, web edits in place and new versions, each round

@@ -5,7 +5,7 @@
  * keeps V8's code cache of itself (src/core/code-cache.ts), written by the first run (the
  * `pull` that seeds the folder); `status` is also timed without it (MPSYNC_CODE_CACHE=0), as
  * the first command after an install runs, and with a cache a first `--help` wrote (then one
- * `status` ran, which grows it: issue 27).
+ * `status` ran, which grows it).
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";

@@ -39,7 +39,7 @@ async function startDaemon(emu) {
 async function timedSave(emu, ctx, rel, content) {
   const { control } = emu;
   const firstRequest = control.waitForRequest((e) => routeOf(e) === ROUTES.active, { timeoutMs: SAVE_TIMEOUT_MS });
-  // The window (issue 23): from the pre-push read reaching the service to the PATCH reaching it.
+  // The window: from the pre-push read reaching the service to the PATCH reaching it.
   // Another writer's save inside it is overwritten unseen (the API has no compare-and-swap).
   const readAt = control.waitForRequest((e) => routeOf(e) === ROUTES.read, { timeoutMs: SAVE_TIMEOUT_MS }).then(() => performance.now());
   let patchAt = 0;

@@ -1,7 +1,7 @@
 /**
  * What every scenario shares: the emulator on 127.0.0.1:0, temp homes holding a .syncrc, a
  * Runtime on the BUILT code, generated file sets, request-log accounting and child processes
- * of the built CLI with a resource probe. Mirrors test/integration/harness.ts.
+ * of the built CLI with a resource probe. Mirrors test/support/harness.ts.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

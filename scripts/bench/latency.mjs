@@ -1,5 +1,5 @@
 /**
- * Figure 8, mpsync over a network (issue 27): the emulator adds `latencyMs` to every request
+ * Figure 8, mpsync over a network: the emulator adds `latencyMs` to every request
  * (its fault option), at 50, 100 and 200 ms, one latency after the other in one run:
  *   a. save -> server: writeFile resolving -> the emulator answered the PATCH carrying it,
  *      on an in-process WatchDaemon (debounceMs 150, no status poll inside the window);
@@ -180,7 +180,7 @@ async function benchIdleCost(emu, { files, bytes, sweeps }) {
     // Status polls run on their own schedule, one per pollIntervalSec at the defaults (the scaled
     // loop polls more often than it checks when a check outlasts its interval).
     const perHour = { [ROUTES.status]: 3600 / DEFAULT_SEC, ...Object.fromEntries(Object.entries(counts).filter(([k]) => k !== ROUTES.status).map(([k, n]) => [k, Math.round(perCheckToHour(n))])) };
-    // Before issue 27 every check read every file: a full read (what the seed pull moved) per check.
+    // Before src/sync/check-scope.ts every check read every file: a full read (what the seed pull moved) per check.
     const fullEveryCheckPerHour = fullReadBytes * (3600 / DEFAULT_SEC);
     const bytesPerHour = perCheckToHour(windowBytes);
     const sentPerHour = perCheckToHour(sentBytes);

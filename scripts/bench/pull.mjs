@@ -182,7 +182,7 @@ export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, l
 }
 
 /**
- * The pull at scale (issue 13: "the ratio must stop growing with N"): mpsync's engine against
+ * The pull at scale (the ratio must stop growing with N): mpsync's engine against
  * the reference at each size, two interleaved pairs (reference first, then engine first).
  */
 export async function benchPullScale(emu, { sizes, bytes, log }) {

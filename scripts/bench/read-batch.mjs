@@ -1,5 +1,5 @@
 /**
- * Read batch size (issue 13): the time to read every file of a design through the real client
+ * Read batch size: the time to read every file of a design through the real client
  * (files/read, 4 requests in flight per key) with 40, 100, 250 names per request and all names
  * in one, at 2,000 and 10,000 files of 4 KB, interleaved size by size, median of 3. Prints a
  * Markdown table. Usage: npm run build && node scripts/bench/read-batch.mjs

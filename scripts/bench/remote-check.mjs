@@ -1,5 +1,5 @@
 /**
- * The idle cost of the remote content check (issue 10): an idle WatchDaemon on a design of N
+ * The idle cost of the remote content check: an idle WatchDaemon on a design of N
  * files, with pollIntervalSec and remoteCheckSec scaled down so that several checks happen in
  * seconds. Requests per check and per poll are counted from the emulator's log and converted
  * to an hour at the defaults (pollIntervalSec 60, remoteCheckSec 60); CPU per check is the

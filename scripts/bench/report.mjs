@@ -109,7 +109,7 @@ export function buildRows(r) {
 const shortRoute = (route) => route.replace(/^(GET|POST|PATCH) \/v3\/designs\/\{id\}\/(artifacts\/\{id\}\/)?/, "");
 const showRoutes = (routes) => Object.entries(routes).map(([k, n]) => `${Number.isInteger(n) ? n : n.toFixed(1)} ${shortRoute(k)}`).join(" + ") || "none";
 
-/** Figure 8: the rows over a network (issue 27), from scripts/bench/latency.mjs. */
+/** Figure 8: the rows over a network, from scripts/bench/latency.mjs. */
 export function latencyRows(l) {
   const rows = [];
   const d = l.debounceMs;

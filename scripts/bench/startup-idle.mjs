@@ -29,7 +29,7 @@ async function reconcileOnce(emu, home) {
 }
 
 /**
- * The minimal checker a re-pull is measured against (issue 13): every file read as the
+ * The minimal checker a re-pull is measured against: every file read as the
  * reference client reads it (readEveryFile), each compared with the local file. No state.
  */
 async function referenceCheck(baseUrl, editorId, root) {
@@ -196,7 +196,7 @@ export async function benchStartupIdle(emu, { files, bytes, runs, idleSec, pollS
   }
 }
 
-/** An idle `mpsync watch` on a smaller folder (issue 13's 2,000-file RSS target). */
+/** An idle `mpsync watch` on a smaller folder (the 2,000-file RSS target). */
 export async function benchIdleSmall(emu, { files, bytes, idleSec, pollSec, log }) {
   const { editorId } = emu.control.createDesign(BENCH_KEY, { files: makeFiles(files, bytes) });
   const home = await makeHome(emu.baseUrl, editorId, { pollIntervalSec: pollSec, remoteCheckSec: 3600 });

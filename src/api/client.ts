@@ -192,7 +192,7 @@ class HttpV3Client implements ClosableV3Client {
         res = await this.#executor.execute({ endpoint, path: pathOf(endpoint, { editorId }), signal: options.signal });
         break;
       } catch (err) {
-        // What active-artifact answers before a first artifact is unknown (SERVICE-FACTS.md): a
+        // What active-artifact answers before a first artifact is unknown (docs/service-facts.md#status): a
         // 404 there is "nothing yet" when status confirms the design exists with no artifact.
         // One extra status call, only on this path.
         if (!(err instanceof ApiError) || err.code !== "NOT_FOUND") throw err;

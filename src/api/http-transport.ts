@@ -150,7 +150,7 @@ async function readCapped(
     return { body: undefined, bodyProblem: "too-large" };
   }
   // The chunks are kept as bytes and decoded once: decoding each chunk, then joining, put the
-  // body through V8's young generation twice (issue 13: 85 of the 360 MB a 10,000-file start
+  // body through V8's young generation twice (85 of the 360 MB a 10,000-file start
   // allocated, and the scavenges that copied them).
   const chunks: Buffer[] = [];
   let total = 0;

@@ -1,5 +1,5 @@
 /**
- * Connections opened before they are needed (issue 27). After an idle longer than the server's
+ * Connections opened before they are needed. After an idle longer than the server's
  * keep-alive (unknown for the real service; node:http closes at 5 s, load balancers at 60 s or
  * more), the first save would open its connections when its requests go out, and pay a TCP and
  * TLS handshake (2 round trips) on top of them. The daemon calls `open` when local activity

@@ -23,7 +23,7 @@ export type Design = z.infer<typeof designSchema>;
 /**
  * GET /v3/designs/{editorId}/status. `activeArtifactId` is null until the design has a first
  * artifact: a design created with a prompt has none while its first generation runs
- * (SERVICE-FACTS.md "Status"); `availableFiles` is then `[]`.
+ * (docs/service-facts.md#status); `availableFiles` is then `[]`.
  */
 export const designStatusSchema = z.object({
   isGenerating: z.boolean(),
@@ -86,7 +86,7 @@ export type MessagePart = z.infer<typeof messagePartSchema>;
 
 /**
  * One chat item (GET /v3/designs/{editorId}/messages?skip=N, 10 a page, newest first;
- * SERVICE-FACTS.md "Chat history"). `role` is `user` or `assistant` (others tolerated), `app`
+ * docs/service-facts.md#chat-history). `role` is `user` or `assistant` (others tolerated), `app`
  * where it came from. `content` is a list of parts; a bare string is accepted too.
  */
 export const messageSchema = z.object({
@@ -124,7 +124,7 @@ export type CreateDesignRequest = z.infer<typeof createDesignRequestSchema>;
 
 export const resolveUrlRequestSchema = z.strictObject({ url: nonEmpty });
 export const writeFilesRequestSchema = z.strictObject({ files: z.array(fileWriteSchema).min(1) });
-/** `description` ("what changed") is the protocol server's; REST may ignore it (SERVICE-FACTS.md). */
+/** `description` ("what changed") is the protocol server's; REST may ignore it (docs/service-facts.md#versions-and-artifacts). */
 export const createArtifactRequestSchema = z.strictObject({ sourceArtifactId: nonEmpty, name: nonEmpty, description: z.string().optional() });
 export type CreateArtifactRequest = z.infer<typeof createArtifactRequestSchema>;
 export const readFilesRequestSchema = z.strictObject({ fileNames: z.array(z.string()) });
@@ -144,7 +144,7 @@ export const writeFilesResponseSchema = z.object({ files: z.array(z.string()) })
 export const readFilesResponseSchema = z.object({ files: z.array(fileContentSchema) });
 export const promptResponseSchema = z.object({ requestId: nonEmpty });
 /**
- * GET /v3/design-systems. The envelope is not documented (SERVICE-FACTS.md): a bare array, or
+ * GET /v3/design-systems. The envelope is not documented (docs/service-facts.md#design-systems): a bare array, or
  * an object holding one array (`designSystems`, `items`, `data`, ...). Parsed to the list.
  */
 export const designSystemsResponseSchema = z
@@ -194,7 +194,7 @@ export function toPublishResult(body: PublishResponse): PublishResult {
   const files = body.compiledFiles?.filter((f): f is string => typeof f === "string");
   return { previewUrl: body.previewUrl ?? undefined, compiledFiles: files, warning: body.warning ?? undefined };
 }
-/** Every error body (api-v3.md section 7). */
+/** Every error body (docs/service-facts.md#errors). */
 export const errorBodySchema = z.object({ error: z.string() });
 
 /** Versions page size, fixed by the service. */

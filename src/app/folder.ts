@@ -1,5 +1,5 @@
 /**
- * Use cases over one mapped folder, the layer between the commands and the engine (issue 15):
+ * Use cases over one mapped folder, the layer between the commands and the engine:
  * "take the folder's lock, open the design (cleaning up after a killed run), run a cycle, commit
  * the pulled version when `git.commitOnPull` asks for it, release". Commands parse flags, call
  * one of these and render; they never take a lock or open a design themselves.

@@ -108,7 +108,7 @@ describe("runCachedCommonJs", () => {
 describe("shouldGrowCache", () => {
   const KB = 1024;
   it.each([
-    // The numbers of the CLI bundle (issue 27): `status` after a cache written by `--help`
+    // The numbers of the CLI bundle: `status` after a cache written by `--help`
     [{ held: 121 * KB, compiled: 705 * KB }, true],
     // `status` and `pull` with the cache `status` wrote: Node's own modules, little of the CLI
     [{ held: 529 * KB, compiled: 279 * KB }, false],

@@ -3,15 +3,15 @@
  * V8's compiled code (every function the run compiled); later runs hand that back to V8 instead
  * of compiling again. Node 20 has no compile cache of its own (Node 22's
  * `module.enableCompileCache` does the same for every module). The CLI is one such file
- * (`dist/cli.cjs`): `mpsync status` spent about a third of its time compiling (issue 13).
+ * (`dist/cli.cjs`): `mpsync status` spent about a third of its time compiling.
  *
  * The cache is only an accelerator: V8 checks each file against the source, its own version and
  * its flags and refuses one that does not fit (then the file is compiled, and the cache written
  * again); a cache that cannot be read or written is simply not used.
  *
  * The first command writes the cache, and it holds only what that command compiled: `--help`
- * compiles a fifth of what `status` does, and every later `status` compiled the rest again
- * (issue 27). So a run that took the cache and then compiled more than the cache gave it writes
+ * compiles a fifth of what `status` does, and every later `status` compiled the rest again.
+ * So a run that took the cache and then compiled more than the cache gave it writes
  * the cache again, with everything it holds now (the old functions and the new ones).
  */
 import { isAscii } from "node:buffer";

@@ -1,5 +1,5 @@
 /**
- * How much memory the process keeps (issue 13: `mpsync pull` of 2,000 files and an idle `watch`).
+ * How much memory the process keeps (measured on `mpsync pull` of 2,000 files and an idle `watch`).
  *
  * V8 grows its young generation (two semi-spaces) up to 2 x 16 MiB while a cycle reads or
  * writes thousands of files, and keeps it; the start-up cycle's garbage (file texts, response

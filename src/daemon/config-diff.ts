@@ -1,6 +1,6 @@
 /**
- * What a reload of .syncrc changes for a running daemon (issue 24: SIGHUP said "reloaded"
- * while changed settings were silently not applied). Pure: the old and new config in, the
+ * What a reload of .syncrc changes for a running daemon, so a reload never says "reloaded"
+ * while changed settings are silently not applied. Pure: the old and new config in, the
  * folders to start, stop and restart and the one line that says so out.
  */
 import type { ResolvedConfig } from "../config/load-config.js";

@@ -39,7 +39,7 @@ function expectStep(before: Partial<LoopState>, event: LoopEvent, effects: strin
   expect(out.state).toMatchObject(after);
 }
 
-describe("worker loop: the content check (issue 27)", () => {
+describe("worker loop: the content check reads a slice", () => {
   it("a due check with nothing pending reads a slice (check-scope.ts), not every file", () => {
     const out = step(state({ needsFullSync: true, checkOnly: true }), { type: "cycle", gitBusy: false, halted: false }, cfg);
     expect(out.effects).toEqual([{ do: "full-sync", check: true }]);

@@ -1,5 +1,5 @@
 /**
- * The daemon's loop for one design as a pure state machine (issue 15): `step(state, event)`
+ * The daemon's loop for one design as a pure state machine (every rule a table row): `step(state, event)`
  * returns the next state and the effects to run, in order. `DesignWorker` (design-worker.ts)
  * is the thin I/O around it: it feeds events (a local batch, a status answer, a cycle's end or
  * failure, a retry timer, git going quiet, stop) and runs the effects (cycles, saves, events,

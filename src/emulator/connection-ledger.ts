@@ -1,7 +1,7 @@
 /**
  * The TCP connections the emulator accepted and the bytes that crossed them: a bench counts
  * new connections per push (each is a TCP and TLS handshake against the real service) and the
- * bytes an idle daemon costs (issue 27).
+ * bytes an idle daemon costs.
  */
 import type { Socket } from "node:net";
 

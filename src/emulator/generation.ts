@@ -2,7 +2,7 @@
  * Background generations: one run per design, finished by a timer after generationMs or on
  * demand by the control API.
  *
- * Decisions (the real service documents none of this, api-v3.md section 3):
+ * Decisions (the real service documents none of this, docs/service-facts.md#generation):
  * - A prompt sent while the design is generating is refused with 409
  *   `{ "error": "Design is already generating" }` and costs no credit.
  * - A prompt containing the literal `[fail]` ends in a failed generation: the design goes idle

@@ -1,4 +1,4 @@
-/** Identifier shapes of the real service (README, "What is known about the real service"), and the key-to-owner hash. */
+/** Identifier shapes of the real service (docs/service-facts.md#identifiers), and the key-to-owner hash. */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 
 const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";

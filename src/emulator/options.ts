@@ -3,7 +3,7 @@ import type { EmulatorOptions, ResolvedOptions } from "./types.js";
 
 /** @default 3000 */
 export const DEFAULT_GENERATION_MS = 3000;
-/** @default 60000 (api-v3.md section 8) */
+/** @default 60000 (docs/service-facts.md#limits) */
 export const DEFAULT_MIN_POLL_INTERVAL_MS = 60_000;
 /** @default 1000 */
 export const DEFAULT_CREDITS = 1000;

@@ -1,5 +1,5 @@
 /**
- * `strictPoll`: one status poll per design per key per interval (api-v3.md section 8). The
+ * `strictPoll`: one status poll per design per key per interval (docs/service-facts.md#limits). The
  * interval runs from the last ACCEPTED poll, so a client that waits the Retry-After it was
  * given always gets through on its next try.
  */

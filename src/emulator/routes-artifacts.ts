@@ -74,7 +74,7 @@ export const readFiles: ApiHandler<"readFiles"> = (ctx) => {
 
 /**
  * POST .../artifacts/{artifactId}/publish: compiles the artifact; on success the design's
- * preview shows it, and (SERVICE-FACTS.md "Publish") it becomes the active artifact and a
+ * preview shows it, and (docs/service-facts.md#publish) it becomes the active artifact and a
  * version entry is added: here a new version holding the same files, made active. The answer
  * is `{ compiledFiles }` as a third party observed. 422 `Compilation failed: <file>:<line>:<column>: <message>`.
  */

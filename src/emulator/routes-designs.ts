@@ -26,7 +26,7 @@ export const getHealth: ApiHandler<"health"> = () => reply(healthResponseSchema,
 
 /**
  * POST /v3/designs. With a prompt the design has no artifact until its first generation ends
- * (SERVICE-FACTS.md "Status"): the answer, status and active-artifact all say so
+ * (docs/service-facts.md#status): the answer, status and active-artifact all say so
  * (activeArtifactId null, availableFiles [], active-artifact 404). The generation builds on
  * the template or the blank scaffold. The credit is taken first, so a 402 leaves no design.
  */
@@ -133,7 +133,7 @@ export const listMessages: ApiHandler<"listMessages"> = (ctx) => {
     id: m.id,
     role: m.role,
     app: "api",
-    // A list of parts (SERVICE-FACTS.md "Chat history"); an assistant item that produced a
+    // A list of parts (docs/service-facts.md#chat-history); an assistant item that produced a
     // version also points at it, in a part type clients must be ready to ignore.
     content: [{ type: "text", text: m.content }, ...(m.artifactId === undefined ? [] : [{ type: "artifact", artifactId: m.artifactId }])],
     timeCreated: m.timeCreated,

@@ -1,5 +1,5 @@
 /**
- * The blank design's scaffold (SERVICE-FACTS.md "Blank design scaffold"): a React + Tailwind
+ * The blank design's scaffold (docs/service-facts.md#blank-design-scaffold): a React + Tailwind
  * app that compiles, in the service's style: named exports (`export function App()`), and
  * index.css starting with Tailwind's `@import` lines.
  */

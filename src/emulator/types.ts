@@ -40,7 +40,7 @@ export interface EmulatorOptions {
   faults?: FaultOptions;
   /**
    * Request bodies larger than this are answered 413. The service's limit is not documented
-   * (16 MB and more were accepted, SERVICE-FACTS.md). @default 64 MiB
+   * (16 MB and more were accepted, docs/service-facts.md#files). @default 64 MiB
    */
   maxBodyBytes?: number;
   /** @default "https://www.magicpatterns.com" */

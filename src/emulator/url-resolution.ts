@@ -1,5 +1,5 @@
 /**
- * The three URL shapes resolve-url accepts (api-v3.md section 4): editor
+ * The three URL shapes resolve-url accepts (docs/service-facts.md#url-shapes): editor
  * `{appUrl}/c/<editorId>[/suffix][?query][#hash]`, published `https://project-<slug>.{publishedHost}`
  * (any path) and canvas `{appUrl}/s/<canvasId>?nodeIds=<nodeId>`. Parsing is pure; lookup is
  * the caller's.

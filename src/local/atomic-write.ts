@@ -112,7 +112,7 @@ export async function writeFileAtomicallyGuarded(
  * Largest content whose guarded write (without fsync) writes its temp file inline, on this
  * thread, all but the open that creates it (the rename or link that publishes a write always
  * is): calls of a few microseconds each, where each call through libuv's thread pool costs
- * tens of microseconds of queueing and promise work. A pull of 2,000 files of 4 KB spent most of its time there (issue 13: writing
+ * tens of microseconds of queueing and promise work. A pull of 2,000 files of 4 KB spent most of its time there (writing
  * them took 0.7-1.6 s through the pool, 0.1 s inline). Larger contents, and writes that
  * fsync, write through the thread pool.
  */
@@ -181,7 +181,7 @@ function publish(tmp: string, file: string, createOnly: boolean): boolean {
 
 /**
  * Puts `tmp` in place of `file` only if the file there passes `check`, closing the window
- * between a check and a rename in which a user's save would be overwritten unseen (issue 23):
+ * between a check and a rename in which a user's save would be overwritten unseen:
  *
  * 1. `file` gets a second name, `held` (link(2)): the file as it is now stays reachable
  *    whatever happens to the name.

@@ -82,7 +82,7 @@ export type BackupMemory = Map<string, { hash: string; path: string }>;
  * Copies the current content of `rel` to `<backupsDir>/<stamp>/<rel>` atomically; when that
  * name already holds other content (a second backup in one run), `.1`, `.2`, ... are used.
  * With `memory`, a content already backed up (and still there) is not copied again: a path
- * whose write keeps failing gets one backup, not one per retry (issue 24). With `session`, the
+ * whose write keeps failing gets one backup, not one per retry. With `session`, the
  * copy is not fsynced: the cycle's flush makes it durable with the files it wrote (a kill
  * leaves it whole either way: temp file, then rename).
  * Resolves the backup's path, or undefined when there is nothing to back up.

@@ -29,7 +29,7 @@ const MAX_DECODE_ROUNDS = 4;
  * starting with a dot or longer than MAX_SEGMENT_BYTES (so no control character, surrogate,
  * backslash, drive, non-NFC form, `%`, dot-only or reserved segment, `.syncignore`). Most
  * names of a design are such, and are passed without the full check (~3 µs a name: 30 ms of
- * a 10,000-file start-up, issue 13). The whole name's length is checked beside it.
+ * a 10,000-file start-up). The whole name's length is checked beside it.
  */
 const PLAIN_NAME_RE = /^[\w-][\w.-]{0,254}(?:\/[\w-][\w.-]{0,254})*$/;
 // eslint-disable-next-line no-control-regex -- ASCII is the whole range from U+0000.
@@ -154,7 +154,7 @@ export function findCaseTwins(names: readonly string[]): string[][] {
 /**
  * Whether two different spellings of a prefix (a folder or a whole name) fold alike: the rare
  * case findCaseTwins groups. One map of strings answers it for the usual design without the
- * grouping's map per prefix (10,000 names: ~20 ms of a start-up, issue 13).
+ * grouping's map per prefix (10,000 names: ~20 ms of a start-up).
  */
 function anyPrefixFoldsAlike(names: readonly string[]): boolean {
   const spelling = new Map<string, string>();

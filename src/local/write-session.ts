@@ -1,5 +1,5 @@
 /**
- * One sync cycle's writes into a mapped folder (issue 13): what the cycle learned once instead
+ * One sync cycle's writes into a mapped folder: what the cycle learned once instead
  * of asking the kernel again per file, and the single durability flush at its end.
  *
  * Durability strategy (power loss; a killed process is already covered by temp files and

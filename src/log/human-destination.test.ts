@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "./logger.js";
 import { createHumanLogDestination, renderLogLine, renderLogLineAsEvent } from "./human-destination.js";
 
-describe("human log lines (issue 14: no JSON on a terminal)", () => {
+describe("human log lines: no JSON on a terminal", () => {
   it("renders a pino record as one readable line with its fields", () => {
     const line = JSON.stringify({ level: 40, time: Date.UTC(2026, 10, 22, 14, 3, 7), dir: "web", msg: "held pushes", pending: 3, err: { message: "boom" } });
     const out = renderLogLine(line);
@@ -23,7 +23,7 @@ describe("human log lines (issue 14: no JSON on a terminal)", () => {
     expect(() => JSON.parse(written[0] ?? "")).toThrow();
   });
 
-  it("without -v, a record reads like an event: time, folder, badge, words; no level name, no key=value (issue 25)", () => {
+  it("without -v, a record reads like an event: time, folder, badge, words; no level name, no key=value", () => {
     const at = Date.UTC(2026, 10, 22, 14, 3, 7);
     const info = renderLogLineAsEvent(JSON.stringify({ level: 30, time: at, dir: "admin", msg: "held pushes during checkout", waitedMs: 1404, pending: 2 }));
     expect(info).toMatch(/^\d\d:\d\d:\d\d admin notice {4}held pushes during checkout$/);

@@ -1,5 +1,5 @@
 /**
- * The service allows 1000 generations per 10 hours per key (api-v3.md section 8) and does not
+ * The service allows 1000 generations per 10 hours per key (docs/service-facts.md#limits) and does not
  * document its answer past that, so mpsync counts locally and refuses before the service does.
  */
 import { z } from "zod";

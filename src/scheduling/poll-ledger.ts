@@ -25,7 +25,7 @@ const pollMapSchema = z.record(z.string(), z.number().finite());
 /** A ledger in a JSON file `{ "<editorId>": epochMs }`, shared by every mpsync process. */
 export function createFilePollLedger(file: string): PollLedger {
   // Written after every status poll, before its answer is used: an fsync there delayed each new
-  // version's pull by a disk flush (issue 27). A power loss that undoes the last entry allows
+  // version's pull by a disk flush. A power loss that undoes the last entry allows
   // one poll early, nothing worse.
   const store = new JsonMapFile(file, pollMapSchema, { durable: false });
   return {

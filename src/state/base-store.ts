@@ -4,7 +4,7 @@
  * - a loose file `base/<sha256>` for the few texts a push or a merge records;
  * - a pack for the many texts of one pull (`putBases`): `base/pack-<id>` holds the texts end to
  *   end and `base/pack-<id>.idx` maps each hash to its offset and length. One pull of 2,000
- *   files writes two files instead of 2,000 (issue 13).
+ *   files writes two files instead of 2,000.
  * Every text is checked against its hash when read: a damaged or missing one answers undefined,
  * which turns a later clean merge into a reported conflict, never a wrong merge. Nothing here is
  * fsynced for the same reason. Only the folder lock's holder writes or prunes (a reader, such as

@@ -1,7 +1,7 @@
 /**
  * The one source of truth for each path's base: the content both sides last agreed on, and the
  * intent journals that keep that answer right across a crash or an answer lost on the way back
- * (issue 11). Every cycle reads the ledger for bases (`read`, pure: what a journal supplies or a
+ * (an edit is never taken for landed, nor pulled over, on a guess). Every cycle reads the ledger for bases (`read`, pure: what a journal supplies or a
  * landed push shows comes back as data, `LedgerReading`, which the cycle hands back with `begin`),
  * journals its intents through it before acting (`intendPulls`, `intendPush`), and hands it the
  * base moves the executor confirmed (`commit`). The ledger owns `files`, `pending`, `pendingPush`

@@ -1,5 +1,5 @@
 /**
- * Which files a daemon's content check reads (issue 27). In-place remote edits (the web
+ * Which files a daemon's content check reads. In-place remote edits (the web
  * editor's code view, a teammate's PATCH) move no version, so only reading the contents finds
  * them; reading every file of an idle design every `remoteCheckSec` cost a 2,000-file design
  * 8 MB a minute. Edits almost always touch the files someone is working on, so a check reads

@@ -1,5 +1,5 @@
 /**
- * Displaced edits (issue 11): a PATCH was answered on one version, then a new version (a
+ * Displaced edits (an answered edit must never vanish unsaid): a PATCH was answered on one version, then a new version (a
  * generation started just before the PATCH landed, or a teammate's pick) replaces the file
  * without that edit, or lacks a file the PATCH created. The pull goes ahead (the new version
  * wins, as for any generation), the local copy is backed up as usual, and the user is told: a

@@ -39,7 +39,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
   const run: ExecutionRun = { ...input, ...deps, result, pushes: [], partBytes: deps.pushPartBytes ?? PUSH_PART_BYTES };
   // Each path has one action and its own file, so local work runs in parallel: a pull of
   // thousands of files is bound by file-system latency, not CPU (BENCHMARKS.md).
-  // One unwritable path must not block the rest of the cycle, pushes included (issue 12).
+  // One unwritable path must not block the rest of the cycle, pushes included.
   const total = input.plan.actions.filter((a) => a.kind !== "report").length;
   let done = 0;
   await mapBounded(input.plan.actions, LOCAL_ACTION_CONCURRENCY, async (action) => {

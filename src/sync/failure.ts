@@ -1,5 +1,5 @@
 /**
- * What a failed cycle (or a failed start) means for the daemon, decided in one place (issue 15):
+ * What a failed cycle (or a failed start) means for the daemon, decided in one place (table-tested):
  * - `fatal`: the whole daemon stops (the key is refused: every design would fail alike);
  * - `stop-design`: this design stops, the others go on (no access to it, it is gone, its
  *   `.mpsync` is unsafe, another process took its folder);

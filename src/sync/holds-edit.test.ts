@@ -8,7 +8,7 @@ describe("holdsEdit (a version built on a pushed edit, or one that dropped it)",
   it.each([
     ["the text as sent", SENT, true],
     ["a version that also changed another line, far away", ["a", "b", "MY EDIT", "d", "E2"].join("\n") + "\n", true],
-    // diff3 sees overlapping hunks here; the edit's line is still there (issue 23, item 5).
+    // diff3 sees overlapping hunks here; the edit's line is still there, so it is held.
     ["a version that rewrote the line next to the edit", ["a", "b", "MY EDIT", "D2", "e"].join("\n") + "\n", true],
     ["a version that added lines around the edit", ["a", "b", "x", "MY EDIT", "y", "d", "e"].join("\n") + "\n", true],
     ["the old text: the edit is gone", BEFORE, false],

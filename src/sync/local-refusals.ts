@@ -1,5 +1,5 @@
 /**
- * Local names the service's name rules would refuse (issue 11): never pushed, reported once with
+ * Local names the service's name rules would refuse: never pushed, reported once with
  * what to do, and kept in state (`refusedLocal`) so `status` lists them.
  */
 import type { LocalNameRefusal } from "../local/path-jail.js";

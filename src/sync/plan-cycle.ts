@@ -56,7 +56,7 @@ export async function planFull(ctx: CycleContext, options: FullSyncOptions, scop
   const { options: o, ledger } = ctx;
   // A file list from a status answer stands in for the active-artifact call only while it
   // names every synced file: a missing name would read as a remote deletion, and the list may
-  // predate our own push of that name (SERVICE-FACTS does not promise it equals the
+  // predate our own push of that name (docs/service-facts.md#status does not promise it equals the
   // artifact's list either). Otherwise the version is asked for.
   const listed = options.active === undefined ? undefined : new Set(options.active.files);
   const active = listed !== undefined && ledger.paths().every((p) => listed.has(p)) ? options.active : undefined;

@@ -11,7 +11,7 @@ import type { ExecutionRun, PendingPush, RefusedPush } from "./execution-run.js"
  * Bytes of file text per PATCH. A push of many files (a first push of a whole folder) goes out
  * in parts of about this size, each confirmed (its bases moved) on its own: one request's
  * memory stays bounded, a failure costs one part, and it is far below the 16 MB the service was
- * seen to accept (SERVICE-FACTS.md). A 413 halves a part (pushHalves).
+ * seen to accept (docs/service-facts.md#files). A 413 halves a part (pushHalves).
  */
 export const PUSH_PART_BYTES = 4 * 1024 * 1024;
 

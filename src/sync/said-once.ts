@@ -1,7 +1,7 @@
 /**
  * What a folder's sync has already told the user, so a state that lasts is said once when it
- * begins and once when it ends, never once per cycle (issue 24: a missing folder printed
- * `halted` every cycle; a path that could not be written, an error every retry).
+ * begins and once when it ends, never once per cycle (a missing folder must not print
+ * `halted` every cycle, nor a path that cannot be written an error every retry).
  */
 import type { ExecuteResult } from "./executor.js";
 

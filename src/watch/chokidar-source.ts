@@ -87,7 +87,7 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
   });
   // Folders only: chokidar watches directories, and each folder's inotify watch reports its
   // files' changes as `raw` events (name relative to the folder). A watch per file cost 10,201
-  // inotify watches, ~1 s of start-up and ~100 MiB of RSS on a 10,000-file folder (issue 13).
+  // inotify watches, ~1 s of start-up and ~100 MiB of RSS on a 10,000-file folder.
   const watcher = new FolderWatcher({
     ignoreInitial: true,
     followSymlinks: false,
@@ -192,7 +192,7 @@ type EntryFilter = NonNullable<ReaddirpOptions["directoryFilter"]>;
  * files are dropped unseen, and a folder's Dirent stands in for its stats (chokidar's filter
  * asks it isDirectory() and isSymbolicLink(), and the mode, which ignorePermissionErrors
  * skips); chokidar still stats each folder it keeps before watching it. So a start-up lstats
- * each file once (the scan's), not twice (issue 13: 10,000 files, ~10 % of the time to ready).
+ * each file once (the scan's), not twice (10,000 files: ~10 % of the time to ready).
  */
 export class FolderWatcher extends FSWatcher {
   override _readdirp(root: string, opts?: Partial<ReaddirpOptions>): ReturnType<FSWatcher["_readdirp"]> {

@@ -11,7 +11,7 @@ afterEach(async () => {
   await emulator?.close();
 });
 
-describe("warm() after an idle (issue 27)", () => {
+describe("warm() after an idle", () => {
   it("opens the connections a push uses, sends nothing on them, and the next requests ride on them", async () => {
     emulator = await startEmulator({ port: 0, keys: [KEY] });
     const { editorId } = emulator.control.createDesign(KEY);

@@ -1,5 +1,5 @@
 /**
- * Issue 13 and 26: `mpsync --help` and a command's own help must not run the engine, its heavy
+ * Start-up is paid on every command: `mpsync --help` and a command's own help must not run the engine, its heavy
  * dependencies or any command's implementation (every command is declared eagerly in
  * src/cli/declare/; its implementation in src/cli/commands/ is loaded by `import()` when it
  * runs). The CLI is one bundle (scripts/bundle-cli.mjs) in which every module reached by

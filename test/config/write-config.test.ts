@@ -72,7 +72,7 @@ describe("addDesignMapping", () => {
     ]);
   });
 
-  it("a comment after the last entry stays on that entry's line; the final newline stays (issue 14)", async () => {
+  it("a comment after the last entry stays on that entry's line; the final newline stays", async () => {
     const root = await tempDir();
     const lines = ["{", '  "designs": [', '    { "dir": "web", "design": "abc" } // the web app', "  ]", "}", ""];
     await writeFile(join(root, ".syncrc"), lines.join("\n"));

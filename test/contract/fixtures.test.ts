@@ -1,5 +1,5 @@
 /**
- * The contract pinned by fixtures (test/contract/fixtures/, from SERVICE-FACTS.md): the real
+ * The contract pinned by fixtures (test/contract/fixtures/, from docs/service-facts.md): the real
  * client parses every fixture served by a node:http server on 127.0.0.1:0, AND the emulator's
  * answers have the same shape as the fixtures (same keys and types, recursively). A guess on
  * either side, or a fixture changed by one field, breaks a test here.

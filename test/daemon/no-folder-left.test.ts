@@ -1,5 +1,5 @@
 /**
- * Issue 24: `watch` whose only folder stops (its `.mpsync/` removed, the folder replaced, the
+ * `watch` whose only folder stops (its `.mpsync/` removed, the folder replaced, the
  * design answering 403 or 404) exits with one line saying why and a documented exit code,
  * instead of Node's code 13 (an unsettled top-level await) and no word.
  */

@@ -1,4 +1,4 @@
-/** Issue 24: `mpsync init` while `watch` runs: the daemon sees the new mapping without a signal. */
+/** `mpsync init` while `watch` runs: the daemon sees the new mapping without a signal. */
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -35,7 +35,7 @@ describe("watch process", () => {
     expect(h.remoteFiles()["index.css"]).toBe("/* saved just before SIGTERM */\n");
   });
 
-  // Issue 12: a hanging PATCH (or a long Retry-After) must not hold a stop for minutes.
+  // A hanging PATCH (or a long Retry-After) must not hold a stop for minutes.
   it("on SIGTERM with a PATCH hanging, flushes for the bound only, then exits 0; the edit stays on disk", async () => {
     h = await startHarness({ syncrc: { debounceMs: 50 } });
     d = spawnWatch(h.home, { ...h.env, MPSYNC_STOP_FLUSH_MS: "300" });

@@ -1,5 +1,5 @@
 /**
- * Two people save the same file at the same moment (issue 23, item 2): two real `mpsync watch`
+ * Two people save the same file at the same moment (the API has no compare-and-swap): two real `mpsync watch`
  * processes, two folders, one design. Both pre-push reads are held at the service so both see
  * the old text, then both PATCH: the later write replaces the earlier one on the service, and
  * both were answered. The read-back and the unsettled push (races.ts) must bring the loser's

@@ -1,9 +1,9 @@
 /**
- * The house's layers point one way (issue 15; docs/architecture.md): every static import of a
+ * The house's layers point one way (docs/architecture.md): every static import of a
  * `src` file goes to its own folder or to a folder of a lower layer, and no set of files imports
  * itself round (a cycle). Type-only imports count: they are how a layer ends up knowing another,
  * and so does a lazy `import()`: the module it loads runs in the same process, so a command's
- * implementation loaded on use must not import back the program that declared it (issue 26).
+ * implementation loaded on use must not import back the program that declared it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
@@ -42,7 +42,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `sync` for src/sync/x.ts, `runtime` for src/runtime.ts. */
+/** `sync` for a file of src/sync/, `runtime` for src/runtime.ts. */
 function layerOf(file: string): string {
   const rel = relative(SRC, file).split("/");
   return rel.length > 1 ? rel[0]! : rel[0]!.replace(/\.ts$/, "");

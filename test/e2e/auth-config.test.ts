@@ -102,7 +102,7 @@ describe("exit codes", () => {
     const r = await world.run(["versions"], { env: { MP_API_KEY: "wrong-key" } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("401");
-    // It says which key was refused, instead of asking to set a variable that is set (issue 14).
+    // It says which key was refused, instead of asking to set a variable that is set.
     expect(r.stderr).toContain("the service refused the key in MP_API_KEY");
     expect(r.stderr).not.toContain("API key missing or invalid");
   });

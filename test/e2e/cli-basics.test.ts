@@ -1,4 +1,4 @@
-/** Small things people expect of a CLI (issue 14): --version, bare mpsync, forgiving folder arguments. */
+/** Small things people expect of a CLI: --version, bare mpsync, forgiving folder arguments. */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The controls people expect (issue 25), through the built CLI: `sync`, `pause`, `resume`,
+ * The controls people expect, through the built CLI: `sync`, `pause`, `resume`,
  * `resolve` and `pull --force`, against a running `watch` (its owner-only control socket) and
  * without one.
  */

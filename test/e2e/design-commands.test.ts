@@ -122,7 +122,7 @@ describe("prompt", () => {
     }
   });
 
-  it("without --wait says what pulls the result: no watch runs, so mpsync pull (issue 14)", async () => {
+  it("without --wait says what pulls the result: no watch runs, so mpsync pull", async () => {
     // A prompt whose generation fails adds no version (later tests count versions).
     const r = await world.run(["prompt", "[fail] make the footer darker"]);
     expect(r.code).toBe(0);
@@ -172,7 +172,7 @@ describe("versions, checkout, snapshot", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("v99 not found");
     // Not a vN: taken as an artifactId; the service does not know it, and the message says the
-    // version is what is missing (issue 14), not the design.
+    // version is what is missing, not the design (which exists).
     const bogus = await world.run(["checkout", "bogus"]);
     expect(bogus.code).toBe(1);
     expect(bogus.stderr).toContain('no version "bogus" in design');

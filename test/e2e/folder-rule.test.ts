@@ -1,5 +1,5 @@
 /**
- * One folder rule for every command (issue 25): inside a mapped folder, that folder; elsewhere,
+ * One folder rule for every command: inside a mapped folder, that folder; elsewhere,
  * all of them, and publish of several designs only when asked. Input as people type it.
  */
 import { mkdir, writeFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * Guards a careful user counts on (issue 12), on the built CLI: `pull` never sends, secrets
+ * Guards a careful user counts on, on the built CLI: `pull` never sends, secrets
  * stay home, and the service cannot switch sync off with a `.syncignore`.
  */
 import { rm, writeFile } from "node:fs/promises";

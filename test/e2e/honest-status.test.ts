@@ -1,5 +1,5 @@
 /**
- * Edits never hidden, status never untrue (issue 11, items 2 and 3), on the built CLI: local
+ * Edits never hidden, status never untrue, on the built CLI: local
  * names the service would refuse are not pushed and are listed by status; a daemon pid is
  * shown only while that process lives; "in sync" only when it is.
  */

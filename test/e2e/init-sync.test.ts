@@ -28,7 +28,7 @@ describe("init", () => {
     const later = await world.run(["status", "--json"], { env: { MPSYNC_BASE_URL: undefined } });
     expect(world.readJson<{ key: { serviceUrl: string } }>(later.stdout).key.serviceUrl).toBe(world.emulator.baseUrl);
     expect(later.code).toBe(0);
-    // The schema lies beside it, so "$schema" resolves whatever the install (issue 14).
+    // The schema lies beside it, so "$schema" resolves whatever the install (global, local, npx).
     const schema = JSON.parse(await readText(join(world.cwd, ".syncrc.schema.json"))) as { title: string; properties: Record<string, unknown> };
     expect(schema.title).toBe("mpsync .syncrc");
     expect(Object.keys(schema.properties)).toContain("designs");

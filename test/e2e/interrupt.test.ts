@@ -1,5 +1,5 @@
 /**
- * Issue 24: Ctrl-C during `pull` or `init` (the built CLI). The command stops writing between
+ * Ctrl-C during `pull` or `init` (the built CLI). The command stops writing between
  * files, leaves no temp file in the folder, says in one line what was done and how to resume,
  * exits 130; the resume command finishes the job.
  */

@@ -1,5 +1,5 @@
 /**
- * Under a real pseudo-terminal (script(1)), issue 25: `status --watch` is live (a local edit
+ * Under a real pseudo-terminal (script(1)): `status --watch` is live (a local edit
  * shows before the service is asked again; a running daemon's uptime moves), and `watch` speaks
  * in one voice (no `INFO ...` log lines, no key=value fields) without -v.
  */

@@ -1,5 +1,5 @@
 /**
- * What a person sees on a real terminal (issue 14): the built CLI under a pseudo-terminal made
+ * What a person sees on a real terminal: the built CLI under a pseudo-terminal made
  * by script(1) (util-linux), sized with stty so the live parts draw. A long pull shows a
  * progress bar and a one-line summary, no per-file flood and no raw JSON log line.
  */

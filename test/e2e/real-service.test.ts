@@ -1,6 +1,6 @@
 /**
  * The first things a new user does, against an emulator that answers as the real service does
- * (SERVICE-FACTS.md): a prompted design has no artifact while its first generation runs, the
+ * (docs/service-facts.md): a prompted design has no artifact while its first generation runs, the
  * chat history is `{ items: [{ role, content: [parts] }] }`, prompts take no images, and a
  * publish makes a new active version. Each spawns the built CLI.
  */

@@ -1,5 +1,5 @@
 /**
- * The way back (issue 11, item 4), on the built CLI: `restore` lists and puts back every copy
+ * The way back from any sync decision, on the built CLI: `restore` lists and puts back every copy
  * mpsync holds of a file; `pull --force` on an emptied folder restores what the service holds
  * and clears the halt.
  */

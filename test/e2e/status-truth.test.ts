@@ -1,5 +1,5 @@
 /**
- * `status` tells the truth (issue 25): conflict markers exit 5, a file deleted locally needs
+ * `status` tells the truth: conflict markers exit 5, a file deleted locally needs
  * attention (exit 1, never "in sync"), and an unreachable service still shows the local side.
  */
 import { rm, writeFile } from "node:fs/promises";

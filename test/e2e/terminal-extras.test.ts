@@ -1,5 +1,5 @@
 /**
- * The small things people expect from a CLI (issue 14), on the built CLI: `open`, shell
+ * The small things people expect from a CLI, on the built CLI: `open`, shell
  * completion, and long lists summarised (a pull of many files, status).
  */
 import { spawn, spawnSync } from "node:child_process";

@@ -19,7 +19,7 @@ describe("emulator: generation", () => {
     expect(design.availableFiles).toEqual([]);
     const during = designStatusSchema.parse((await call(emu, "GET", `/v3/designs/${design.editorId}/status`)).body);
     expect(during.isGenerating).toBe(true);
-    // No artifact until the first generation ends (SERVICE-FACTS.md "Status").
+    // No artifact until the first generation ends (docs/service-facts.md#status).
     expect(during.activeArtifactId).toBeNull();
     expect(during.availableFiles).toEqual([]);
     expect((await call(emu, "GET", `/v3/designs/${design.editorId}/active-artifact`)).status).toBe(404);

@@ -81,7 +81,7 @@ describe("git.commitOnPull with mpsync pull", () => {
     expect(git(h.home, "show", "HEAD:notes.txt")).toBe("first");
   });
 
-  // Issue 24: v3's App.tsx imports AddTabs.tsx, pulled with v2 while commitOnPull was off; the
+  // Once: v3's App.tsx imports AddTabs.tsx, pulled with v2 while commitOnPull was off; the
   // commit of v3 left it untracked and did not build.
   it("each commit holds every file of its version, one pulled with an earlier uncommitted version included", async () => {
     const setCommitOnPull = async (on: boolean): Promise<void> => {

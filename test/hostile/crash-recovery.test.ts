@@ -112,8 +112,8 @@ describe("a kill after a pull wrote a file, before its base was saved", () => {
 describe("a kill after a PATCH was sent, before its base was saved", () => {
   // A new file was pushed, the process died before recording it, and the web editor then
   // changed the file. The remote does not hold exactly what was sent, which is the only proof
-  // that a PATCH whose answer never came back landed (issue 11: a failed PATCH followed by a
-  // remote change must never be taken for one that landed). With no proof and no base, both
+  // that a PATCH whose answer never came back landed (a failed PATCH followed by a remote
+  // change must never be taken for one that landed). With no proof and no base, both
   // texts are kept as one reported conflict: nothing is pulled over the edit.
   it("a web edit made after the push is a reported conflict at restart, both texts kept", async () => {
     h = await startHarness();

@@ -1,5 +1,5 @@
 /**
- * Issue 24: a full disk. The mapped folder lives on a real, small tmpfs (mounted for the test:
+ * A full disk. The mapped folder lives on a real, small tmpfs (mounted for the test:
  * the suite runs as root here) that is filled to the last byte while `watch` runs. The daemon
  * says once that the disk is full, what waits and that sync resumes by itself; once space is
  * freed the edit goes out and one line says so.

@@ -1,5 +1,5 @@
 /**
- * Issue 24: a wall clock stepped back (NTP, a laptop waking, a user) must not stall the
+ * A wall clock stepped back (NTP, a laptop waking, a user) must not stall the
  * daemon. The real daemon on a real folder against the emulator, with an injected clock whose
  * wall time jumps while its monotonic time runs on.
  */

@@ -360,8 +360,8 @@ describe("a generation racing a push", () => {
     const backups = await Promise.all(stamps.map((s) => readFile(join(h.root, ".mpsync/backups", s, "App.tsx"), "utf8").catch(() => "")));
     expect(backups).toContain(mine);
     expect(h.emu.control.getFiles(h.editorId, pushedTo)["App.tsx"]).toBe(mine);
-    // ...and said so: one conflict event naming what was lost and the backup (issue 11). It
-    // never advises a restore of the whole file, which would undo the new version (issue 23).
+    // ...and said so: one conflict event naming what was lost and the backup (an answered edit never vanishes
+    // unsaid). It never advises a restore of the whole file, which would undo the new version.
     const displaced = h.events.filter((e) => e.event === "conflict").filter((e) => e.displaced === true);
     expect(displaced.map((e) => e.files)).toEqual([["App.tsx"]]);
     expect(displaced[0]!.message).toContain('"// my edit"');

@@ -1,5 +1,5 @@
 /**
- * Issue 23 on the real daemon (real chokidar, the undici client, the emulator on 127.0.0.1):
+ * Other writers on the real daemon (real chokidar, the undici client, the emulator on 127.0.0.1):
  * a PATCH answered 503 while the web editor saves, and a version built before a pushed new
  * file. Two real `watch` processes saving at once live in test/daemon/two-writers.test.ts.
  */
@@ -56,7 +56,7 @@ describe("a version built before a push of a new file", () => {
   });
 });
 
-describe("a new version named by a status answer (issue 27)", () => {
+describe("a new version named by a status answer", () => {
   it("is pulled from the files the answer listed, without asking for the active artifact again", async () => {
     h = await startHarness();
     daemon = await startDaemon(h);
@@ -69,7 +69,7 @@ describe("a new version named by a status answer (issue 27)", () => {
   });
 });
 
-describe("the content check (issue 27)", () => {
+describe("the content check reads from the status listing", () => {
   it("finds a web edit in place from the listing the status answer gave: no active-artifact call", async () => {
     h = await startHarness({ syncrc: { remoteCheckSec: 0.3 } });
     daemon = await startDaemon(h);

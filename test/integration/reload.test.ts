@@ -1,5 +1,5 @@
 /**
- * Issue 24: a saved .syncrc is taken by a running daemon without a signal: new mappings
+ * A saved .syncrc is taken by a running daemon without a signal: new mappings
  * start, removed ones stop, changed settings apply (or the line says they need a restart).
  * The real daemon, real chokidar and a real .syncrc on disk, against the emulator.
  */

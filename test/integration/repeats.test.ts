@@ -1,5 +1,5 @@
 /**
- * Issue 24: a daemon left running for days must not repeat itself. A state that lasts (a
+ * A daemon left running for days must not repeat itself. A state that lasts (a
  * halt, a path that cannot be written) is said once when it begins and once when it ends, and
  * a path whose write keeps failing gets one backup, not one per retry. The real daemon on a
  * real folder against the emulator.

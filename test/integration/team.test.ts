@@ -1,5 +1,5 @@
 /**
- * Remote changes that move no version (issue 10): an edit in the web editor's code view, and a
+ * Remote changes that move no version (found only by a content check): an edit in the web editor's code view, and a
  * teammate's push from another folder. Real daemons (WatchDaemon, chokidar) on real folders,
  * one emulator on 127.0.0.1:0; remoteCheckSec scaled down.
  */

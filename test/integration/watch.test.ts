@@ -217,7 +217,7 @@ describe("publishOnPush", () => {
     expect(h.remoteFiles()["index.css"]).toBe("body { margin: 1px; }\n");
   });
 
-  // SERVICE-FACTS.md "Publish": the service makes the published artifact active and adds a
+  // docs/service-facts.md#publish: the service makes the published artifact active and adds a
   // version. That is mpsync's own change: no pull, no backup, no conflict, no echo, no loop.
   it("a publish that moves the active artifact is mpsync's own change: nothing pulled, pushed or published again", async () => {
     h = await startHarness({ syncrc: { publishOnPush: true } });
@@ -259,7 +259,7 @@ describe("a design with no version yet", () => {
 });
 
 describe("the folder's lock", () => {
-  // Issue 12: `rm -rf design/.mpsync` while watch runs left a daemon without its lock, and a
+  // `rm -rf design/.mpsync` while watch runs once left a daemon without its lock, and a
   // second watch could start on the same folder.
   it("a lock that vanished stops that folder with one clear error", async () => {
     h = await startHarness();
@@ -269,7 +269,7 @@ describe("the folder's lock", () => {
     const stopped = await h.waitForEvent((e) => e.event === "error" && e.code === "FOLDER_LOCKED", { since: mark });
     expect(stopped.message).toContain("vanished or changed owner");
     expect(stopped.message).toContain("sync of design stopped");
-    // Its only folder stopped: the daemon ends (issue 24: it used to wait forever, exit 13).
+    // Its only folder stopped: the daemon ends (it used to wait forever, then exit 13).
     await expect(daemon.done).rejects.toMatchObject({ code: "FOLDER_LOCKED", message: expect.stringContaining("no folder left to sync") });
     expect(h.events.filter((e) => codeOf(e) === "FOLDER_LOCKED")).toHaveLength(1);
   });

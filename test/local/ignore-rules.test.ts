@@ -45,10 +45,10 @@ describe("createIgnoreMatcher: built-in rules", () => {
     ["tmp/file.ts", false],
     ["a#b", false],
     [".gitignore", false],
-    // The user's own file since issue 12: never pushed, never pulled.
+    // The user's own file: never pushed, never pulled (the service cannot switch sync off).
     [".syncignore", true],
     ["src/.syncignore", false],
-    // Secrets (issue 12).
+    // Secrets never leave the machine.
     [".env", true],
     [".env.local", true],
     ["server/.env.production", true],

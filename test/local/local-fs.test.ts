@@ -102,8 +102,8 @@ describe("writeFileAtomicallyGuarded", () => {
   });
 });
 
-// Issue 23: a user's save that lands after the content check and before the rename (or unlink)
-// was overwritten unseen. The check runs against a second name of the file; a save in place
+// A user's save that lands after the content check and before the rename (or unlink) must
+// not be overwritten unseen. The check runs against a second name of the file; a save in place
 // goes into that file and is put back, a save by rename makes a new file, which is kept.
 describe("a save landing inside the check-then-replace window", () => {
   const userSaves = {

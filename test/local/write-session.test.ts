@@ -1,4 +1,4 @@
-/** A cycle's writes: folders asked once, files made durable together (issue 13). */
+/** A cycle's writes: folders asked once, files made durable together (one flush, not one per file). */
 import { mkdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";

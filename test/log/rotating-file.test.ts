@@ -1,4 +1,4 @@
-/** `--log-file PATH` writes exactly PATH, rotated beside it as PATH.1, PATH.2 (issue 14). */
+/** `--log-file PATH` writes exactly PATH, rotated beside it as PATH.1, PATH.2, never a name of its own. */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -89,16 +89,16 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.constant({ k: "push" as const }), weight: 6 },
   // `mpsync push`: a scan finds the changes and is the push's first read of them.
   { arbitrary: fc.constant({ k: "pushCommand" as const }), weight: 2 },
-  // A teammate: a second folder and engine on the same design (issue 10).
+  // A teammate: a second folder and engine on the same design (its pushes move no version).
   { arbitrary: fc.record({ k: fc.constant("mateEdit" as const), path, line }), weight: 2 },
   { arbitrary: fc.constant({ k: "mateSync" as const }), weight: 2 },
-  // Issue 23's writers: a PATCH repeated after a web save, a teammate's PATCH between our
+  // Other writers: a PATCH repeated after a web save, a teammate's PATCH between our
   // check and our PATCH, a version built before our push.
   { arbitrary: fc.constant({ k: "retriedPush" as const }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("sameMoment" as const), path, line, mateLine: line }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("staleVersion" as const), path, genPath: path, line }), weight: 1 },
   // A push whose PATCH is refused, times out, is dropped after landing or answered garbage:
-  // the move that found issue 11 (a failed PATCH then a remote change pulled over the edit).
+  // the move that once found a failed PATCH, then a remote change, pulled over the edit.
   {
     arbitrary: fc.record({
       k: fc.constant("failedPush" as const),
@@ -117,7 +117,7 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
 /**
  * Requests that fail, drop or lose their answer, interleaved with remote versions and
  * in-place edits of the same few files: the histories where a failed request could be taken
- * for one that landed (issue 11). Fewer kinds of move, so they meet often.
+ * for one that landed. Fewer kinds of move, so they meet often.
  */
 export const failureCommandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant("edit" as const), path: fc.nat({ max: 2 }), line }), weight: 4 },
@@ -236,7 +236,7 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
       w.service.faults.push({ kind: "retry-after-edit", target: "writeFiles" });
       return applyEngineCommand(w, { k: "push" });
     case "sameMoment": {
-      // Two people save the same file at the same moment (issue 23): the teammate's PATCH
+      // Two people save the same file at the same moment (no compare-and-swap): the teammate's PATCH
       // lands between this client's pre-push read and its PATCH.
       const rel = pick(c.path);
       const mate = await teammate(w);
@@ -256,7 +256,7 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
     }
     case "staleVersion": {
       // A version built before this push (a generation that started earlier, a version picked
-      // in the editor) becomes active between the push's check and its PATCH (issue 23).
+      // in the editor) becomes active between the push's check and its PATCH.
       const rel = pick(c.path);
       const current = w.tree.files.get(rel);
       w.userWrite(rel, typeof current === "string" ? w.editLine(current, c.line) : w.freshText("new"));

@@ -27,7 +27,7 @@ export type FaultKind =
   /**
    * A PATCH whose first attempt fails (503, reset, timeout) while the web editor saves one of
    * its files; the client then repeats it only if the endpoint is marked idempotent, as the
-   * request executor would (issue 23: the repeat overwrote the web edit).
+   * request executor would (a repeat would overwrite the web edit).
    */
   | "retry-after-edit";
 

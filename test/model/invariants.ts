@@ -34,7 +34,7 @@ export function checkNoLostContent(w: World): string[] {
  * file ever held) must show somewhere a person looks: on disk (merged or between conflict
  * markers), in a version on the service, in a reported conflict. An edit that survives only
  * in `.mpsync/backups/` was silently replaced: a backup nobody was told about is not a way
- * back (issue 11: a failed PATCH followed by a remote change was pulled over the edit).
+ * back (a failed PATCH followed by a remote change once pulled over the edit).
  */
 export function checkNoHiddenEdit(w: World): string[] {
   if (w.policy !== "merge") return [];
@@ -155,7 +155,7 @@ export function checkConverged(w: World): string[] {
     const read = describeContent(local);
     if (read.binary || read.hasMarkers) continue;
     if (state?.refusedContent?.[rel] === read.hash) continue;
-    // A new local name the service's name rules refuse is kept local and reported (issue 11).
+    // A new local name the service's name rules refuse is kept local and reported.
     if (state?.refusedLocal?.[rel] !== undefined) continue;
     if (remoteText !== read.text) out.push(`${rel} differs: local ${JSON.stringify(read.text)} remote ${JSON.stringify(remoteText)}`);
   }

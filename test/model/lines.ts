@@ -4,7 +4,7 @@
  * followed across files, versions and writers. A line is `superseded` when a person replaced
  * or removed it knowingly (an editor save over a text holding it, a web edit, a generation
  * built on it, a version picked); any other disappearance is a loss unless a conflict event
- * named its file. This is the invariant that makes remote-side edits count (issue 23): a
+ * named its file. This is the invariant that makes remote-side edits count: a
  * teammate's or a web edit's line overwritten by a retried or racing PATCH is lost here.
  */
 import type { MemoryContent } from "../support/memory-ports.js";

@@ -82,7 +82,7 @@ describe("a PATCH whose answer was lost", () => {
   });
 });
 
-describe("a PATCH that failed, then a remote change of the same file (issue 11, item 1)", () => {
+describe("a PATCH that failed, then a remote change of the same file", () => {
   // The journal took "the remote moved off the old hash" as proof that the failed PATCH had
   // landed: the unsent edit became the base, the remote change was pulled over it, and the
   // edit survived only as a backup, with no conflict reported.
@@ -109,7 +109,7 @@ describe("a PATCH that failed, then a remote change of the same file (issue 11, 
   }
 });
 
-describe("one unwritable path (issue 12, item 6)", () => {
+describe("one unwritable path", () => {
   it("is reported for that path; every other action of the cycle runs, the push included; a later cycle retries it", async () => {
     const w = await started();
     await applyCommand(w, { k: "edit", path: 0, line: 0 });
@@ -201,7 +201,7 @@ describe("a save caught half-written", () => {
   });
 });
 
-describe("other writers (issue 23): each found by the model when its fix is reverted", () => {
+describe("other writers: each found by the model when its fix is reverted", () => {
   // Shrunk: ["merge",[{"k":"edit","path":0,"line":0},{"k":"retriedPush"}]] with writeFiles
   // marked idempotent: the client repeated the PATCH over the web editor's save ("lost line
   // r5 edited", and a blind overwrite).
@@ -274,7 +274,7 @@ describe("other writers (issue 23): each found by the model when its fix is reve
   });
 });
 
-describe("the content check reads a slice of the cold files (issue 27)", () => {
+describe("the content check reads a slice of the cold files", () => {
   it("a web edit of a file nobody touched for an hour arrives within CHECK_SWEEP_ROUNDS checks", async () => {
     const w = await started();
     await w.clock.sleep(RECENT_MS + 1);

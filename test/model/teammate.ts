@@ -1,5 +1,5 @@
 /**
- * A second client on the same design (issue 10): another folder with its own state and its own
+ * A second client on the same design: another folder with its own state and its own
  * DesignSync over the same fake service, as a teammate running mpsync. For the first client its
  * pushes are remote changes that move no artifact id; its own folder must converge too.
  */

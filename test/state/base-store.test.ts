@@ -1,4 +1,4 @@
-/** Base texts as loose files and packs (issue 13): one pull writes one pack, read back by hash. */
+/** Base texts as loose files and packs: one pull writes one pack, read back by hash. */
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The executor as a table (issue 15): one plan action per row, run on the in-memory ports, with
+ * The executor as a table: one plan action per row, run on the in-memory ports, with
  * the PATCH answered, failed or refused. Each row states the base moves the executor returns
  * (it writes no state: the BaseLedger records them), what lands locally and what is sent.
  */

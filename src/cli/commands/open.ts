@@ -15,7 +15,7 @@ const DEFAULT_APP_URL = "https://www.magicpatterns.com";
 /** The web editor's address of a design: `api.<host>` serves `www.<host>`; else the real editor. */
 export function editorUrlOf(baseUrl: string, editorId: string): string {
   const url = new URL(baseUrl);
-  // api.magicpatterns.com -> www.magicpatterns.com (SERVICE-FACTS: "Addresses and auth").
+  // api.magicpatterns.com -> www.magicpatterns.com (docs/service-facts.md#addresses-and-auth).
   const app = url.hostname.startsWith("api.") ? `${url.protocol}//www.${url.hostname.slice(4)}` : DEFAULT_APP_URL;
   return `${app}/c/${editorId}`;
 }
@@ -27,7 +27,7 @@ export async function runOpen(ctx: CommandContext, flags: { dir?: string; previe
   if (flags.preview === true) {
     const links = await openStateStore(mapping.root).loadSide("links.json", linksSchema);
     if (links?.previewUrl === undefined) {
-      // The service's publish answer is not documented to carry it (SERVICE-FACTS, "Publish").
+      // The service's publish answer is not documented to carry it (docs/service-facts.md#publish).
       throw new MpsyncError("NOT_FOUND", `${mapping.dir}: the service has not told mpsync this design's preview address`, {
         hint: "run mpsync publish (when its answer names the preview, it is remembered here), or mpsync open and use the editor's preview",
       });
