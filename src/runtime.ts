@@ -300,7 +300,7 @@ export class Runtime {
     ]);
     late.abort();
     // A write stuck in the kernel past the wait: sweep anyway; it fails (or is swept) at exit.
-    const removed = cleaned ?? (await Promise.all(folders.map((f) => f.local.removeStaleTemps?.() ?? Promise.resolve([]))));
+    const removed = cleaned ?? (await Promise.all(folders.map((f) => f.local.removeStaleTemps())));
     return removed.flat().length;
   }
 
