@@ -7,6 +7,7 @@ import type { DestinationStream, LevelWithSilent } from "pino";
 import { join, resolve, sep } from "node:path";
 import type { V3Client } from "./api/client-types.js";
 import { createClient } from "./api/client.js";
+import type { RetryOptions } from "./api/retry-policy.js";
 import { MpsyncError } from "./core/errors.js";
 import { loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { resolveApiKey, type ResolvedApiKey } from "./config/credentials.js";
@@ -38,6 +39,8 @@ export interface RuntimeOptions {
   /** Write logs to this file (rotated by size) instead of stderr. */
   logFile?: string | undefined;
   clock?: Clock | undefined;
+  /** The client's request retries (tests pass short waits; the waits are scheduling/backoff.ts's). @default DEFAULT_RETRY_OPTIONS */
+  retry?: Partial<RetryOptions> | undefined;
   /** Told every mapping list the config gives (the CLI labels folders with it). */
   onMappings?: ((mappings: readonly Mapping[]) => void) | undefined;
 }
@@ -168,7 +171,8 @@ export class Runtime {
         clock: this.clock,
         // The one generation budget: the client checks it before, and records, each call that starts one.
         budget: new GenerationBudget({ apiKey: this.apiKey(), ledger: createFileGenerationLedger(join(stateHome(this.options.env), "generations.json")), clock: this.clock }),
-        ...(this.#failFast ? { retry: { maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } } : {}),
+        retry: this.options.retry,
+        ...(this.#failFast ? { retry: { ...this.options.retry, maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } } : {}),
       });
     }
     return this.#client;
