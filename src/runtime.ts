@@ -4,11 +4,13 @@
  * a Runtime; nothing else constructs infrastructure.
  */
 import type { DestinationStream, LevelWithSilent } from "pino";
-import { join, resolve, sep } from "node:path";
+import { join } from "node:path";
 import type { V3Client } from "./api/client-types.js";
 import { createClient } from "./api/client.js";
+import type { RetryOptions } from "./api/retry-policy.js";
 import { MpsyncError } from "./core/errors.js";
 import { loadConfig, type LoadedConfig } from "./config/load-config.js";
+import { mappingAt, mappingsOf, selectMappings, type Mapping } from "./config/mappings.js";
 import { resolveApiKey, type ResolvedApiKey } from "./config/credentials.js";
 import { stateHome } from "./config/paths.js";
 import { ConfigMissingError } from "./config/config-error.js";
@@ -38,6 +40,8 @@ export interface RuntimeOptions {
   /** Write logs to this file (rotated by size) instead of stderr. */
   logFile?: string | undefined;
   clock?: Clock | undefined;
+  /** The client's request retries (tests pass short waits; the waits are scheduling/backoff.ts's). @default DEFAULT_RETRY_OPTIONS */
+  retry?: Partial<RetryOptions> | undefined;
   /** Told every mapping list the config gives (the CLI labels folders with it). */
   onMappings?: ((mappings: readonly Mapping[]) => void) | undefined;
 }
@@ -50,12 +54,8 @@ export interface WriteObserver {
   settled(): void;
 }
 
-/** One mapping of .syncrc with its absolute folder. */
-export interface Mapping {
-  dir: string;
-  design: string;
-  root: string;
-}
+/** One mapping of .syncrc with its absolute folder (config/mappings.ts). */
+export type { Mapping } from "./config/mappings.js";
 
 /** Lazily built infrastructure for one CLI invocation or daemon. */
 export class Runtime {
@@ -168,7 +168,8 @@ export class Runtime {
         clock: this.clock,
         // The one generation budget: the client checks it before, and records, each call that starts one.
         budget: new GenerationBudget({ apiKey: this.apiKey(), ledger: createFileGenerationLedger(join(stateHome(this.options.env), "generations.json")), clock: this.clock }),
-        ...(this.#failFast ? { retry: { maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } } : {}),
+        retry: this.options.retry,
+        ...(this.#failFast ? { retry: { ...this.options.retry, maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } } : {}),
       });
     }
     return this.#client;
@@ -192,41 +193,23 @@ export class Runtime {
 
   /**
    * The mappings named by `dirs` (folder paths, relative to cwd). None named: the mapped folder
-   * the working directory is in, else all of them (README, "Commands": the folder rule).
+   * the working directory is in, else all of them (config/mappings.ts, the folder rule).
    */
   async mappings(dirs: readonly string[] = []): Promise<Mapping[]> {
     const loaded = await this.config();
-    const all = loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root }));
+    const all = mappingsOf(loaded);
     this.options.onMappings?.(all);
-    if (dirs.length === 0) {
-      const here = this.mappingHere(all);
-      return here === undefined ? all : [here];
-    }
-    return dirs.map((wanted) => {
-      // `web`, `web/`, `./web/`, an absolute path: whatever tab completion or a script gives.
-      const abs = resolve(this.options.cwd, wanted);
-      const trimmed = wanted.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
-      const found = all.find((m) => m.root === abs || m.dir === trimmed || m.dir.replace(/\/+$/, "") === trimmed);
-      if (found === undefined) {
-        throw new MpsyncError("USAGE", `${wanted} is not a mapped folder in ${loaded.path}`, {
-          hint: `mapped: ${all.map((m) => m.dir).join(", ")}`,
-        });
-      }
-      return found;
-    });
+    return selectMappings(all, dirs, this.options.cwd, loaded.path);
   }
 
   /** Every mapping of .syncrc, wherever the command runs (a path may name a file of any of them). */
   async allMappings(): Promise<Mapping[]> {
-    const loaded = await this.config();
-    return loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root }));
+    return mappingsOf(await this.config());
   }
 
   /** The mapped folder the working directory is in (the deepest, when folders nest). */
   mappingHere(all: readonly Mapping[]): Mapping | undefined {
-    const cwd = this.options.cwd;
-    const inside = all.filter((m) => cwd === m.root || cwd.startsWith(`${m.root}${sep}`));
-    return inside.sort((a, b) => b.root.length - a.root.length)[0];
+    return mappingAt(all, this.options.cwd);
   }
 
   /** The single mapping a single-design command acts on (--dir, the folder you are in, or the only one). */
@@ -300,7 +283,7 @@ export class Runtime {
     ]);
     late.abort();
     // A write stuck in the kernel past the wait: sweep anyway; it fails (or is swept) at exit.
-    const removed = cleaned ?? (await Promise.all(folders.map((f) => f.local.removeStaleTemps?.() ?? Promise.resolve([]))));
+    const removed = cleaned ?? (await Promise.all(folders.map((f) => f.local.removeStaleTemps())));
     return removed.flat().length;
   }
 

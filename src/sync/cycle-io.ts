@@ -10,7 +10,7 @@ import { judgeLocalName } from "./local-refusals.js";
 import type { FileTriple, LocalFile, SyncPlan } from "./model.js";
 import { mapBounded } from "../local/bounded.js";
 import { folderPrefixes, type LocalNameRefusal } from "../local/path-jail.js";
-import type { BaseTexts, DesignStore, LocalTree } from "./ports.js";
+import type { DesignStore, LocalTree } from "./ports.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
 
 /** Local files read at once by a cycle (a push of thousands of files is bound by file-system latency). */
@@ -22,7 +22,7 @@ export async function pushIntents(
   files: readonly { fileName: string; code: string }[],
   remote: RemoteSnapshot,
 ): Promise<{ path: string; hash: string; previous: string | null }[]> {
-  const hashes = await putBaseTexts(store, files.map((f) => f.code));
+  const hashes = await store.putBases(files.map((f) => f.code));
   return files.map((f, i) => {
     const before = remote.texts.get(f.fileName);
     return { path: f.fileName, hash: hashes[i]!, previous: before === undefined ? null : hashContent(before) };
@@ -43,7 +43,7 @@ export async function readToSend(local: LocalTree, store: DesignStore, ledger: B
     const read = reads[i];
     if (read?.text !== undefined && read.hash === w.hash) out.set(w.path, { hash: w.hash, text: read.text });
   }
-  await putBaseTexts(store, [...out.values()].map((r) => r.text));
+  await store.putBases([...out.values()].map((r) => r.text));
   await ledger.journalPush(new Map([...out].map(([path, r]) => [path, r.hash])));
   return out;
 }
@@ -58,7 +58,7 @@ export async function pullIntents(store: DesignStore, plan: SyncPlan, remote: Re
     paths.push(a.path);
     texts.push(text);
   }
-  const hashes = await putBaseTexts(store, texts);
+  const hashes = await store.putBases(texts);
   return new Map(paths.map((p, i) => [p, hashes[i]!]));
 }
 
@@ -89,14 +89,6 @@ export async function readLocalTexts(local: LocalTree, plan: SyncPlan, preread?:
     if (read?.text !== undefined && read.hash === w.expect) texts.set(w.path, read.text);
   }
   return texts;
-}
-
-/**
- * Stores base texts in one go (a pack when the store has them, else one by one); resolves
- * their hashes in order.
- */
-export function putBaseTexts(store: BaseTexts & Pick<DesignStore, "putBases">, texts: readonly string[]): Promise<string[]> {
-  return store.putBases === undefined ? Promise.all(texts.map((t) => store.putBase(t))) : store.putBases(texts);
 }
 
 /** "remote v7" for conflict markers; "remote" when the history cannot say. */

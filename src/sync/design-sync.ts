@@ -58,7 +58,7 @@ export class DesignSync {
 
   /** What the last scan left out of sync, and why (symlinks, special files). */
   get skipped(): { path: string; reason: string }[] {
-    return this.#o.local.skipped?.() ?? [];
+    return this.#o.local.skipped();
   }
 
   /** The persisted state (after open), read-only: each part is written by its owner. */
@@ -82,7 +82,7 @@ export class DesignSync {
    */
   async open(options: { holdsLock?: boolean } = {}): Promise<void> {
     if (options.holdsLock === true) {
-      const removed = (await this.#o.local.removeStaleTemps?.()) ?? [];
+      const removed = await this.#o.local.removeStaleTemps();
       if (removed.length > 0) {
         const names = `${removed.slice(0, 3).join(", ")}${removed.length > 3 ? `, and ${removed.length - 3} more` : ""}`;
         this.#o.logger.info(`removed ${removed.length === 1 ? "a temp file" : `${removed.length} temp files`} an interrupted write left: ${names}`);

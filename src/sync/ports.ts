@@ -31,7 +31,7 @@ export interface LocalTree {
   /** Every syncable file (ignore rules applied, symlinks skipped) with hash and flags. */
   scan(): Promise<Map<string, Omit<LocalRead, "text">>>;
   /** What the last scan left out, and why (symlinks, special files, unreadable ones). */
-  skipped?(): { path: string; reason: string }[];
+  skipped(): { path: string; reason: string }[];
   /** Reads one file; undefined when absent (or not a regular file). */
   read(rel: string): Promise<LocalRead | undefined>;
   /** True when the path is excluded by the ignore rules. */
@@ -41,11 +41,14 @@ export interface LocalTree {
   /** Removes the file only if its hash is still `expectHash`. */
   removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
   /** Removes temp files a killed write left; only for the holder of the folder lock. */
-  removeStaleTemps?(): Promise<string[]>;
+  removeStaleTemps(): Promise<string[]>;
   /** Starts a cycle's writes: what the last cycle learned about folders is forgotten. */
-  beginWrites?(): void;
-  /** Makes the writes done so far durable, all at once (src/local/write-session.ts). */
-  flush?(): Promise<void>;
+  beginWrites(): void;
+  /**
+   * Makes the writes done so far durable, all at once (src/local/write-session.ts). The engine
+   * calls it before a save that may name what those writes put down as bases.
+   */
+  flush(): Promise<void>;
   /** Copies the current content under .mpsync/backups/<stamp>/ (no-op when absent). */
   backup(rel: string, stamp: string): Promise<void>;
 }
@@ -86,10 +89,10 @@ export interface DesignStore extends BaseTexts {
   saveDaemon(record: DaemonRecordData): Promise<void>;
   saveConflict(rel: string, sides: ConflictSides, stamp: string): Promise<void>;
   pruneBases(keep: ReadonlySet<string>): Promise<void>;
-  /** Stores many base texts at once (a pull: one pack instead of a file each); in order. */
-  putBases?(texts: readonly string[]): Promise<string[]>;
-  /** True when a derived cache (e.g. the scan cache) learned something a save would keep. */
-  hasUnsavedCache?(): boolean;
+  /** Stores many base texts at once (a pull: one pack instead of a file each); resolves their hashes in order. */
+  putBases(texts: readonly string[]): Promise<string[]>;
+  /** True when a derived cache (e.g. the scan cache) learned something a save would keep; false for a store with none. */
+  hasUnsavedCache(): boolean;
 }
 
 /** One confirmed change of a path's base (undefined: the path has no base any more). */

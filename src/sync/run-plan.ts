@@ -60,7 +60,7 @@ export async function commitCycle(ctx: CycleContext, planned: PlannedCycle): Pro
 async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolean): Promise<ExecuteResult> {
   const { options: o, ledger, status } = ctx;
   const { plan, remote, raced } = run;
-  o.local.beginWrites?.();
+  o.local.beginWrites();
   // A conflict's markers name the version: asked while the local texts are read, and once
   // per version, not between the PATCH's decision and the PATCH.
   const label = plan.actions.some((a) => a.kind === "conflict") ? versionLabel(ctx, remote.artifactId) : undefined;
@@ -97,12 +97,12 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
   const moved = status.moveTo(remote.artifactId);
   const changed = basesMoved || plan.actions.some((a) => a.kind !== "report") || moved || haltCleared || refusedLocal;
   // The files must be durable before the state that names them as the new bases.
-  await o.local.flush?.();
+  await o.local.flush();
   // An idle cycle of a large folder must stay cheap: no state rewrite, no base pruning.
   if (changed) {
     await ctx.save();
     await o.store.pruneBases(ledger.keep());
-  } else if (o.store.hasUnsavedCache?.() === true) {
+  } else if (o.store.hasUnsavedCache()) {
     await ctx.save();
   }
   const failures = ctx.said.failures(result);

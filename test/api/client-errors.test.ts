@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
 import { sendJson, startTestServer, type TestServer } from "./http-test-server.js";
 import { EDITOR_ID, testClient } from "./client-fixtures.js";
+import { expireUndiciTimeouts } from "../support/undici-clock.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -128,7 +129,7 @@ describe("network failures and timeouts", () => {
   it("a server that never answers is TIMEOUT", async () => {
     server = await startTestServer(() => undefined);
     const client = testClient(server.baseUrl, { timeouts: { headersMs: 30 }, retry: { maxAttempts: 2, baseDelayMs: 1 } });
-    const err = (await client.getStatus(EDITOR_ID).catch((e: unknown) => e)) as ApiError;
+    const err = (await expireUndiciTimeouts(client.getStatus(EDITOR_ID)).catch((e: unknown) => e)) as ApiError;
     await client.close();
     expect(err).toMatchObject({ code: "TIMEOUT", retryable: true });
     expect(err.message).toBe(`could not read the design's status: no response within 30 ms`);
@@ -141,7 +142,7 @@ describe("network failures and timeouts", () => {
       res.write('{"isGenerating":');
     });
     const client = testClient(server.baseUrl, { timeouts: { bodyMs: 30 }, retry: { maxAttempts: 1 } });
-    await expect(client.getStatus(EDITOR_ID)).rejects.toMatchObject({ code: "TIMEOUT" });
+    await expect(expireUndiciTimeouts(client.getStatus(EDITOR_ID))).rejects.toMatchObject({ code: "TIMEOUT" });
     await client.close();
   });
 

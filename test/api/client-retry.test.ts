@@ -4,6 +4,7 @@ import { ApiError } from "../../src/api/errors.js";
 import { createRequestQueue, type RateLimitedEvent } from "../../src/scheduling/request-queue.js";
 import { createScaledClock, sendJson, startTestServer, type TestServer } from "./http-test-server.js";
 import { EDITOR_ID, STATUS_BODY, testClient } from "./client-fixtures.js";
+import { expireUndiciTimeouts } from "../support/undici-clock.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -122,7 +123,7 @@ describe("calls that start a generation or create something", () => {
   it.each(Object.entries(calls))("%s: a timeout is not retried", async (_name, call) => {
     server = await startTestServer(() => undefined);
     const client = testClient(server.baseUrl, { timeouts: { headersMs: 20 } });
-    await expect(call(client)).rejects.toMatchObject({ code: "TIMEOUT", retryable: false });
+    await expect(expireUndiciTimeouts<unknown>(call(client))).rejects.toMatchObject({ code: "TIMEOUT", retryable: false });
     await client.close();
     expect(server.requests).toHaveLength(1);
   });

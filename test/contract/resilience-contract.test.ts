@@ -6,6 +6,7 @@ import { createSystemClock } from "../../src/core/clock.js";
 import { createMemoryPollLedger, PollScheduler } from "../../src/scheduling/poll-scheduler.js";
 import { createRequestQueue, type RateLimitedEvent } from "../../src/scheduling/request-queue.js";
 import { createScaledClock } from "../api/http-test-server.js";
+import { expireUndiciTimeouts } from "../support/undici-clock.js";
 
 const KEY = "mp_resilience_key_1";
 
@@ -90,7 +91,7 @@ describe("retries against the emulator", () => {
   it("a hanging service is a TIMEOUT", async () => {
     const t = await setUp({}, { timeouts: { headersMs: 20 }, retry: { maxAttempts: 1 } });
     t.emulator.control.failNext({ path: "/v3/health" }, { hang: true });
-    await expect(t.client.health()).rejects.toMatchObject({ code: "TIMEOUT" });
+    await expect(expireUndiciTimeouts(t.client.health())).rejects.toMatchObject({ code: "TIMEOUT" });
   });
 });
 

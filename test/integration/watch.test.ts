@@ -134,7 +134,8 @@ describe("watch", () => {
   });
 
   it("queues edits while the service is down and sends them when it is back", async () => {
-    h = await startHarness();
+    // Short request backoff: the outage is seen and retried the way it is with the defaults.
+    h = await startHarness({ retry: { baseDelayMs: 10, maxDelayMs: 50 } });
     daemon = await startDaemon(h);
     h.emu.control.setFaults({ errorRate: 1 });
     await h.writeLocal("index.css", "/* offline edit */\n");

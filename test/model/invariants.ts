@@ -109,6 +109,9 @@ export function checkBases(w: World): string[] {
     if (w.serviceEver.get(rel)?.has(hash) !== true) out.push(`base of ${rel} was never on the service`);
     if (!w.store.bases.has(hash)) out.push(`base text of ${rel} is missing from the store`);
   }
+  // Flush before save: a state.json naming a base whose file is not yet durable could, after a
+  // power loss, take the older text on disk for a local edit of that base.
+  for (const s of [...w.store.unflushedBases, ...(w.mate?.store.unflushedBases ?? [])]) out.push(`state saved naming the base of ${s} before its write was flushed`);
   return out;
 }
 

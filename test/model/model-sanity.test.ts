@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hashContent } from "../../src/core/hash.js";
 import { runScenario, scenarioArb } from "./scenario.js";
-import type { World } from "./world.js";
+import { World } from "./world.js";
 
 const SABOTAGE: Record<string, (w: World) => void> = {
   // A write that ignores the compare-and-swap clobbers a save made during a pull; here the
@@ -35,6 +35,10 @@ const SABOTAGE: Record<string, (w: World) => void> = {
     const write = client.writeFiles.bind(client);
     client.writeFiles = (...args) => write(...args).catch(() => []);
   },
+  // state.json then names bases whose files a power loss could still take back.
+  "the cycle's writes are never flushed": (w) => {
+    w.tree.flush = () => Promise.resolve();
+  },
 };
 
 describe("engine model sanity", () => {
@@ -47,4 +51,17 @@ describe("engine model sanity", () => {
       expect((await run).failed).toBe(true);
     });
   }
+});
+
+describe("the model world runs the ports production runs", () => {
+  it("stores the first pull's base texts as one pack, and flushes its writes before the state names them", async () => {
+    const w = new World("merge");
+    await w.open();
+    await w.step((s) => s.fullSync());
+    expect(w.store.packs).toEqual([3]);
+    expect(w.tree.writeCalls).toEqual(["begin", "flush"]);
+    expect(w.tree.unflushed.size).toBe(0);
+    expect(Object.keys(w.store.saved?.files ?? {}).sort()).toEqual(["App.tsx", "components/Button.tsx", "index.css"]);
+    expect(w.store.unflushedBases).toEqual([]);
+  });
 });

@@ -10,14 +10,15 @@ import { checkRemoteName } from "../../src/local/path-jail.js";
 import type { CycleReport } from "../../src/sync/design-sync.js";
 import { DesignSync } from "../../src/sync/design-sync.js";
 import type { SyncEvent } from "../../src/sync/events.js";
-import { createMemoryDesignStore, createMemoryLocalTree, describeContent } from "../support/memory-ports.js";
+import { createMemoryFolder, describeContent } from "../support/memory-ports.js";
 import { jailRemoteNames } from "../../src/sync/remote-snapshot.js";
 import type { World } from "./world.js";
 
 /** The teammate: a folder, its state, its engine; its PATCHes are noted as remote content. */
 export class Teammate {
-  readonly store = createMemoryDesignStore();
-  readonly tree = createMemoryLocalTree({ backups: this.store.backups, matcher: createIgnoreMatcher({ patterns: [] }) });
+  readonly folder = createMemoryFolder({ matcher: createIgnoreMatcher({ patterns: [] }) });
+  readonly store = this.folder.store;
+  readonly tree = this.folder.tree;
   readonly pending = new Set<string>();
   readonly events: SyncEvent[] = [];
   readonly #w: World;

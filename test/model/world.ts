@@ -12,8 +12,7 @@ import { DesignSync, type CycleReport } from "../../src/sync/design-sync.js";
 import type { SyncEvent } from "../../src/sync/events.js";
 import { hashContent } from "../../src/core/hash.js";
 import {
-  createMemoryDesignStore,
-  createMemoryLocalTree,
+  createMemoryFolder,
   type MemoryContent,
   type MemoryDesignStore,
   type MemoryLocalTree,
@@ -122,8 +121,7 @@ export class World {
     const files = Object.fromEntries(PATHS.slice(0, 3).map((p, i) => [p, this.freshText(`init${i}`)]));
     this.service = createFakeService({ editorId: "modeldesign0000000000a", files, now: this.clock.now });
     for (const [p, text] of Object.entries(files)) this.noteRemote(p, text);
-    this.store = createMemoryDesignStore();
-    this.tree = createMemoryLocalTree({ backups: this.store.backups, matcher: createIgnoreMatcher({ patterns: [] }) });
+    ({ store: this.store, tree: this.tree } = createMemoryFolder({ matcher: createIgnoreMatcher({ patterns: [] }) }));
     this.tree.onAccess = (a) => {
       if (a.hash !== undefined && a.op !== "backup") addTo(this.engineDisk, a.rel, a.hash);
       const whole = a.op === "read" ? this.halfSaves.get(a.rel) : undefined;
@@ -290,9 +288,11 @@ export class World {
     };
     return {
       load: () => store.load(),
-      save: async (state) => (alive(), store.save(state)),
+      save: async (state, options) => (alive(), store.save(state, options)),
       saveDaemon: async (record) => (alive(), store.saveDaemon(record)),
       putBase: async (text) => (alive(), store.putBase(text)),
+      putBases: async (texts) => (alive(), store.putBases(texts)),
+      hasUnsavedCache: () => store.hasUnsavedCache(),
       getBase: (hash) => store.getBase(hash),
       pruneBases: async (keep) => (alive(), store.pruneBases(keep)),
       saveConflict: async (rel, sides, stamp) => (alive(), store.saveConflict(rel, sides, stamp)),

@@ -20,8 +20,8 @@ afterEach(async () => cleanup());
 const h = (s: string): string => hashContent(s);
 
 describe("state.json", () => {
-  it("serves as the engine's DesignStore port (state.json, base texts, conflicts; fs-adapters.ts adds daemon.json)", () => {
-    const port: Omit<DesignStore, "load" | "saveDaemon"> = openStateStore(root);
+  it("serves as the engine's DesignStore port (state.json, base texts, conflicts; fs-adapters.ts adds daemon.json and the scan cache)", () => {
+    const port: Omit<DesignStore, "load" | "saveDaemon" | "hasUnsavedCache"> = openStateStore(root);
     expect(typeof port.save).toBe("function");
   });
 

@@ -10,6 +10,7 @@ import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js
 import type { EmulatorOptions } from "../../src/emulator/types.js";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { Runtime } from "../../src/runtime.js";
+import type { RetryOptions } from "../../src/api/retry-policy.js";
 import type { SyncEvent } from "../../src/sync/events.js";
 
 /** The key every harness emulator accepts. */
@@ -62,6 +63,8 @@ export interface HarnessOptions {
   prompt?: string;
   /** A second folder (its own state) on another harness's emulator and design: a teammate. */
   sharing?: Harness;
+  /** The Runtime's request retries (short backoff waits for an outage). @default the client's */
+  retry?: Partial<RetryOptions>;
 }
 
 async function createPrompted(baseUrl: string, prompt: string): Promise<string> {
@@ -104,7 +107,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     }
   };
   const newRuntime = async (): Promise<Runtime> => {
-    const rt = new Runtime({ cwd: home, env, logLevel: "silent" });
+    const rt = new Runtime({ cwd: home, env, logLevel: "silent", retry: options.retry });
     await rt.prepare();
     return rt;
   };

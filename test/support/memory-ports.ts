@@ -1,12 +1,16 @@
 /**
  * In-memory versions of the engine's ports: a LocalTree over a Map and a DesignStore held in
  * memory. Both are inspectable and hookable, so any unit or model test can run DesignSync
- * without a disk, simulate a save racing the engine's write, or a lost state.json.
+ * without a disk, simulate a save racing the engine's write, or a lost state.json. They
+ * implement every port method the real adapters do: the tree keeps the writes not yet made
+ * durable (flush), the store counts base packs (putBases), and a folder made by
+ * createMemoryFolder records each save that names a base whose write was not flushed.
  */
 import { createIgnoreMatcher, type IgnoreMatcher } from "../../src/local/ignore-rules.js";
 import { checkRemoteName } from "../../src/local/path-jail.js";
 import { decodeUtf8Strict, hashContent } from "../../src/core/hash.js";
 import { hasConflictMarkers } from "../../src/core/markers.js";
+import { GUARDED_TEMP_SUFFIX } from "../../src/local/atomic-write.js";
 import type { CasResult, DaemonRecordData, DesignStore, LocalRead, LocalTree, PersistedState } from "../../src/sync/ports.js";
 
 /** A file's content: text, or raw bytes (binary or not valid UTF-8). */
@@ -55,6 +59,12 @@ export interface MemoryLocalTree extends LocalTree {
   drop(rel: string): void;
   /** The text of a file; undefined when absent or binary. */
   text(rel: string): string | undefined;
+  /** What skipped() answers (the real scan's symlinks and special files). @default [] */
+  skippedPaths: { path: string; reason: string }[];
+  /** Engine writes since the last flush(), path -> hash written (not durable yet). */
+  readonly unflushed: ReadonlyMap<string, string>;
+  /** Calls of beginWrites() and flush() so far, in order (a test asserts the cycle's shape). */
+  readonly writeCalls: ("begin" | "flush")[];
 }
 
 /** Describes `content` the way the real scan does (hash of the bytes, strict UTF-8, markers). */
@@ -69,6 +79,7 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
   const matcher = options.matcher ?? createIgnoreMatcher({ patterns: [] });
   const files = new Map<string, MemoryContent>();
   const jailViolations: string[] = [];
+  const unflushed = new Map<string, string>();
   const tree: MemoryLocalTree = {
     root: options.root ?? "/memory/design",
     files,
@@ -77,6 +88,9 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
     jailViolations,
     beforeWrite: undefined,
     onAccess: undefined,
+    skippedPaths: [],
+    unflushed,
+    writeCalls: [],
     put(rel, content) {
       files.set(rel, content);
       tree.present = true;
@@ -115,6 +129,7 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
       if (currentHash(rel) !== expectHash) return "changed-meanwhile";
       tree.present = true;
       files.set(rel, text);
+      unflushed.set(rel, hashContent(text));
       tree.onAccess?.({ op: "write", rel, hash: hashContent(text) });
       return "done";
     },
@@ -125,6 +140,21 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
       files.delete(rel);
       tree.onAccess?.({ op: "remove", rel, hash: expectHash });
       return "done";
+    },
+    skipped: () => [...tree.skippedPaths],
+    removeStaleTemps() {
+      // Like the real sweep: only this tool's own temp names, which a killed write leaves.
+      const removed = [...files.keys()].filter((rel) => rel.endsWith(GUARDED_TEMP_SUFFIX));
+      for (const rel of removed) files.delete(rel);
+      return Promise.resolve(removed);
+    },
+    beginWrites() {
+      tree.writeCalls.push("begin");
+    },
+    flush() {
+      tree.writeCalls.push("flush");
+      unflushed.clear();
+      return Promise.resolve();
     },
     backup(rel, stamp) {
       jail(rel);
@@ -174,12 +204,29 @@ export interface MemoryDesignStore extends DesignStore {
   readonly backups: BackupCopy[];
   /** Number of save() calls so far. */
   readonly saveCount: number;
+  /** Sizes of the putBases() calls that stored two texts or more (the real store's packs). */
+  readonly packs: number[];
+  /** What hasUnsavedCache() answers; save() clears it, as the real scan cache is saved. */
+  unsavedCache: boolean;
+  /**
+   * Saves that named a base whose file was written but not flushed (only for a store of
+   * createMemoryFolder): after a power loss state.json would name a text the disk lost.
+   */
+  readonly unflushedBases: string[];
   /** The next load() finds state.json corrupt: it answers an empty state, `recovered: "corrupt"`. */
   corruptNextLoad(): void;
 }
 
+/** Options of createMemoryDesignStore. */
+export interface MemoryDesignStoreOptions {
+  /** The tree whose unflushed writes a durable save must not name as bases (unflushedBases). */
+  writes?: Pick<MemoryLocalTree, "unflushed">;
+  /** Where the tree's backups go. @default a fresh list */
+  backups?: BackupCopy[];
+}
+
 /** Creates an empty in-memory store (load() answers `recovered: "missing"` until a save). */
-export function createMemoryDesignStore(): MemoryDesignStore {
+export function createMemoryDesignStore(options: MemoryDesignStoreOptions = {}): MemoryDesignStore {
   let saved: PersistedState | undefined;
   let savedDaemon: DaemonRecordData | undefined;
   let corrupt = false;
@@ -194,10 +241,13 @@ export function createMemoryDesignStore(): MemoryDesignStore {
     },
     bases,
     conflicts: [],
-    backups: [],
+    backups: options.backups ?? [],
     get saveCount() {
       return saveCount;
     },
+    packs: [],
+    unsavedCache: false,
+    unflushedBases: [],
     corruptNextLoad() {
       corrupt = true;
     },
@@ -213,7 +263,15 @@ export function createMemoryDesignStore(): MemoryDesignStore {
       if (saved === undefined) return Promise.resolve({ state: { files: {} }, daemon, recovered: "missing" as const });
       return Promise.resolve({ state: structuredClone(saved), daemon });
     },
-    save(state) {
+    save(state, saveOptions) {
+      // A journal save (durable: false) is made durable by the cycle's flush; a durable one
+      // must find every base it newly names already flushed.
+      if (options.writes !== undefined && saveOptions?.durable !== false) {
+        for (const [rel, hash] of options.writes.unflushed) {
+          if (state.files[rel]?.hash === hash && saved?.files[rel]?.hash !== hash) store.unflushedBases.push(`${rel} (${hash.slice(0, 12)})`);
+        }
+      }
+      store.unsavedCache = false;
       saved = structuredClone(state);
       saveCount += 1;
       return Promise.resolve();
@@ -227,6 +285,11 @@ export function createMemoryDesignStore(): MemoryDesignStore {
       bases.set(hash, text);
       return Promise.resolve(hash);
     },
+    async putBases(texts) {
+      if (texts.length > 1) store.packs.push(texts.length);
+      return Promise.all(texts.map((t) => store.putBase(t)));
+    },
+    hasUnsavedCache: () => store.unsavedCache,
     getBase: (hash) => Promise.resolve(bases.get(hash)),
     pruneBases(keep) {
       for (const hash of [...bases.keys()]) if (!keep.has(hash)) bases.delete(hash);
@@ -238,4 +301,12 @@ export function createMemoryDesignStore(): MemoryDesignStore {
     },
   };
   return store;
+}
+
+/** A mapped folder in memory: its tree and its store, sharing backups, the store checking durability. */
+export function createMemoryFolder(options: Omit<MemoryLocalTreeOptions, "backups"> = {}): { tree: MemoryLocalTree; store: MemoryDesignStore } {
+  const backups: BackupCopy[] = [];
+  const tree = createMemoryLocalTree({ ...options, backups });
+  const store = createMemoryDesignStore({ writes: tree, backups });
+  return { tree, store };
 }
