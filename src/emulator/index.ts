@@ -1,5 +1,6 @@
 /** The local v3 service (`mpsync emulator`, the backbone of the test suite). */
 export { startEmulator, type RunningEmulator } from "./server.js";
+export { COMPRESS_MIN_BYTES, type CompressMode } from "./compression.js";
 export type { CreatedDesign, DesignSnapshot, EmulatorControl } from "./control.js";
 export type { GenerationOutcome } from "./generation.js";
 export { ALREADY_GENERATING, FAIL_MARKER } from "./generation.js";
@@ -9,6 +10,7 @@ export type {
   FaultMatch,
   FaultOptions,
   InjectedFault,
+  MalformedKind,
   RequestLogEntry,
   WaitForRequestOptions,
 } from "./types.js";

@@ -1,0 +1,81 @@
+/**
+ * Response compression, negotiated: the client asks for it on every request and decodes the
+ * `Content-Encoding` an answer carries, whether or not the service compresses (unknown for the
+ * real one). node:zlib is loaded on the first compressed answer only: a CLI command whose
+ * answers come plain never pays for it, and start-up never does.
+ */
+import { constants as bufferConstants } from "node:buffer";
+import type { IncomingHttpHeaders } from "node:http";
+
+/**
+ * Sent on every request. Brotli packs source text a little tighter than gzip; deflate is left
+ * out: the same algorithm as gzip, and servers have sent it both zlib-wrapped and raw. An
+ * answer in deflate is decoded all the same.
+ */
+export const ACCEPT_ENCODING = "br, gzip";
+
+/** More codings stacked on one answer than any server sends: refused (a decompression bomb's trick). */
+const MAX_CODINGS = 2;
+
+/** An answer whose body could not be decoded: an unknown coding or a corrupt body. */
+export class BodyDecodingError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = "BodyDecodingError";
+  }
+}
+
+/** The codings of `headers`' Content-Encoding, in the order they were applied; identity left out. */
+export function contentCodings(headers: IncomingHttpHeaders): string[] {
+  const raw = headers["content-encoding"];
+  const value = Array.isArray(raw) ? raw.join(",") : (raw ?? "");
+  return value
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+}
+
+type Zlib = typeof import("node:zlib");
+type Decoder = (zlib: Zlib, bytes: Buffer, maxOutputLength: number) => Promise<Buffer>;
+
+function run(fn: (buf: Buffer, options: { maxOutputLength: number }, cb: (err: Error | null, out: Buffer) => void) => void): (bytes: Buffer, max: number) => Promise<Buffer> {
+  return (bytes, max) => new Promise((resolve, reject) => fn(bytes, { maxOutputLength: max }, (err, out) => (err === null ? resolve(out) : reject(err))));
+}
+
+/** A zlib-wrapped deflate stream starts with a CMF/FLG pair whose 16-bit value is a multiple of 31. */
+function hasZlibHeader(bytes: Buffer): boolean {
+  const cmf = bytes[0] ?? 0;
+  const flg = bytes[1] ?? 0;
+  return (cmf & 0x0f) === 8 && ((cmf << 8) | flg) % 31 === 0;
+}
+
+const DECODERS: Record<string, Decoder> = {
+  gzip: (z, b, max) => run(z.gunzip)(b, max),
+  "x-gzip": (z, b, max) => run(z.gunzip)(b, max),
+  br: (z, b, max) => run(z.brotliDecompress)(b, max),
+  deflate: (z, b, max) => run(hasZlibHeader(b) ? z.inflate : z.inflateRaw)(b, max),
+};
+
+/**
+ * Decodes `bytes` by the answer's Content-Encoding; "too-large" when the decoded body would pass
+ * `maxBytes`. Rejects with BodyDecodingError for an unknown coding or a corrupt body.
+ */
+export async function decodeBody(bytes: Buffer, headers: IncomingHttpHeaders, maxBytes: number): Promise<Buffer | "too-large"> {
+  const codings = contentCodings(headers);
+  if (codings.length === 0 || bytes.length === 0) return bytes;
+  if (codings.length > MAX_CODINGS) throw new BodyDecodingError(`response uses ${codings.length} content codings (${codings.join(", ")})`);
+  const unknown = codings.find((c) => DECODERS[c] === undefined);
+  if (unknown !== undefined) throw new BodyDecodingError(`response body in an unsupported content coding (${unknown})`);
+  const zlib = await import("node:zlib");
+  const max = Math.min(maxBytes, bufferConstants.MAX_LENGTH);
+  let out = bytes;
+  for (const coding of codings.reverse()) {
+    try {
+      out = await (DECODERS[coding] as Decoder)(zlib, out, max);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return "too-large";
+      throw new BodyDecodingError(`response body could not be decoded (${coding}: ${(err as Error).message})`, err);
+    }
+  }
+  return out;
+}
