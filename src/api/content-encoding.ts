@@ -6,6 +6,7 @@
  */
 import { constants as bufferConstants } from "node:buffer";
 import type { IncomingHttpHeaders } from "node:http";
+import { errnoCode } from "../core/errors.js";
 
 /**
  * Sent on every request. Brotli packs source text a little tighter than gzip; deflate is left
@@ -66,14 +67,16 @@ export async function decodeBody(bytes: Buffer, headers: IncomingHttpHeaders, ma
   if (codings.length > MAX_CODINGS) throw new BodyDecodingError(`response uses ${codings.length} content codings (${codings.join(", ")})`);
   const unknown = codings.find((c) => DECODERS[c] === undefined);
   if (unknown !== undefined) throw new BodyDecodingError(`response body in an unsupported content coding (${unknown})`);
-  const zlib = await import("node:zlib");
+  // Not import(): the CLI runs as a vm.Script from its code cache (core/code-cache.ts), where a
+  // dynamic import has no loader; getBuiltinModule loads the builtin on demand all the same.
+  const zlib = process.getBuiltinModule("node:zlib");
   const max = Math.min(maxBytes, bufferConstants.MAX_LENGTH);
   let out = bytes;
   for (const coding of codings.reverse()) {
     try {
       out = await (DECODERS[coding] as Decoder)(zlib, out, max);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return "too-large";
+      if (errnoCode(err) === "ERR_BUFFER_TOO_LARGE") return "too-large";
       throw new BodyDecodingError(`response body could not be decoded (${coding}: ${(err as Error).message})`, err);
     }
   }

@@ -6,9 +6,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { SendOutcome } from "./fault-outcome.js";
-
-/** `auto`: compress when the request asks; `off`: never. */
-export type CompressMode = "auto" | "off";
+import type { CompressMode } from "./types.js";
 
 /** Throws a RangeError naming the option unless `mode` is a CompressMode. */
 export function checkCompressMode(mode: unknown): asserts mode is CompressMode {
@@ -53,8 +51,9 @@ export function pickCoding(acceptEncoding: string | string[] | undefined): Answe
 }
 
 /** Compresses `text` in `coding` (node:zlib on the thread pool: the server's loop keeps answering). */
-export async function compressText(text: string | Uint8Array, coding: AnswerCoding): Promise<Buffer> {
-  const zlib = await import("node:zlib");
+export function compressText(text: string | Uint8Array, coding: AnswerCoding): Promise<Buffer> {
+  // Loaded on the first answer it compresses (not import(): see api/content-encoding.ts).
+  const zlib = process.getBuiltinModule("node:zlib");
   const input = typeof text === "string" ? Buffer.from(text) : text;
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, out: Buffer): void => (err === null ? resolve(out) : reject(err));

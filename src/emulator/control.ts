@@ -2,7 +2,7 @@
  * Test controls: what the web editor, a finished generation or a flaky network would do to
  * the service, driven from the test (same process) or over `/__control` (other processes).
  */
-import { checkCompressMode, type CompressMode } from "./compression.js";
+import { checkCompressMode } from "./compression.js";
 import type { ConnectionStats } from "./connection-ledger.js";
 import type { Version } from "../api/schemas.js";
 import type { FaultState } from "./faults.js";
@@ -12,6 +12,7 @@ import type { RequestLog, RequestPredicate } from "./request-log.js";
 import { scaffoldFiles } from "./scaffold.js";
 import type { EmulatorStore } from "./store.js";
 import type {
+  CompressMode,
   FaultMatch,
   FaultOptions,
   InjectedFault,

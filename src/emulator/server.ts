@@ -11,7 +11,7 @@ import { dispatchApi } from "./api-dispatch.js";
 import { apiRoutes } from "./api-routes.js";
 import { createControl, type EmulatorControl } from "./control.js";
 import { controlRoutes, type ControlHandler } from "./control-routes.js";
-import { encodeAnswer, type CompressMode } from "./compression.js";
+import { encodeAnswer } from "./compression.js";
 import { decideOutcome, type Outcome } from "./fault-outcome.js";
 import { FaultState } from "./faults.js";
 import { GenerationRunner } from "./generation.js";
@@ -23,7 +23,7 @@ import { PollLimiter } from "./poll-limit.js";
 import { RequestLog } from "./request-log.js";
 import { matchRoute, type Route } from "./router.js";
 import { EmulatorStore } from "./store.js";
-import type { EmulatorOptions, RequestLogEntry } from "./types.js";
+import type { CompressMode, EmulatorOptions, RequestLogEntry } from "./types.js";
 
 /** A listening emulator. */
 export interface RunningEmulator {

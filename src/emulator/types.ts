@@ -1,5 +1,7 @@
 /** Shared types of the emulator: options, faults, the in-memory model and the request log. */
-import type { CompressMode } from "./compression.js";
+
+/** `auto`: compress an answer when the request asks (emulator/compression.ts); `off`: never. */
+export type CompressMode = "auto" | "off";
 
 /** Random faults applied to every `/api` request (never to `/__control`). */
 export interface FaultOptions {
