@@ -62,6 +62,17 @@ describe("emulator: response compression", () => {
     expect(() => emu.control.setCompression("always" as "auto")).toThrow('compress must be "auto" or "off", got always');
   });
 
+  it("switches over /__control/compression too; a mode it does not know is a 400", async () => {
+    const emu = await start();
+    const editorId = designOf(emu, 200);
+    const post = (mode: string) => fetch(`${emu.baseUrl.replace(/\/api$/, "")}/__control/compression`, { method: "POST", body: JSON.stringify({ mode }) });
+    expect((await post("off")).status).toBe(200);
+    expect((await getStatus(emu, editorId, { "accept-encoding": "gzip" })).headers["content-encoding"]).toBeUndefined();
+    expect((await post("sometimes")).status).toBe(400);
+    expect((await post("auto")).status).toBe(200);
+    expect((await getStatus(emu, editorId, { "accept-encoding": "gzip" })).headers["content-encoding"]).toBe("gzip");
+  });
+
   it.each([
     ["br, gzip", "br"],
     ["gzip, deflate", "gzip"],
