@@ -50,12 +50,13 @@ function hasZlibHeader(bytes: Buffer): boolean {
   return (cmf & 0x0f) === 8 && ((cmf << 8) | flg) % 31 === 0;
 }
 
-const DECODERS: Record<string, Decoder> = {
-  gzip: (z, b, max) => run(z.gunzip)(b, max),
-  "x-gzip": (z, b, max) => run(z.gunzip)(b, max),
-  br: (z, b, max) => run(z.brotliDecompress)(b, max),
-  deflate: (z, b, max) => run(hasZlibHeader(b) ? z.inflate : z.inflateRaw)(b, max),
-};
+/** A Map, not an object: a coding named `constructor` must not find Object's. */
+const DECODERS = new Map<string, Decoder>([
+  ["gzip", (z, b, max) => run(z.gunzip)(b, max)],
+  ["x-gzip", (z, b, max) => run(z.gunzip)(b, max)],
+  ["br", (z, b, max) => run(z.brotliDecompress)(b, max)],
+  ["deflate", (z, b, max) => run(hasZlibHeader(b) ? z.inflate : z.inflateRaw)(b, max)],
+]);
 
 /**
  * Decodes `bytes` by the answer's Content-Encoding; "too-large" when the decoded body would pass
@@ -65,7 +66,7 @@ export async function decodeBody(bytes: Buffer, headers: IncomingHttpHeaders, ma
   const codings = contentCodings(headers);
   if (codings.length === 0 || bytes.length === 0) return bytes;
   if (codings.length > MAX_CODINGS) throw new BodyDecodingError(`response uses ${codings.length} content codings (${codings.join(", ")})`);
-  const unknown = codings.find((c) => DECODERS[c] === undefined);
+  const unknown = codings.find((c) => !DECODERS.has(c));
   if (unknown !== undefined) throw new BodyDecodingError(`response body in an unsupported content coding (${unknown})`);
   // Not import(): the CLI runs as a vm.Script from its code cache (core/code-cache.ts), where a
   // dynamic import has no loader; getBuiltinModule loads the builtin on demand all the same.
@@ -74,7 +75,7 @@ export async function decodeBody(bytes: Buffer, headers: IncomingHttpHeaders, ma
   let out = bytes;
   for (const coding of codings.reverse()) {
     try {
-      out = await (DECODERS[coding] as Decoder)(zlib, out, max);
+      out = await (DECODERS.get(coding) as Decoder)(zlib, out, max);
     } catch (err) {
       if (errnoCode(err) === "ERR_BUFFER_TOO_LARGE") return "too-large";
       throw new BodyDecodingError(`response body could not be decoded (${coding}: ${(err as Error).message})`, err);

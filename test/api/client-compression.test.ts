@@ -124,5 +124,6 @@ describe("decodeBody", () => {
     const stacked = brotliCompressSync(gzipSync(text));
     expect(String(await decodeBody(stacked, { "content-encoding": "gzip, br" }, 1 << 20))).toBe(text);
     await expect(decodeBody(stacked, { "content-encoding": "gzip, br, gzip" }, 1 << 20)).rejects.toThrow("response uses 3 content codings (gzip, br, gzip)");
+    await expect(decodeBody(stacked, { "content-encoding": "constructor" }, 1 << 20)).rejects.toThrow("response body in an unsupported content coding (constructor)");
   });
 });
