@@ -173,7 +173,7 @@ async function readCapped(
   }
   // Invalid UTF-8 is a malformed answer, never silently turned into U+FFFD and written to the
   // user's files. A leading BOM is dropped, as a TextDecoder does.
-  const bytes = await decodeBody(Buffer.concat(chunks, total), headers, maxBytes);
+  const bytes = decodeBody(Buffer.concat(chunks, total), headers, maxBytes);
   if (bytes === "too-large") return { body: undefined, bodyProblem: "too-large" };
   if (!isUtf8(bytes)) return { body: undefined, bodyProblem: "not-utf8" };
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

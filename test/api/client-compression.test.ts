@@ -120,10 +120,10 @@ describe("decodeBody", () => {
   it("decodes raw deflate (no zlib header) as well as zlib-wrapped, and stacked codings in reverse order", async () => {
     const { brotliCompressSync, deflateRawSync, gzipSync } = await import("node:zlib");
     const { decodeBody } = await import("../../src/api/content-encoding.js");
-    expect(String(await decodeBody(deflateRawSync(text), { "content-encoding": "deflate" }, 1 << 20))).toBe(text);
+    expect(String(decodeBody(deflateRawSync(text), { "content-encoding": "deflate" }, 1 << 20))).toBe(text);
     const stacked = brotliCompressSync(gzipSync(text));
-    expect(String(await decodeBody(stacked, { "content-encoding": "gzip, br" }, 1 << 20))).toBe(text);
-    await expect(decodeBody(stacked, { "content-encoding": "gzip, br, gzip" }, 1 << 20)).rejects.toThrow("response uses 3 content codings (gzip, br, gzip)");
-    await expect(decodeBody(stacked, { "content-encoding": "constructor" }, 1 << 20)).rejects.toThrow("response body in an unsupported content coding (constructor)");
+    expect(String(decodeBody(stacked, { "content-encoding": "gzip, br" }, 1 << 20))).toBe(text);
+    expect(() => decodeBody(stacked, { "content-encoding": "gzip, br, gzip" }, 1 << 20)).toThrow("response uses 3 content codings (gzip, br, gzip)");
+    expect(() => decodeBody(stacked, { "content-encoding": "constructor" }, 1 << 20)).toThrow("response body in an unsupported content coding (constructor)");
   });
 });
