@@ -4,7 +4,7 @@
  * of the built CLI with a resource probe. Mirrors test/support/harness.ts.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,26 @@ export function makeFiles(count, bytes, prefix = "src", perFolder = 100) {
   for (let i = 0; i < count; i++) {
     const name = `${prefix}/d${String(Math.floor(i / perFolder)).padStart(3, "0")}/c${String(i).padStart(5, "0")}.tsx`;
     files[name] = fileText(`${name} v0`, bytes);
+  }
+  return files;
+}
+
+/**
+ * `count` files of `bytes` bytes cut from this repository's own TypeScript sources, named like
+ * makeFiles': text that compresses as real code does (3-4x), where makeFiles' one repeated line
+ * compresses a hundredfold. Each file is a slice at its own offset with its letters shifted by
+ * its own amount (0-25), so two files rarely share a run a compressor could borrow.
+ */
+export async function makeSourceFiles(count, bytes, prefix = "src", perFolder = 100) {
+  const root = join(HERE, "..", "..", "src");
+  const names = (await readdir(root, { recursive: true })).filter((n) => n.endsWith(".ts")).sort();
+  const corpus = (await Promise.all(names.map((n) => readFile(join(root, n), "utf8")))).join("\n").replace(/[^\x20-\x7e\n]/g, " ");
+  const shift = (text, by) => text.replace(/[a-z]/g, (c) => String.fromCharCode(97 + ((c.charCodeAt(0) - 97 + by) % 26)));
+  const files = {};
+  for (let i = 0; i < count; i++) {
+    const name = `${prefix}/d${String(Math.floor(i / perFolder)).padStart(3, "0")}/c${String(i).padStart(5, "0")}.tsx`;
+    const at = (i * 4099) % (corpus.length - bytes);
+    files[name] = (`// ${name} v0\n` + shift(corpus.slice(at, at + bytes), i % 26)).slice(0, bytes - 1) + "\n";
   }
   return files;
 }

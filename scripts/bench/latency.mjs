@@ -11,13 +11,14 @@
  *      disk, and the requests in between;
  * and, without latency (bytes and requests do not depend on it), the idle cost of a synced
  * 2,000-file design (figure 8d): pollIntervalSec and remoteCheckSec both scaled from 60 s to
- * 0.5 s, bytes (at the emulator's sockets) and requests over whole sweeps (10 checks each),
- * then per check x 60 checks an hour, as at the defaults.
+ * 0.5 s, bytes (at the emulator's sockets, and decoded) and requests over whole sweeps (10
+ * checks each), then per check x 60 checks an hour, as at the defaults; once with the emulator
+ * compressing answers, once without (a service that does not compress).
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { WatchDaemon } from "../../dist/daemon/watch-daemon.js";
-import { BENCH_KEY, countByRoute, fileText, makeFiles, makeHome, openOnlyDesign, ROUTES, routeOf, sleep, withRequests } from "./fixture.mjs";
+import { BENCH_KEY, countByRoute, fileText, makeFiles, makeHome, makeSourceFiles, openOnlyDesign, ROUTES, routeOf, sleep, withRequests } from "./fixture.mjs";
 import { summarize } from "./stats.mjs";
 
 export const LATENCIES_MS = [50, 100, 200];
@@ -135,19 +136,27 @@ async function benchNewVersion(emu, latencyMs, { runs }) {
   }
 }
 
-/** Figure 8d: an idle, synced design of `files` files at the defaults, from a scaled run. */
-async function benchIdleCost(emu, { files, bytes, sweeps }) {
+/**
+ * Figure 8d: an idle, synced design of `files` files at the defaults, from a scaled run, with
+ * the emulator compressing (`compress`: "auto", as a service behind a CDN would) or not ("off").
+ * The files are cut from real source text (makeSourceFiles): makeFiles' repeated line would
+ * compress a hundredfold and flatter the compressed run.
+ */
+export async function benchIdleCost(emu, { files, bytes, sweeps, compress }) {
   const { control } = emu;
-  const { editorId } = control.createDesign(BENCH_KEY, { files: makeFiles(files, bytes) });
+  const { editorId } = control.createDesign(BENCH_KEY, { files: await makeSourceFiles(files, bytes) });
   const syncrc = { pollIntervalSec: SCALED_SEC, remoteCheckSec: SCALED_SEC };
   const home = await makeHome(emu.baseUrl, editorId, syncrc);
   // Seed the folder first: files the daemon pulls itself count as recently changed for an hour.
+  // Plain, as every read was before compression: the baseline "every file at every check".
+  control.setCompression("off");
   const seedRuntime = await home.runtime();
   const before = control.connections();
   await (await openOnlyDesign(seedRuntime)).fullSync();
   // Bytes the client reads: what the emulator's sockets wrote.
   const fullReadBytes = control.connections().bytesWritten - before.bytesWritten;
   await seedRuntime.close();
+  control.setCompression(compress);
   const runtime = await home.runtime();
   const daemon = new WatchDaemon({ runtime, dirs: [], emit: () => undefined });
   try {
@@ -172,6 +181,8 @@ async function benchIdleCost(emu, { files, bytes, sweeps }) {
     const windowMs = performance.now() - started;
     const end = control.connections();
     const windowBytes = end.bytesWritten - start.bytesWritten;
+    // Decoded: the same answers with their bodies as the client has them once decompressed.
+    const decodedBytes = windowBytes - (end.bodyBytesSent - start.bodyBytesSent) + (end.bodyBytesDecoded - start.bodyBytesDecoded);
     const sentBytes = end.bytesRead - start.bytesRead;
     // At the defaults a check and a status poll each come once a minute: the window's bytes and
     // requests (its status polls included) per check, 60 checks an hour.
@@ -183,12 +194,14 @@ async function benchIdleCost(emu, { files, bytes, sweeps }) {
     // Before src/sync/check-scope.ts every check read every file: a full read (what the seed pull moved) per check.
     const fullEveryCheckPerHour = fullReadBytes * (3600 / DEFAULT_SEC);
     const bytesPerHour = perCheckToHour(windowBytes);
+    const decodedPerHour = perCheckToHour(decodedBytes);
     const sentPerHour = perCheckToHour(sentBytes);
-    return { files, checks, windowMs, bytesPerHour, sentPerHour, fullReadBytes, fullEveryCheckPerHour, requestsPerHour: perHour, statusPerCheck: (counts[ROUTES.status] ?? 0) / checks };
+    return { files, compress, checks, windowMs, bytesPerHour, decodedPerHour, sentPerHour, fullReadBytes, fullEveryCheckPerHour, requestsPerHour: perHour, statusPerCheck: (counts[ROUTES.status] ?? 0) / checks };
   } finally {
     await daemon.stop().catch(() => undefined);
     await runtime.close();
     await home.remove();
+    control.setCompression("auto");
   }
 }
 
@@ -202,7 +215,10 @@ export async function benchLatency(emu, { saves, versionRuns, idleMs, idleFiles,
     log(`latency ${latencyMs} ms: new version -> disk median ${Math.round(version.ms.median)} ms; ${JSON.stringify(version.routes)}`);
     rows.push({ latencyMs, ...save, version });
   }
-  const idle = await benchIdleCost(emu, { files: idleFiles, bytes, sweeps: idleSweeps });
-  log(`idle ${idle.files} files at defaults: ${(idle.bytesPerHour / 1e6).toFixed(1)} MB/h (${(idle.fullEveryCheckPerHour / 1e6).toFixed(0)} MB/h reading all every check); ${JSON.stringify(idle.requestsPerHour)}`);
-  return { debounceMs: DEBOUNCE_MS, rows, idle };
+  const idle = await benchIdleCost(emu, { files: idleFiles, bytes, sweeps: idleSweeps, compress: "auto" });
+  const idlePlain = await benchIdleCost(emu, { files: idleFiles, bytes, sweeps: idleSweeps, compress: "off" });
+  for (const x of [idle, idlePlain]) {
+    log(`idle ${x.files} files at defaults, compress ${x.compress}: ${(x.bytesPerHour / 1e6).toFixed(1)} MB/h on the wire, ${(x.decodedPerHour / 1e6).toFixed(1)} MB/h decoded (${(x.fullEveryCheckPerHour / 1e6).toFixed(0)} MB/h reading all every check); ${JSON.stringify(x.requestsPerHour)}`);
+  }
+  return { debounceMs: DEBOUNCE_MS, rows, idle, idlePlain };
 }

@@ -122,7 +122,7 @@ async function cliPull(emu, editorId) {
  * `runs` pairs of pulls (mpsync's engine and the reference, back to back), alternating who goes
  * first (`engineFirst` for the first pair); engine[i] and reference[i] are one pair.
  */
-async function pairedPulls(emu, editorId, fileCount, runs, engineFirst, log) {
+export async function pairedPulls(emu, editorId, fileCount, runs, engineFirst, log) {
   const engine = [];
   const reference = [];
   let requests;

@@ -128,9 +128,16 @@ export function latencyRows(l) {
     const active = v.routes[ROUTES.active] ?? 0;
     rows.push(["8 network", `new version shown by a status poll -> files on disk at ${L} ms`, ms(v.ms.median), `min ${ms(v.ms.min)} / max ${ms(v.ms.max)}; per version ${showRoutes(v.routes)} (${v.files} files)`, v.ms.n, `<= ${readTrips} read round trip(s) + 30 ms (${versionTarget} ms), no active-artifact`, verdict(v.ms.median <= versionTarget && active === 0)]);
   }
-  const i = l.idle;
   const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
-  rows.push(["8 idle", `idle synced ${i.files.toLocaleString("en-US")}-file design at the defaults (poll and remote check 60 s), bytes read per hour`, mb(i.bytesPerHour), `sent ${mb(i.sentPerHour)}; reading every file at every check: ${mb(i.fullEveryCheckPerHour)} (one full read ${mb(i.fullReadBytes)}); requests per hour ${showRoutes(i.requestsPerHour)}; from ${i.checks} checks at 0.5 s (${Math.round(i.windowMs / 1000)} s, ${num(i.statusPerCheck, 1)} status polls per check, all counted in the bytes), per check x 60`, 1, `<= 10 % of reading every file (${mb(i.fullEveryCheckPerHour / 10)})`, verdict(i.bytesPerHour <= i.fullEveryCheckPerHour / 10)]);
+  const pct = (x) => `${((100 * x.bytesPerHour) / x.fullEveryCheckPerHour).toFixed(1)} %`;
+  const idleDetail = (x) => `decoded ${mb(x.decodedPerHour)} (${(x.decodedPerHour / x.bytesPerHour).toFixed(2)}x the wire); sent ${mb(x.sentPerHour)}; reading every file at every check, uncompressed (before issue 27): ${mb(x.fullEveryCheckPerHour)} (one full read ${mb(x.fullReadBytes)}); requests per hour ${showRoutes(x.requestsPerHour)}; from ${x.checks} checks at 0.5 s (${Math.round(x.windowMs / 1000)} s, ${num(x.statusPerCheck, 1)} status polls per check, all counted in the bytes), per check x 60; files cut from real TypeScript`;
+  const i = l.idle;
+  const target = `<= 10 % of reading every file (${mb(i.fullEveryCheckPerHour / 10)})`;
+  rows.push(["8 idle", `idle synced ${i.files.toLocaleString("en-US")}-file design at the defaults (poll and remote check 60 s), bytes on the wire per hour, service compressing (br) = ${pct(i)}`, mb(i.bytesPerHour), idleDetail(i), 1, target, verdict(i.bytesPerHour <= i.fullEveryCheckPerHour / 10)]);
+  const p = l.idlePlain;
+  if (p !== undefined) {
+    rows.push(["8 idle", `the same, service not compressing = ${pct(p)}: the floor, since the sweep reads a tenth of the file bytes every check (every file within 10 checks) and the status answers' 2,000 names come on top`, mb(p.bytesPerHour), idleDetail(p), 1, "not judged (the service's compression is unknown)", ""]);
+  }
   return rows;
 }
 

@@ -5,6 +5,7 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
+import { ACCEPT_ENCODING, BodyDecodingError, decodeBody } from "./content-encoding.js";
 import { Preconnector } from "./preconnect.js";
 import { Agent, buildConnector, request } from "./undici-lean.js";
 import { errnoCode } from "../core/errors.js";
@@ -114,14 +115,19 @@ export function classifyTransportError(err: unknown, timeouts: Timeouts): Transp
   }
 }
 
-/** Sends one request and reads its body; rejects with TransportFailure, or the signal's reason when aborted. */
+/**
+ * Sends one request and reads its body, decoded by its Content-Encoding (content-encoding.ts);
+ * maxBodyBytes caps both the bytes on the wire and the decoded body. Rejects with
+ * TransportFailure, or the signal's reason when aborted.
+ */
 export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
   const totalMs = req.timeouts.totalMs ?? req.timeouts.headersMs + req.timeouts.bodyMs;
   const deadline = AbortSignal.timeout(totalMs);
   try {
     const res = await request(dispatcher, req.url, {
       method: req.method,
-      headers: req.headers,
+      // Asked for by the layer that decodes; a caller's own accept-encoding wins.
+      headers: { "accept-encoding": ACCEPT_ENCODING, ...req.headers },
       body: req.body ?? null,
       signal: req.signal === undefined ? deadline : AbortSignal.any([req.signal, deadline]),
       headersTimeout: req.timeouts.headersMs,
@@ -131,6 +137,8 @@ export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest):
     return { status: res.statusCode, headers: res.headers, ...read };
   } catch (err) {
     if (req.signal?.aborted) throw req.signal.reason;
+    // Retried like an answer cut on the way: a proxy that mangled one body may not mangle the next.
+    if (err instanceof BodyDecodingError) throw new TransportFailure("network", true, err.message, err);
     if (deadline.aborted) throw new TransportFailure("timeout", true, `no complete response within ${totalMs} ms`, err);
     throw classifyTransportError(err, req.timeouts);
   }
@@ -142,6 +150,7 @@ async function readCapped(
   maxBytes: number,
 ): Promise<Pick<HttpResponse, "body" | "bodyProblem">> {
   const declared = Number(headers["content-length"]);
+  // A compressed answer declares its size on the wire.
   if (Number.isFinite(declared) && declared > maxBytes) {
     // Destroyed unread, undici's body emits an AbortError: with no listener that would be an
     // uncaught exception (the CLI would crash on an answer it meant to refuse).
@@ -164,7 +173,8 @@ async function readCapped(
   }
   // Invalid UTF-8 is a malformed answer, never silently turned into U+FFFD and written to the
   // user's files. A leading BOM is dropped, as a TextDecoder does.
-  const bytes = Buffer.concat(chunks, total);
+  const bytes = decodeBody(Buffer.concat(chunks, total), headers, maxBytes);
+  if (bytes === "too-large") return { body: undefined, bodyProblem: "too-large" };
   if (!isUtf8(bytes)) return { body: undefined, bodyProblem: "not-utf8" };
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   return { body: bytes.toString("utf8", bom) };

@@ -1,7 +1,7 @@
 /**
  * The TCP connections the emulator accepted and the bytes that crossed them: a bench counts
  * new connections per push (each is a TCP and TLS handshake against the real service) and the
- * bytes an idle daemon costs.
+ * bytes an idle daemon costs, with the answers' bodies before and after compression.
  */
 import type { Socket } from "node:net";
 
@@ -10,6 +10,10 @@ export interface ConnectionStats {
   opened: number;
   bytesRead: number;
   bytesWritten: number;
+  /** Bytes of the API answers' bodies as sent (compressed or not), headers left out. */
+  bodyBytesSent: number;
+  /** The same bodies' bytes before compression: what the client reads once it decoded them. */
+  bodyBytesDecoded: number;
 }
 
 /** Counts connections; bytes of closed ones are kept, live ones are read when asked. */
@@ -19,6 +23,8 @@ export class ConnectionLedger {
   #opened = 0;
   #closedRead = 0;
   #closedWritten = 0;
+  #bodySent = 0;
+  #bodyDecoded = 0;
 
   /** A connection the server accepted. */
   add(socket: Socket): void {
@@ -30,6 +36,12 @@ export class ConnectionLedger {
       this.#closedWritten += socket.bytesWritten;
       this.#live.delete(socket);
     });
+  }
+
+  /** An API answer's body: `sent` bytes on the wire, `decoded` before compression. */
+  addBody(sent: number, decoded: number): void {
+    this.#bodySent += sent;
+    this.#bodyDecoded += decoded;
   }
 
   /** When `socket` was accepted (performance.now() ms); undefined for one never added. */
@@ -45,6 +57,6 @@ export class ConnectionLedger {
       bytesRead += s.bytesRead;
       bytesWritten += s.bytesWritten;
     }
-    return { opened: this.#opened, bytesRead, bytesWritten };
+    return { opened: this.#opened, bytesRead, bytesWritten, bodyBytesSent: this.#bodySent, bodyBytesDecoded: this.#bodyDecoded };
   }
 }

@@ -19,7 +19,8 @@
  *   GET    /__control/requests/count[?method=&path=&pathRegex=&status=]  -> {count}
  *   POST   /__control/requests/wait  {method?, path?, pathRegex?, status?, timeoutMs?, includePast?} -> {request}; 408 on timeout
  *   DELETE /__control/requests                         empties the log
- *   GET    /__control/connections                      -> {opened, bytesRead, bytesWritten}: TCP connections accepted so far
+ *   GET    /__control/connections                      -> {opened, bytesRead, bytesWritten, bodyBytesSent, bodyBytesDecoded}: TCP connections accepted so far
+ *   POST   /__control/compression                      {mode: "auto" | "off"}
  */
 import { z } from "zod";
 import type { EmulatorControl } from "./control.js";
@@ -57,7 +58,7 @@ const faultSchema = z.union([
     retryAfter: z.string().optional(),
   }),
   z.strictObject({ drop: z.literal(true), after: z.boolean().optional() }),
-  z.strictObject({ malformed: z.enum(["html", "truncated", "wrong-shape", "invalid-json"]) }),
+  z.strictObject({ malformed: z.enum(["html", "truncated", "wrong-shape", "invalid-json", "corrupt-encoding", "unknown-encoding"]) }),
   z.strictObject({ hang: z.literal(true) }),
   z.strictObject({ delayMs: z.number().min(0) }),
 ]);
@@ -75,6 +76,7 @@ const faultOptionsSchema = z.strictObject({
   dropRate: z.number().min(0).max(1).optional(),
   seed: z.number().int().optional(),
 });
+const compressionSchema = z.strictObject({ mode: z.enum(["auto", "off"]) });
 const filesSchema = z.record(z.string(), z.string());
 const createSchema = z.strictObject({ key: z.string().min(1), name: z.string().optional(), files: filesSchema.optional() });
 const editFileSchema = z.strictObject({ name: z.string().min(1), content: z.string(), artifactId: z.string().optional() });
@@ -181,6 +183,10 @@ const faultAndLogRoutes: Array<Route<ControlHandler>> = [
     return ok();
   } },
   { method: "GET", pattern: "/__control/connections", handler: (input) => ok({ ...input.control.connections() }) },
+  { method: "POST", pattern: "/__control/compression", handler: (input) => {
+    input.control.setCompression(parseJsonBody(input.rawBody, compressionSchema).mode);
+    return ok();
+  } },
 ];
 
 /** Every control route (paths include the `/__control` prefix). */

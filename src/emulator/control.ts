@@ -2,6 +2,7 @@
  * Test controls: what the web editor, a finished generation or a flaky network would do to
  * the service, driven from the test (same process) or over `/__control` (other processes).
  */
+import { checkCompressMode } from "./compression.js";
 import type { ConnectionStats } from "./connection-ledger.js";
 import type { Version } from "../api/schemas.js";
 import type { FaultState } from "./faults.js";
@@ -11,6 +12,7 @@ import type { RequestLog, RequestPredicate } from "./request-log.js";
 import { scaffoldFiles } from "./scaffold.js";
 import type { EmulatorStore } from "./store.js";
 import type {
+  CompressMode,
   FaultMatch,
   FaultOptions,
   InjectedFault,
@@ -86,6 +88,8 @@ export interface EmulatorControl {
    * the bytes of all of them, headers included.
    */
   connections(): ConnectionStats;
+  /** Compresses answers from now on when asked ("auto") or never ("off"); see EmulatorOptions.compress. */
+  setCompression(mode: CompressMode): void;
 }
 
 /** Collaborators of the controls. */
@@ -97,6 +101,8 @@ export interface ControlDeps {
   options: ResolvedOptions;
   /** TCP connections accepted so far and their bytes. */
   connections: () => ConnectionStats;
+  /** The server's compression mode, shared. */
+  compression: { mode: CompressMode };
 }
 
 /** Builds the controls over the emulator's parts. */
@@ -147,6 +153,10 @@ export function createControl(deps: ControlDeps): EmulatorControl {
     countRequests: (predicate) => requestLog.count(predicate),
     resetRequestLog: () => requestLog.reset(),
     connections: () => deps.connections(),
+    setCompression(mode) {
+      checkCompressMode(mode);
+      deps.compression.mode = mode;
+    },
   };
 }
 

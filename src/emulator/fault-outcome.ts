@@ -5,19 +5,23 @@
  */
 import type { RandomFault } from "./faults.js";
 import { encodeJson, type JsonResponse } from "./http-io.js";
-import type { InjectedFault, RequestLogEntry } from "./types.js";
+import type { InjectedFault, MalformedKind, RequestLogEntry } from "./types.js";
 
 /** An answer to write. */
 export interface SendOutcome {
   kind: "send";
   status: number;
-  text: string;
+  /** The body: text, or bytes once compressed (compression.ts) or mangled by a fault. */
+  text: string | Uint8Array;
   headers: Record<string, string>;
   fault?: RequestLogEntry["fault"];
 }
 
 /** The server's instructions. */
 export type Outcome = SendOutcome | { kind: "drop"; fault: RequestLogEntry["fault"] } | { kind: "hang" };
+
+/** A gzip header followed by bytes that are no deflate stream: a body a broken proxy mangled. */
+const CORRUPT_GZIP = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]), Buffer.from("\xff\xfe mangled on the way")]);
 
 const HTML_PAGE = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n";
 
@@ -53,9 +57,9 @@ async function injectedOutcome(
   return { kind: "send", status: fault.status, text, headers, fault: "status" };
 }
 
-function malformedOutcome(kind: "html" | "truncated" | "wrong-shape" | "invalid-json", real: JsonResponse): Outcome {
+function malformedOutcome(kind: MalformedKind, real: JsonResponse): Outcome {
   const json = { "content-type": "application/json; charset=utf-8" };
-  const send = (text: string, headers: Record<string, string> = json): Outcome => ({
+  const send = (text: string | Uint8Array, headers: Record<string, string> = json): Outcome => ({
     kind: "send",
     status: 200,
     text,
@@ -73,6 +77,10 @@ function malformedOutcome(kind: "html" | "truncated" | "wrong-shape" | "invalid-
       return send(JSON.stringify({ unexpected: true, data: [] }));
     case "invalid-json":
       return send("{ this is not json");
+    case "corrupt-encoding":
+      return send(CORRUPT_GZIP, { ...json, "content-encoding": "gzip" });
+    case "unknown-encoding":
+      return send(encodeJson(real).text, { ...json, "content-encoding": "zstd" });
   }
 }
 

@@ -61,10 +61,11 @@ export function encodeJson(response: JsonResponse): { text: string; headers: Rec
   };
 }
 
-/** Writes `text` with `status` and `headers`, with an exact content-length. */
-export function writeRaw(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
+/** Writes `text` (or bytes) with `status` and `headers`, with an exact content-length. */
+export function writeRaw(res: ServerResponse, status: number, text: string | Uint8Array, headers: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(text)) });
+  const length = typeof text === "string" ? Buffer.byteLength(text) : text.length;
+  res.writeHead(status, { ...headers, "content-length": String(length) });
   res.end(text);
 }
 

@@ -1,4 +1,5 @@
 /** Defaults and checks of EmulatorOptions. */
+import { checkCompressMode } from "./compression.js";
 import type { EmulatorOptions, ResolvedOptions } from "./types.js";
 
 /** @default 3000 */
@@ -31,12 +32,14 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     publishedHost: (options.publishedHost ?? DEFAULT_PUBLISHED_HOST).toLowerCase(),
     logger: options.logger,
     compileCheck: options.compileCheck ?? true,
+    compress: options.compress ?? "auto",
   };
   checkNonNegative("port", resolved.port);
   checkNonNegative("generationMs", resolved.generationMs);
   checkNonNegative("minPollIntervalMs", resolved.minPollIntervalMs);
   checkNonNegative("credits", resolved.credits);
   checkNonNegative("maxBodyBytes", resolved.maxBodyBytes);
+  checkCompressMode(resolved.compress);
   if (!URL.canParse(resolved.appUrl)) throw new RangeError(`appUrl is not a URL: ${resolved.appUrl}`);
   if (!/^[a-z0-9.-]+$/.test(resolved.publishedHost)) {
     throw new RangeError(`publishedHost must be a host name: ${resolved.publishedHost}`);

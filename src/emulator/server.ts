@@ -11,6 +11,7 @@ import { dispatchApi } from "./api-dispatch.js";
 import { apiRoutes } from "./api-routes.js";
 import { createControl, type EmulatorControl } from "./control.js";
 import { controlRoutes, type ControlHandler } from "./control-routes.js";
+import { encodeAnswer } from "./compression.js";
 import { decideOutcome, type Outcome } from "./fault-outcome.js";
 import { FaultState } from "./faults.js";
 import { GenerationRunner } from "./generation.js";
@@ -22,7 +23,7 @@ import { PollLimiter } from "./poll-limit.js";
 import { RequestLog } from "./request-log.js";
 import { matchRoute, type Route } from "./router.js";
 import { EmulatorStore } from "./store.js";
-import type { EmulatorOptions, RequestLogEntry } from "./types.js";
+import type { CompressMode, EmulatorOptions, RequestLogEntry } from "./types.js";
 
 /** A listening emulator. */
 export interface RunningEmulator {
@@ -45,6 +46,8 @@ interface Parts {
   closing: AbortController;
   /** TCP connections accepted and their bytes (the controls read them). */
   connections: ConnectionLedger;
+  /** Current compression mode (options.compress, changed by control.setCompression). */
+  compression: { mode: CompressMode };
 }
 
 /** Starts the emulator; resolves once it listens. */
@@ -91,7 +94,8 @@ async function buildParts(options: EmulatorOptions): Promise<Parts> {
   const pollLimiter = new PollLimiter(resolved.minPollIntervalMs);
   const services: ApiServices = { store, runner, pollLimiter, options: resolved };
   const connections = new ConnectionLedger();
-  const control = createControl({ store, runner, faults, requestLog, options: resolved, connections: () => connections.stats() });
+  const compression = { mode: resolved.compress };
+  const control = createControl({ store, runner, faults, requestLog, options: resolved, connections: () => connections.stats(), compression });
   return {
     services,
     apiRoutes: apiRoutes(),
@@ -102,6 +106,7 @@ async function buildParts(options: EmulatorOptions): Promise<Parts> {
     saver,
     closing: new AbortController(),
     connections,
+    compression,
   };
 }
 
@@ -180,7 +185,9 @@ async function handleApi(parts: Parts, ex: Exchange): Promise<void> {
     const request = { method: ex.method, path, query: ex.url.searchParams, apiKey, rawBody: ex.rawBody };
     return dispatchApi(parts.apiRoutes, parts.services, request);
   };
-  const outcome = await decideOutcome(injected, parts.faults.rollRandom(), handle);
+  const decided = await decideOutcome(injected, parts.faults.rollRandom(), handle);
+  const outcome = decided.kind === "send" ? await encodeAnswer(decided, ex.req.headers, parts.compression.mode) : decided;
+  if (decided.kind === "send" && outcome.kind === "send") parts.connections.addBody(byteSize(outcome.text), byteSize(decided.text));
   applyOutcome(ex.res, outcome);
   recordRequest(parts, { method: ex.method, path, search: ex.url.search, outcome, started });
 }
@@ -215,6 +222,10 @@ function recordRequest(parts: Parts, info: Handled): void {
 function writeJson(res: ServerResponse, response: JsonResponse): void {
   const { text, headers } = encodeJson(response);
   writeRaw(res, response.status, text, headers);
+}
+
+function byteSize(text: string | Uint8Array): number {
+  return typeof text === "string" ? Buffer.byteLength(text) : text.length;
 }
 
 function urlHost(host: string): string {

@@ -1,5 +1,8 @@
 /** Shared types of the emulator: options, faults, the in-memory model and the request log. */
 
+/** `auto`: compress an answer when the request asks (emulator/compression.ts); `off`: never. */
+export type CompressMode = "auto" | "off";
+
 /** Random faults applied to every `/api` request (never to `/__control`). */
 export interface FaultOptions {
   /** Fixed delay before each request is handled. @default 0 */
@@ -51,6 +54,14 @@ export interface EmulatorOptions {
   logger?: (line: string) => void;
   /** Compile-check publishes with esbuild when it is installed; false acts as if it were not (tests). @default true */
   compileCheck?: boolean;
+  /**
+   * Answers of 1 KiB and more are compressed (brotli, gzip or deflate) when the request's
+   * Accept-Encoding allows; "off" answers plain, as a service without compression would. Whether
+   * the real service compresses is unknown: "auto" is what a web server or CDN in front of an
+   * API commonly does, and it keeps the client's decoding path under every test.
+   * @default "auto"
+   */
+  compress?: CompressMode;
 }
 
 /** Options with every default applied. */
@@ -69,6 +80,7 @@ export interface ResolvedOptions {
   publishedHost: string;
   logger: ((line: string) => void) | undefined;
   compileCheck: boolean;
+  compress: CompressMode;
 }
 
 /** Which requests a failNext rule applies to. A string path matches the exact path (no query). */
@@ -77,11 +89,17 @@ export interface FaultMatch {
   path?: RegExp | string;
 }
 
+/**
+ * A 200 answer that is not what the endpoint promises. `corrupt-encoding`: a gzip body that is
+ * no gzip; `unknown-encoding`: the JSON labelled with a coding the client never asked for (zstd).
+ */
+export type MalformedKind = "html" | "truncated" | "wrong-shape" | "invalid-json" | "corrupt-encoding" | "unknown-encoding";
+
 /** A one-off fault. `drop` with `after: true` handles the request first, then drops the answer. */
 export type InjectedFault =
   | { status: number; body?: string; retryAfter?: string }
   | { drop: true; after?: boolean }
-  | { malformed: "html" | "truncated" | "wrong-shape" | "invalid-json" }
+  | { malformed: MalformedKind }
   | { hang: true }
   | { delayMs: number };
 

@@ -38,4 +38,42 @@ describe("mpsync emulator", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   });
+
+  it("--compress off answers plain even when asked; an unknown mode is a usage error (exit 2)", async () => {
+    assertBuilt();
+    const child = spawn(process.execPath, [BIN, "emulator", "--json", "--compress", "off"], {
+      env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      child.on("error", reject);
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        try {
+          resolve((JSON.parse(stdout) as { baseUrl: string }).baseUrl);
+        } catch {
+          // Not a whole document yet.
+        }
+      });
+    });
+    const origin = baseUrl.replace(/\/api$/, "");
+    const files = { "App.tsx": "export function App() { return null; }\n".repeat(200) };
+    const created = await fetch(`${origin}/__control/designs`, { method: "POST", body: JSON.stringify({ key: "k", files }) });
+    const { editorId, artifactId } = (await created.json()) as { editorId: string; artifactId: string };
+    const headers = { "x-mp-api-key": "k", "content-type": "application/json", "accept-encoding": "br, gzip" };
+    const read = await fetch(`${baseUrl}/v3/designs/${editorId}/artifacts/${artifactId}/files/read`, { method: "POST", headers, body: JSON.stringify({ fileNames: ["App.tsx"] }) });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("content-encoding")).toBeNull();
+    expect(((await read.json()) as { files: Array<{ content: string }> }).files[0]?.content).toBe(files["App.tsx"]);
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+
+    const bad = spawn(process.execPath, [BIN, "emulator", "--compress", "always"], { env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    bad.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    expect(await new Promise<number | null>((resolve) => bad.once("close", resolve))).toBe(2);
+    expect(stderr.trim().split("\n")[0]).toContain("--compress always: expected auto or off");
+  });
 });

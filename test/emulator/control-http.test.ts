@@ -101,7 +101,7 @@ describe("emulator: connections accepted", () => {
 
   it("counts each new TCP connection, not each request on a kept-alive one, and the bytes of all", async () => {
     const emu = await start();
-    expect(emu.control.connections()).toEqual({ opened: 0, bytesRead: 0, bytesWritten: 0 });
+    expect(emu.control.connections()).toEqual({ opened: 0, bytesRead: 0, bytesWritten: 0, bodyBytesSent: 0, bodyBytesDecoded: 0 });
     await getOnNewConnection(emu, "/__control/connections");
     await getOnNewConnection(emu, "/__control/connections");
     expect(emu.control.connections().opened).toBe(2);

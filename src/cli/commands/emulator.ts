@@ -12,6 +12,7 @@ interface EmulatorFlags {
   data?: string;
   strictPoll?: boolean;
   maxBodyBytes?: string;
+  compress?: string;
 }
 
 /** `mpsync emulator`. */
@@ -26,6 +27,7 @@ export async function runEmulator(ctx: CommandContext, flags: EmulatorFlags): Pr
   };
   if (flags.data !== undefined) options.dataFile = flags.data;
   if (flags.maxBodyBytes !== undefined) options.maxBodyBytes = parseCount("--max-body-bytes", flags.maxBodyBytes);
+  if (flags.compress !== undefined) options.compress = parseCompress(flags.compress);
   const warning = exposedHostWarning(options.host ?? "127.0.0.1");
   if (warning !== undefined) ctx.out.warn(warning);
   // Loaded on demand: no other command pays for the emulator's modules at start-up.
@@ -51,6 +53,11 @@ function untilSignal(io: CommandContext["io"]): Promise<void> {
     };
     const offs = [io.onSignal("SIGINT", stop), io.onSignal("SIGTERM", stop)];
   });
+}
+
+function parseCompress(value: string): "auto" | "off" {
+  if (value === "auto" || value === "off") return value;
+  throw new MpsyncError("USAGE", `--compress ${value}: expected auto or off`);
 }
 
 function parseCount(flag: string, value: string): number {

@@ -77,6 +77,7 @@ Examples:
     .option("--data <file>", "keep designs in this JSON file across restarts")
     .option("--strict-poll", "answer 429 to status polls closer than 60 s, like the real limit")
     .option("--max-body-bytes <n>", "answer 413 to request bodies larger than this (default 64 MiB)")
+    .option("--compress <mode>", "auto: compress answers of 1 KiB and more when the client asks (br, gzip, deflate); off: never", "auto")
     .addHelpText(
       "after",
       `
