@@ -1,8 +1,8 @@
 /**
  * Response compression, as a web server or CDN in front of an API does it: an answer past a
  * size is compressed in a coding the request's Accept-Encoding allows (brotli before gzip
- * before deflate). Whether the real service compresses is not known (SERVICE-FACTS.md is
- * silent), so the emulator does both: `compress: "off"` answers as an uncompressing service.
+ * before deflate). Whether the real service compresses is not known
+ * (docs/service-facts.md#compression), so the emulator does both: `compress: "off"` answers as an uncompressing service.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { SendOutcome } from "./fault-outcome.js";
