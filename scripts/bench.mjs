@@ -82,6 +82,10 @@ watchdog.unref();
 const startedAt = performance.now();
 const results = { mode, only, date: new Date().toISOString(), machine: describeMachine(), loadBefore: os.loadavg(), debounceMs: DEBOUNCE_MS };
 const emu = await startBenchEmulator();
+// Figures 1-7 compare mpsync with minimal clients that ask for no compression: the emulator
+// answers everyone uncompressed, like for like (on loopback compression is only CPU). Figure 8,
+// the network, runs with the emulator compressing, as a service behind a CDN would.
+emu.control.setCompression("off");
 try {
   if (wants("save")) results.daemon = await benchDaemon(emu, { saves: plan.saves, bursts: plan.bursts, log });
   if (wants("pull")) {
@@ -96,7 +100,9 @@ try {
     }
   }
   if (wants("cli")) results.cli = await benchCliStartup(emu, { runs: plan.cliStartupRuns, log });
+  emu.control.setCompression("auto");
   if (wants("latency")) results.latency = await benchLatency(emu, { ...plan.latency, bytes: FILE_BYTES, log });
+  emu.control.setCompression("off");
   if (wants("remote")) results.remoteCheck = await benchRemoteCheck(emu, { bytes: FILE_BYTES, log });
   if (wants("preview")) results.preview = await benchPreview(emu, { saves: 20, starts: mode === "quick" ? 2 : 5, log });
 } finally {
