@@ -1,8 +1,8 @@
 /** Spawns the built CLI's `watch --json` and reads its JSON Lines events. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { schemaMismatch } from "../support/json-output.js";
+import { assertBuilt, BIN } from "../e2e/helpers.js";
 
 /** A running `mpsync watch --json` child. */
 export interface DaemonProcess {
@@ -14,8 +14,6 @@ export interface DaemonProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-const BIN = join(import.meta.dirname, "../../dist/bin.js");
-
 /** Starts `node dist/bin.js watch --json` in `cwd` with `env` added to a minimal environment. */
 export function spawnWatch(cwd: string, env: Record<string, string>, args: string[] = []): DaemonProcess {
   return spawnJsonLines(cwd, env, ["watch", "--json", ...args]);
@@ -23,6 +21,7 @@ export function spawnWatch(cwd: string, env: Record<string, string>, args: strin
 
 /** Starts `node dist/bin.js ...args` (a command printing JSON Lines events: `watch --json`, `dev --json`). */
 export function spawnJsonLines(cwd: string, env: Record<string, string>, args: string[]): DaemonProcess {
+  assertBuilt();
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", ...env },

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../src/emulator/index.js";
 import { assertPublishedShape } from "../support/json-output.js";
 
@@ -41,8 +41,9 @@ export interface E2eWorld {
   close(): Promise<void>;
 }
 
-/** Fails early and clearly when the CLI was not built (npm test builds it first). */
+/** Fails early and clearly when the CLI was not built, or its freshness not checked (a test outside the e2e project). */
 export function assertBuilt(): void {
+  if (inject("builtCliChecked") !== true) throw new Error("this test runs dist/: list its file in E2E of vitest.config.ts, whose global setup rebuilds a stale dist/");
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first (npm test does)`);
 }
 
