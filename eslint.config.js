@@ -7,7 +7,22 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", URL: "readonly", Buffer: "readonly", AbortController: "readonly", AbortSignal: "readonly", TextDecoder: "readonly", TextEncoder: "readonly", performance: "readonly", setImmediate: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        TextDecoder: "readonly",
+        TextEncoder: "readonly",
+        performance: "readonly",
+        setImmediate: "readonly",
+      },
     },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

@@ -34,7 +34,18 @@ import { benchLatency } from "./bench/latency.mjs";
 import { benchRemoteCheck, REMOTE_CHECK_HEADER, remoteCheckRows } from "./bench/remote-check.mjs";
 import { benchPreview, PREVIEW_HEADER, previewRows } from "./bench/preview.mjs";
 import { readFile, writeFile } from "node:fs/promises";
-import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTable, latencyRows, renderLatencyTable, renderSection, REQUEST_HEADER, writeReport } from "./bench/report.mjs";
+import {
+  buildRequestRows,
+  buildRows,
+  describeMachine,
+  FIGURE_HEADER,
+  formatTable,
+  latencyRows,
+  renderLatencyTable,
+  renderSection,
+  REQUEST_HEADER,
+  writeReport,
+} from "./bench/report.mjs";
 
 /**
  * Sizes of a full run and of `--quick`. Quick keeps every scenario but shrinks the file
@@ -42,8 +53,40 @@ import { buildRequestRows, buildRows, describeMachine, FIGURE_HEADER, formatTabl
  * are fast.
  */
 const PLANS = {
-  full: { saves: 200, bursts: 3, pushSizes: [2000, 10_000], pushRuns: 2, pullFiles: 2000, pullRuns: 7, cliRuns: 2, scaleSizes: [10_000, 30_000], startupFiles: 10_000, reconcileRuns: 3, idleSec: 60, idleSmallFiles: 2000, idleSmallSec: 30, cliStartupRuns: 20, latency: { saves: 10, versionRuns: 5, idleMs: 15_000, idleFiles: 2000, idleSweeps: 2 } },
-  quick: { saves: 50, bursts: 2, pushSizes: [500], pushRuns: 1, pullFiles: 500, pullRuns: 2, cliRuns: 1, scaleSizes: [], startupFiles: 2000, reconcileRuns: 2, idleSec: 30, idleSmallFiles: undefined, idleSmallSec: 0, cliStartupRuns: 4, latency: { saves: 3, versionRuns: 3, idleMs: 6000, idleFiles: 2000, idleSweeps: 1 } },
+  full: {
+    saves: 200,
+    bursts: 3,
+    pushSizes: [2000, 10_000],
+    pushRuns: 2,
+    pullFiles: 2000,
+    pullRuns: 7,
+    cliRuns: 2,
+    scaleSizes: [10_000, 30_000],
+    startupFiles: 10_000,
+    reconcileRuns: 3,
+    idleSec: 60,
+    idleSmallFiles: 2000,
+    idleSmallSec: 30,
+    cliStartupRuns: 20,
+    latency: { saves: 10, versionRuns: 5, idleMs: 15_000, idleFiles: 2000, idleSweeps: 2 },
+  },
+  quick: {
+    saves: 50,
+    bursts: 2,
+    pushSizes: [500],
+    pushRuns: 1,
+    pullFiles: 500,
+    pullRuns: 2,
+    cliRuns: 1,
+    scaleSizes: [],
+    startupFiles: 2000,
+    reconcileRuns: 2,
+    idleSec: 30,
+    idleSmallFiles: undefined,
+    idleSmallSec: 0,
+    cliStartupRuns: 4,
+    latency: { saves: 3, versionRuns: 3, idleMs: 6000, idleFiles: 2000, idleSweeps: 1 },
+  },
 };
 const FILE_BYTES = 4096;
 const POLL_SEC = 5;
@@ -94,7 +137,14 @@ try {
   }
   if (wants("push")) results.push = await benchPush(emu, { sizes: plan.pushSizes, runs: plan.pushRuns, bytes: FILE_BYTES, tmp: os.tmpdir(), log });
   if (wants("startup")) {
-    results.startup = await benchStartupIdle(emu, { files: plan.startupFiles, bytes: FILE_BYTES, runs: plan.reconcileRuns, idleSec: plan.idleSec, pollSec: POLL_SEC, log });
+    results.startup = await benchStartupIdle(emu, {
+      files: plan.startupFiles,
+      bytes: FILE_BYTES,
+      runs: plan.reconcileRuns,
+      idleSec: plan.idleSec,
+      pollSec: POLL_SEC,
+      log,
+    });
     if (plan.idleSmallFiles !== undefined) {
       results.idleSmall = await benchIdleSmall(emu, { files: plan.idleSmallFiles, bytes: FILE_BYTES, idleSec: plan.idleSmallSec, pollSec: POLL_SEC, log });
     }
@@ -148,7 +198,10 @@ async function writeNetworkSection(file, r) {
     end,
   ].join("\n");
   const text = (await readFile(file, "utf8").catch(() => "")) || `${PREAMBLE}\n`;
-  const next = text.includes(begin) && text.includes(end) ? text.slice(0, text.indexOf(begin)) + section + text.slice(text.indexOf(end) + end.length) : `${text.trimEnd()}\n\n${section}\n`;
+  const next =
+    text.includes(begin) && text.includes(end)
+      ? text.slice(0, text.indexOf(begin)) + section + text.slice(text.indexOf(end) + end.length)
+      : `${text.trimEnd()}\n\n${section}\n`;
   await writeFile(file, next);
 }
 
@@ -169,7 +222,10 @@ async function writePreviewSection(file, result) {
     end,
   ].join("\n");
   const text = (await readFile(file, "utf8").catch(() => "")) || `${PREAMBLE}\n`;
-  const next = text.includes(begin) && text.includes(end) ? text.slice(0, text.indexOf(begin)) + section + text.slice(text.indexOf(end) + end.length) : `${text.trimEnd()}\n\n${section}\n`;
+  const next =
+    text.includes(begin) && text.includes(end)
+      ? text.slice(0, text.indexOf(begin)) + section + text.slice(text.indexOf(end) + end.length)
+      : `${text.trimEnd()}\n\n${section}\n`;
   await writeFile(file, next);
 }
 
@@ -190,6 +246,9 @@ async function writeRemoteSection(file, rows) {
     end,
   ].join("\n");
   const text = (await readFile(file, "utf8").catch(() => "")) || `${PREAMBLE}\n`;
-  const next = text.includes(begin) && text.includes(end) ? text.slice(0, text.indexOf(begin)) + section + text.slice(text.indexOf(end) + end.length) : `${text.trimEnd()}\n\n${section}\n`;
+  const next =
+    text.includes(begin) && text.includes(end)
+      ? text.slice(0, text.indexOf(begin)) + section + text.slice(text.indexOf(end) + end.length)
+      : `${text.trimEnd()}\n\n${section}\n`;
   await writeFile(file, next);
 }

@@ -80,7 +80,10 @@ const result = await build({
 // a one-byte string (src/core/code-cache.ts), about 6 ms less per start than decoding UTF-8.
 const cli = new URL("cli.cjs", dist);
 const text = await readFile(cli, "utf8");
-await writeFile(cli, text.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)?.toString(16)}}`));
+await writeFile(
+  cli,
+  text.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)?.toString(16)}}`),
+);
 
 // The source files the bundle holds (test/cli/lazy-commands.test.ts checks which ones a command runs).
 const inputs = Object.values(result.metafile.outputs).flatMap((o) => Object.keys(o.inputs));

@@ -107,7 +107,13 @@ function runToEnd(args, env) {
 async function printInstructions(baseUrl, editorId) {
   // A short command to copy: the wrapper carries the demo's environment (its port changes).
   const wrapper = join(DEMO_HOME, "mpsync");
-  const vars = Object.entries({ MP_API_KEY: DEMO_KEY, MPSYNC_BASE_URL: baseUrl, MPSYNC_CONFIG: SYNCRC, XDG_CONFIG_HOME: join(DEMO_HOME, "config"), XDG_STATE_HOME: join(DEMO_HOME, "state") })
+  const vars = Object.entries({
+    MP_API_KEY: DEMO_KEY,
+    MPSYNC_BASE_URL: baseUrl,
+    MPSYNC_CONFIG: SYNCRC,
+    XDG_CONFIG_HOME: join(DEMO_HOME, "config"),
+    XDG_STATE_HOME: join(DEMO_HOME, "state"),
+  })
     .map(([k, v]) => `${k}='${v}'`)
     .join(" ");
   await writeFile(wrapper, `#!/bin/sh\n# Written by npm run demo: mpsync with the demo's environment.\nexec env ${vars} node '${BIN}' "$@"\n`, { mode: 0o755 });

@@ -48,7 +48,15 @@ const pick = (list) => list[Math.floor(rnd() * list.length)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Phases, as fractions of the run: [start, end). */
-const PHASES = { faults: [0.15, 0.25], outage: [0.3, 0.33], diskFull: [0.4, 0.48], clockBack: [0.55, 0.55], clockForward: [0.65, 0.65], syncrc: [0.75, 0.75], syncrc2: [0.85, 0.85] };
+const PHASES = {
+  faults: [0.15, 0.25],
+  outage: [0.3, 0.33],
+  diskFull: [0.4, 0.48],
+  clockBack: [0.55, 0.55],
+  clockForward: [0.65, 0.65],
+  syncrc: [0.75, 0.75],
+  syncrc2: [0.85, 0.85],
+};
 
 const model = new Map(); // name -> { l, r, lastLocal?, lastRemote? }
 const warnings = [];
@@ -72,7 +80,14 @@ async function main() {
     files[name] = render(name, model.get(name).l, model.get(name).r);
   }
   const { editorId } = emu.control.createDesign(KEY, { files });
-  const syncrc = { baseUrl: emu.baseUrl, pollIntervalSec: 0.2, remoteCheckSec: 0.5, debounceMs: 60, ignore: ["filler*"], designs: [{ dir: "design", design: editorId }] };
+  const syncrc = {
+    baseUrl: emu.baseUrl,
+    pollIntervalSec: 0.2,
+    remoteCheckSec: 0.5,
+    debounceMs: 60,
+    ignore: ["filler*"],
+    designs: [{ dir: "design", design: editorId }],
+  };
   await writeFile(join(home, ".syncrc"), JSON.stringify(syncrc, null, 2));
   const env = { HOME: home, XDG_CONFIG_HOME: join(home, "cfg"), XDG_STATE_HOME: join(home, "st"), MP_API_KEY: KEY };
   // The machine's clock is shared with other processes: the daemon gets one whose wall time jumps.
@@ -113,7 +128,8 @@ async function main() {
       console.log(`  round ${round}: FAIL ${err.message.slice(0, 300)}`);
       await takeRemote(world, model);
     }
-    if (round % 25 === 0) console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${round} rounds, ${failures.length} failures, ${events.length} events`);
+    if (round % 25 === 0)
+      console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${round} rounds, ${failures.length} failures, ${events.length} events`);
   }
   // Whatever phase the clock cut short ends now, so the last judgement sees a healthy world.
   emu.control.setFaults({ errorRate: 0, latencyMs: 30 });
@@ -238,7 +254,13 @@ async function converge(world, round) {
     }
     last = diff.join(", ");
     stable = diff.length === 0 ? stable + 1 : 0;
-    if (Date.now() - started > ROUND_TIMEOUT_MS) throw new Error(`no convergence in ${ROUND_TIMEOUT_MS} ms: ${last}; last events: ${events.slice(-3).map((e) => `${e.event}:${e.message}`).join(" | ")}`);
+    if (Date.now() - started > ROUND_TIMEOUT_MS)
+      throw new Error(
+        `no convergence in ${ROUND_TIMEOUT_MS} ms: ${last}; last events: ${events
+          .slice(-3)
+          .map((e) => `${e.event}:${e.message}`)
+          .join(" | ")}`,
+      );
     await sleep(100);
   }
   const ms = Date.now() - started;
@@ -269,7 +291,10 @@ async function judge(world, round) {
       problems.push(`${name} is missing, truncated or has markers`);
       continue;
     }
-    const lost = [["local", m.l.some((t, i) => got.l[i] !== t), m.lastLocal], ["remote", m.r.some((t, i) => got.r[i] !== t), m.lastRemote]];
+    const lost = [
+      ["local", m.l.some((t, i) => got.l[i] !== t), m.lastLocal],
+      ["remote", m.r.some((t, i) => got.r[i] !== t), m.lastRemote],
+    ];
     for (const [side, isLost, lastText] of lost) {
       if (!isLost) continue;
       if (lastText !== undefined && kept.has(lastText)) warnings.push(`round ${round}: ${name}: the last ${side} edit was displaced (kept, and said)`);
@@ -320,12 +345,21 @@ function report({ started, round, failures, heapStart, phasesDone }) {
     byName[k] = (byName[k] ?? 0) + 1;
   }
   console.log(`\nsoak-daemon summary: ${secs} s, ${round} rounds (${stats.rounds} converged), ${failures.length} failures (seed ${SEED})`);
-  console.log(`  did: ${stats.localSaves} local saves, ${stats.localNewFiles} new local files, ${stats.webEdits} web edits, ${stats.newArtifacts} new versions; phases: ${phasesDone.join(", ")}`);
+  console.log(
+    `  did: ${stats.localSaves} local saves, ${stats.localNewFiles} new local files, ${stats.webEdits} web edits, ${stats.newArtifacts} new versions; phases: ${phasesDone.join(", ")}`,
+  );
   console.log(`  convergence per round: mean ${Math.round(stats.convergeMsTotal / Math.max(1, stats.rounds))} ms, max ${stats.convergeMsMax} ms`);
-  console.log(`  events: ${Object.entries(byName).sort().map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  console.log(
+    `  events: ${Object.entries(byName)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   console.log(`  ${stats.resolvedByHand} conflicts with markers resolved by hand (taking theirs)`);
   console.log(`  ${warnings.length} displaced edits (kept and said: a version built without a push that landed a moment later)`);
-  console.log(`  rss: ${Math.round(heapStart / 1e6)} MB at start, ${Math.round(process.memoryUsage().rss / 1e6)} MB at the end (daemon and emulator in one process)`);
+  console.log(
+    `  rss: ${Math.round(heapStart / 1e6)} MB at start, ${Math.round(process.memoryUsage().rss / 1e6)} MB at the end (daemon and emulator in one process)`,
+  );
   for (const f of failures.slice(0, 50)) console.log(`  FAIL: ${f}`);
 }
 

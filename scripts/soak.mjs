@@ -74,8 +74,18 @@ async function main() {
     files[name] = render(name, l, r);
   }
   const { editorId } = emu.control.createDesign(KEY, { files });
-  await writeFile(join(home, ".syncrc"), JSON.stringify({ baseUrl: emu.baseUrl, pollIntervalSec: 0.2, debounceMs: 40, designs: [{ dir: "design", design: editorId }] }));
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, "cfg"), XDG_STATE_HOME: join(home, "st"), MP_API_KEY: KEY, NO_COLOR: "1" };
+  await writeFile(
+    join(home, ".syncrc"),
+    JSON.stringify({ baseUrl: emu.baseUrl, pollIntervalSec: 0.2, debounceMs: 40, designs: [{ dir: "design", design: editorId }] }),
+  );
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, "cfg"),
+    XDG_STATE_HOME: join(home, "st"),
+    MP_API_KEY: KEY,
+    NO_COLOR: "1",
+  };
   const world = { emu, editorId, root, home, env };
 
   console.log(`soak: ${RUNS} runs, seed ${SEED}, folder ${home}`);
@@ -112,7 +122,11 @@ async function main() {
 
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`\nsoak summary: ${done} of ${RUNS} runs, ${failures.length} failures, ${warnings.length} warnings, ${secs} s (seed ${SEED})`);
-  console.log(`  did: ${Object.entries(stats).map(([k, v]) => `${v} ${k}`).join(", ")}; ${model.size} files at the end`);
+  console.log(
+    `  did: ${Object.entries(stats)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(", ")}; ${model.size} files at the end`,
+  );
   for (const w of warnings.slice(0, 20)) console.log(`  warning: ${w}`);
   for (const f of failures.slice(0, 50)) console.log(`  FAIL: ${f}`);
   if (failures.length > 0) console.log(`  folder kept for inspection: ${home}`);
@@ -240,7 +254,10 @@ async function differences(world) {
   const out = [];
   for (const name of model.keys()) {
     const local = await readFile(join(world.root, name), "utf8").catch(() => undefined);
-    if (local !== remote[name]) out.push(`${name} local ${local === undefined ? "missing" : `${local.length} chars`} != remote ${remote[name] === undefined ? "missing" : `${remote[name].length} chars`}`);
+    if (local !== remote[name])
+      out.push(
+        `${name} local ${local === undefined ? "missing" : `${local.length} chars`} != remote ${remote[name] === undefined ? "missing" : `${remote[name].length} chars`}`,
+      );
   }
   return out;
 }
@@ -274,9 +291,13 @@ async function judge(world, run, warnings) {
     }
     const lostLocal = m.l.some((t, i) => got.l[i] !== t);
     const lostRemote = m.r.some((t, i) => got.r[i] !== t);
-    for (const [side, lost, lastText] of [["local", lostLocal, m.lastLocal], ["remote", lostRemote, m.lastRemote]]) {
+    for (const [side, lost, lastText] of [
+      ["local", lostLocal, m.lastLocal],
+      ["remote", lostRemote, m.lastRemote],
+    ]) {
       if (!lost) continue;
-      if (lastText !== undefined && kept.has(lastText)) warnings.push(`run ${run}: ${name}: the last ${side} edit was displaced (kept in backups/conflicts/history, not in the file)`);
+      if (lastText !== undefined && kept.has(lastText))
+        warnings.push(`run ${run}: ${name}: the last ${side} edit was displaced (kept in backups/conflicts/history, not in the file)`);
       else problems.push(`${name}: the last ${side} edit is lost`);
     }
     // Resynchronise the model with what survived so later runs judge only their own edits.

@@ -11,11 +11,7 @@ export { RequestQueueRegistry, createRequestQueue } from "./scheduling/request-q
 export type { RateLimitedEvent, RequestQueue, RequestQueueOptions } from "./scheduling/request-queue.js";
 export { PollScheduler, createFilePollLedger, createMemoryPollLedger } from "./scheduling/poll-scheduler.js";
 export type { PollLedger, PollSchedulerOptions } from "./scheduling/poll-scheduler.js";
-export {
-  GenerationBudget,
-  createFileGenerationLedger,
-  createMemoryGenerationLedger,
-} from "./scheduling/generation-budget.js";
+export { GenerationBudget, createFileGenerationLedger, createMemoryGenerationLedger } from "./scheduling/generation-budget.js";
 export type { GenerationLedger, GenerationBudgetOptions } from "./scheduling/generation-budget.js";
 export type { Clock } from "./core/clock.js";
 export { createSystemClock } from "./core/clock.js";

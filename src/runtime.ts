@@ -134,7 +134,11 @@ export class Runtime {
       const secrets = this.#apiKey === undefined ? [] : [this.#apiKey];
       this.#logger = createLogger({
         level: this.options.logLevel ?? this.#config?.config.logLevel ?? "info",
-        destination: this.options.logDestination ?? (this.options.logFile === undefined ? undefined : rotatingFileDestination(this.options.logFile, { maxBytes: LOG_FILE_MAX_BYTES, keep: LOG_FILE_COUNT })),
+        destination:
+          this.options.logDestination ??
+          (this.options.logFile === undefined
+            ? undefined
+            : rotatingFileDestination(this.options.logFile, { maxBytes: LOG_FILE_MAX_BYTES, keep: LOG_FILE_COUNT })),
         secrets,
       });
     }
@@ -167,9 +171,15 @@ export class Runtime {
         logger: this.logger().child({ component: "api" }),
         clock: this.clock,
         // The one generation budget: the client checks it before, and records, each call that starts one.
-        budget: new GenerationBudget({ apiKey: this.apiKey(), ledger: createFileGenerationLedger(join(stateHome(this.options.env), "generations.json")), clock: this.clock }),
+        budget: new GenerationBudget({
+          apiKey: this.apiKey(),
+          ledger: createFileGenerationLedger(join(stateHome(this.options.env), "generations.json")),
+          clock: this.clock,
+        }),
         retry: this.options.retry,
-        ...(this.#failFast ? { retry: { ...this.options.retry, maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } } : {}),
+        ...(this.#failFast
+          ? { retry: { ...this.options.retry, maxAttempts: 1 }, timeouts: { connectMs: FAIL_FAST_CONNECT_MS, headersMs: FAIL_FAST_HEADERS_MS } }
+          : {}),
       });
     }
     return this.#client;
@@ -279,7 +289,10 @@ export class Runtime {
     const late = new AbortController();
     const cleaned = await Promise.race([
       Promise.all(folders.map((f) => f.interrupt())),
-      this.clock.sleep(maxWaitMs, late.signal).then(() => undefined, () => undefined),
+      this.clock.sleep(maxWaitMs, late.signal).then(
+        () => undefined,
+        () => undefined,
+      ),
     ]);
     late.abort();
     // A write stuck in the kernel past the wait: sweep anyway; it fails (or is swept) at exit.

@@ -17,7 +17,9 @@ function timeProcess(argv, options = {}) {
     const started = performance.now();
     const child = spawn(process.execPath, argv, { ...options, stdio: "ignore" });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 || options.allowFailure ? resolve(performance.now() - started) : reject(new Error(`${argv.join(" ")} exited ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 || options.allowFailure ? resolve(performance.now() - started) : reject(new Error(`${argv.join(" ")} exited ${code}`)),
+    );
   });
 }
 
@@ -43,7 +45,9 @@ export async function benchCliStartup(emu, { runs, log }) {
       uncached.push(await timeProcess([BIN, "status"], { cwd: home.home, env: { ...env, MPSYNC_CODE_CACHE: "0" } }));
       helpFirst.push(await timeProcess([BIN, "status"], { cwd: home.home, env: helpFirstEnv }));
     }
-    log(`cli: node -e 0 ${Math.round(summarize(node).median)} ms, --help ${Math.round(summarize(help).median)} ms, status ${Math.round(summarize(status).median)} ms (without the code cache ${Math.round(summarize(uncached).median)} ms, cache first written by --help ${Math.round(summarize(helpFirst).median)} ms)`);
+    log(
+      `cli: node -e 0 ${Math.round(summarize(node).median)} ms, --help ${Math.round(summarize(help).median)} ms, status ${Math.round(summarize(status).median)} ms (without the code cache ${Math.round(summarize(uncached).median)} ms, cache first written by --help ${Math.round(summarize(helpFirst).median)} ms)`,
+    );
     return {
       nodeMs: summarize(node),
       helpMs: summarize(help),

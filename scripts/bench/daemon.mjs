@@ -130,7 +130,10 @@ async function burstOnce(emu, ctx, round) {
 async function cliPushOneFile(emu, ctx) {
   const rel = SAVE_FILES[0];
   await writeFile(join(ctx.home.root, rel), fileText(`${rel} cli push`, 2048));
-  const { result: exit, requests } = await withRequests(emu.control, async () => (await spawnCli(["push", "--json"], { cwd: ctx.home.home, env: ctx.home.env })).exited);
+  const { result: exit, requests } = await withRequests(
+    emu.control,
+    async () => (await spawnCli(["push", "--json"], { cwd: ctx.home.home, env: ctx.home.env })).exited,
+  );
   if (exit.code !== 0) throw new Error(`mpsync push exited ${exit.code}: ${exit.stderr.slice(-500)}`);
   return countByRoute(requests);
 }
@@ -145,7 +148,9 @@ export async function benchDaemon(emu, { saves, bursts, log }) {
     const burst = [];
     for (let round = 0; round < bursts; round++) {
       burst.push(await burstOnce(emu, ctx, round));
-      log(`  burst ${round + 1}: ${burst.at(-1).patches} PATCH, ${burst.at(-1).missing} missing, on server ${Math.round(burst.at(-1).settledMs)} ms after the last write`);
+      log(
+        `  burst ${round + 1}: ${burst.at(-1).patches} PATCH, ${burst.at(-1).missing} missing, on server ${Math.round(burst.at(-1).settledMs)} ms after the last write`,
+      );
     }
     await ctx.daemon.stop();
     const cliPush = await cliPushOneFile(emu, ctx);

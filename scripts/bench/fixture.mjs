@@ -60,7 +60,7 @@ export async function makeSourceFiles(count, bytes, prefix = "src", perFolder = 
 /** A text of exactly `bytes` ASCII bytes that starts with `seed` (TypeScript-looking lines). */
 export function fileText(seed, bytes) {
   const head = `// ${seed}\n`;
-  const line = "export const value = { label: \"lorem ipsum dolor sit amet\", n: 42 };\n";
+  const line = 'export const value = { label: "lorem ipsum dolor sit amet", n: 42 };\n';
   const body = line.repeat(Math.ceil(bytes / line.length) + 1);
   return (head + body).slice(0, bytes - 1) + "\n";
 }

@@ -93,7 +93,15 @@ async function benchSaves(emu, latencyMs, { saves, idleMs }) {
     await sleep(idleMs);
     const afterIdle = await timedSave(emu, ctx, editorId, SAVE_FILES[0], fileText(`after idle at ${latencyMs}`, 2048));
     const perSave = Object.fromEntries(Object.entries(countByRoute(routes)).map(([k, n]) => [k, n / saves]));
-    return { saveMs: summarize(times), openedPerSave: summarize(opened), perSave, idleMs, afterIdleMs: afterIdle.ms, afterIdleOpened: afterIdle.opened, afterIdleRoutes: countByRoute(afterIdle.requests) };
+    return {
+      saveMs: summarize(times),
+      openedPerSave: summarize(opened),
+      perSave,
+      idleMs,
+      afterIdleMs: afterIdle.ms,
+      afterIdleOpened: afterIdle.opened,
+      afterIdleRoutes: countByRoute(afterIdle.requests),
+    };
   } finally {
     emu.control.setFaults({ latencyMs: 0 });
     await ctx.stop();
@@ -113,7 +121,9 @@ async function benchNewVersion(emu, latencyMs, { runs }) {
       const files = { ...control.getFiles(editorId) };
       const changed = SAVE_FILES.slice(0, 3);
       for (const rel of changed) files[rel] = fileText(`${rel} version ${run} at ${latencyMs}`, 2048);
-      const shown = control.waitForRequest((e) => routeOf(e) === ROUTES.status, { timeoutMs: TIMEOUT_MS }).then(() => ({ at: performance.now(), index: control.countRequests() }));
+      const shown = control
+        .waitForRequest((e) => routeOf(e) === ROUTES.status, { timeoutMs: TIMEOUT_MS })
+        .then(() => ({ at: performance.now(), index: control.countRequests() }));
       control.setFiles(editorId, files, { newArtifact: true });
       const status = await shown;
       const deadline = performance.now() + TIMEOUT_MS;
@@ -124,7 +134,12 @@ async function benchNewVersion(emu, latencyMs, { runs }) {
         await sleep(2);
       }
       times.push(performance.now() - status.at);
-      between.push(...control.requests().slice(status.index).filter((e) => routeOf(e) !== ROUTES.status));
+      between.push(
+        ...control
+          .requests()
+          .slice(status.index)
+          .filter((e) => routeOf(e) !== ROUTES.status),
+      );
       await ctx.idle();
       await sleep(200);
     }
@@ -173,7 +188,13 @@ export async function benchIdleCost(emu, { files, bytes, sweeps, compress }) {
     const { requests } = await withRequests(control, async () => {
       const first = control.countRequests();
       const deadline = performance.now() + TIMEOUT_MS * 3;
-      while (control.requests().slice(first).filter((e) => routeOf(e) === ROUTES.read).length < checks * readsPerCheck) {
+      while (
+        control
+          .requests()
+          .slice(first)
+          .filter((e) => routeOf(e) === ROUTES.read).length <
+        checks * readsPerCheck
+      ) {
         if (performance.now() > deadline) throw new Error(`fewer than ${checks} checks in ${TIMEOUT_MS * 3} ms`);
         await sleep(20);
       }
@@ -190,13 +211,32 @@ export async function benchIdleCost(emu, { files, bytes, sweeps, compress }) {
     const counts = countByRoute(requests);
     // Status polls run on their own schedule, one per pollIntervalSec at the defaults (the scaled
     // loop polls more often than it checks when a check outlasts its interval).
-    const perHour = { [ROUTES.status]: 3600 / DEFAULT_SEC, ...Object.fromEntries(Object.entries(counts).filter(([k]) => k !== ROUTES.status).map(([k, n]) => [k, Math.round(perCheckToHour(n))])) };
+    const perHour = {
+      [ROUTES.status]: 3600 / DEFAULT_SEC,
+      ...Object.fromEntries(
+        Object.entries(counts)
+          .filter(([k]) => k !== ROUTES.status)
+          .map(([k, n]) => [k, Math.round(perCheckToHour(n))]),
+      ),
+    };
     // Before src/sync/check-scope.ts every check read every file: a full read (what the seed pull moved) per check.
     const fullEveryCheckPerHour = fullReadBytes * (3600 / DEFAULT_SEC);
     const bytesPerHour = perCheckToHour(windowBytes);
     const decodedPerHour = perCheckToHour(decodedBytes);
     const sentPerHour = perCheckToHour(sentBytes);
-    return { files, compress, checks, windowMs, bytesPerHour, decodedPerHour, sentPerHour, fullReadBytes, fullEveryCheckPerHour, requestsPerHour: perHour, statusPerCheck: (counts[ROUTES.status] ?? 0) / checks };
+    return {
+      files,
+      compress,
+      checks,
+      windowMs,
+      bytesPerHour,
+      decodedPerHour,
+      sentPerHour,
+      fullReadBytes,
+      fullEveryCheckPerHour,
+      requestsPerHour: perHour,
+      statusPerCheck: (counts[ROUTES.status] ?? 0) / checks,
+    };
   } finally {
     await daemon.stop().catch(() => undefined);
     await runtime.close();
@@ -210,7 +250,9 @@ export async function benchLatency(emu, { saves, versionRuns, idleMs, idleFiles,
   const rows = [];
   for (const latencyMs of LATENCIES_MS) {
     const save = await benchSaves(emu, latencyMs, { saves, idleMs });
-    log(`latency ${latencyMs} ms: save median ${Math.round(save.saveMs.median)} ms; after ${idleMs / 1000} s idle ${Math.round(save.afterIdleMs)} ms, ${save.afterIdleOpened} new connection(s)`);
+    log(
+      `latency ${latencyMs} ms: save median ${Math.round(save.saveMs.median)} ms; after ${idleMs / 1000} s idle ${Math.round(save.afterIdleMs)} ms, ${save.afterIdleOpened} new connection(s)`,
+    );
     const version = await benchNewVersion(emu, latencyMs, { runs: versionRuns });
     log(`latency ${latencyMs} ms: new version -> disk median ${Math.round(version.ms.median)} ms; ${JSON.stringify(version.routes)}`);
     rows.push({ latencyMs, ...save, version });
@@ -218,7 +260,9 @@ export async function benchLatency(emu, { saves, versionRuns, idleMs, idleFiles,
   const idle = await benchIdleCost(emu, { files: idleFiles, bytes, sweeps: idleSweeps, compress: "auto" });
   const idlePlain = await benchIdleCost(emu, { files: idleFiles, bytes, sweeps: idleSweeps, compress: "off" });
   for (const x of [idle, idlePlain]) {
-    log(`idle ${x.files} files at defaults, compress ${x.compress}: ${(x.bytesPerHour / 1e6).toFixed(1)} MB/h on the wire, ${(x.decodedPerHour / 1e6).toFixed(1)} MB/h decoded (${(x.fullEveryCheckPerHour / 1e6).toFixed(0)} MB/h reading all every check); ${JSON.stringify(x.requestsPerHour)}`);
+    log(
+      `idle ${x.files} files at defaults, compress ${x.compress}: ${(x.bytesPerHour / 1e6).toFixed(1)} MB/h on the wire, ${(x.decodedPerHour / 1e6).toFixed(1)} MB/h decoded (${(x.fullEveryCheckPerHour / 1e6).toFixed(0)} MB/h reading all every check); ${JSON.stringify(x.requestsPerHour)}`,
+    );
   }
   return { debounceMs: DEBOUNCE_MS, rows, idle, idlePlain };
 }

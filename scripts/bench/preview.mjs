@@ -18,10 +18,20 @@ import { BENCH_KEY, makeHome, spawnCli } from "./fixture.mjs";
 import { summarize } from "./stats.mjs";
 
 const CHROMIUM = process.env.MPSYNC_CHROMIUM ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const CSS = (px) => `@import 'tailwindcss/base';\n@import 'tailwindcss/components';\n@import 'tailwindcss/utilities';\nh1 { letter-spacing: ${px}px; }\n`;
-const APP = (text) => `import React from "react";\n\nexport function App() {\n  return (\n    <main className="min-h-screen bg-gray-50 p-8">\n      <h1 className="text-3xl font-bold text-gray-900">${text}</h1>\n    </main>\n  );\n}\n`;
+const APP = (text) =>
+  `import React from "react";\n\nexport function App() {\n  return (\n    <main className="min-h-screen bg-gray-50 p-8">\n      <h1 className="text-3xl font-bold text-gray-900">${text}</h1>\n    </main>\n  );\n}\n`;
 
 /* global document, getComputedStyle, window, requestAnimationFrame -- WATCH_PAGE runs in the page */
 /** Reports each new heading text and letter spacing, from every page load, at the frame it shows. */
@@ -63,10 +73,11 @@ export async function benchPreview(emu, { saves, starts, log }) {
       w.resolve(at);
     }
   };
-  const next = (match) => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`preview bench: the page did not show the change within 20 s (last seen: ${lastSeen})`)), 20_000);
-    waiters.push({ match, resolve: (at) => (clearTimeout(timer), resolve(at)) });
-  });
+  const next = (match) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`preview bench: the page did not show the change within 20 s (last seen: ${lastSeen})`)), 20_000);
+      waiters.push({ match, resolve: (at) => (clearTimeout(timer), resolve(at)) });
+    });
   await context.exposeBinding("benchSeen", (_source, text, at) => seen(text, at));
   await context.addInitScript(WATCH_PAGE);
   try {
@@ -105,7 +116,9 @@ export async function benchPreview(emu, { saves, starts, log }) {
     dev.child.kill("SIGINT");
     await dev.exited;
     const result = { coldStartMs: summarize(coldMs), cssSaveMs: summarize(css), componentSaveMs: summarize(component) };
-    log(`preview: cold start ${Math.round(result.coldStartMs.median)} ms, CSS save to screen ${Math.round(result.cssSaveMs.median)} ms, component ${Math.round(result.componentSaveMs.median)} ms (medians)`);
+    log(
+      `preview: cold start ${Math.round(result.coldStartMs.median)} ms, CSS save to screen ${Math.round(result.cssSaveMs.median)} ms, component ${Math.round(result.componentSaveMs.median)} ms (medians)`,
+    );
     return result;
   } finally {
     await context.close();

@@ -109,7 +109,10 @@ async function cliPull(emu, editorId) {
   const home = await makeHome(emu.baseUrl, editorId);
   try {
     const started = performance.now();
-    const { result: exit, requests } = await withRequests(emu.control, async () => (await spawnCli(["pull", "--json"], { cwd: home.home, env: home.env })).exited);
+    const { result: exit, requests } = await withRequests(
+      emu.control,
+      async () => (await spawnCli(["pull", "--json"], { cwd: home.home, env: home.env })).exited,
+    );
     const ms = performance.now() - started;
     if (exit.code !== 0) throw new Error(`mpsync pull exited ${exit.code}: ${exit.stderr.slice(-500)}`);
     return { ms, maxRssBytes: exit.maxRssBytes, requests, stderr: exit.stderr, files: await countFiles(home.root) };
@@ -174,7 +177,16 @@ export async function benchPull(emu, { runs, cliRuns, files: fileCount, bytes, l
     ratio: summarize(ratios),
     cliMs: summarize(cli.map((r) => r.ms)),
     cliPeakRssBytes: summarize(cli.map((r) => r.maxRssBytes)),
-    cliWarnings: [...new Set(cli.flatMap((r) => r.stderr.split("\n").filter((l) => /Warning/.test(l)).map((l) => l.replace(/^\(node:\d+\) /, ""))))],
+    cliWarnings: [
+      ...new Set(
+        cli.flatMap((r) =>
+          r.stderr
+            .split("\n")
+            .filter((l) => /Warning/.test(l))
+            .map((l) => l.replace(/^\(node:\d+\) /, "")),
+        ),
+      ),
+    ],
     syscalls: syscalls === undefined ? undefined : perFile(syscalls),
     requests: countByRoute(requests),
     cliRequests: countByRoute(cli[0].requests),

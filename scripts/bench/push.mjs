@@ -29,7 +29,12 @@ async function referencePush(baseUrl, editorId, artifactId, root) {
     let part = [];
     let bytes = 0;
     const send = async () => {
-      const res = await request(`${baseUrl}/v3/designs/${editorId}/artifacts/${artifactId}/files`, { method: "PATCH", headers, body: JSON.stringify({ files: part }), dispatcher });
+      const res = await request(`${baseUrl}/v3/designs/${editorId}/artifacts/${artifactId}/files`, {
+        method: "PATCH",
+        headers,
+        body: JSON.stringify({ files: part }),
+        dispatcher,
+      });
       await res.body.dump();
       if (res.statusCode !== 200) throw new Error(`reference PATCH answered ${res.statusCode}`);
       part = [];
@@ -113,7 +118,13 @@ export async function benchPush(emu, { sizes, runs, bytes, tmp, log }) {
         }
         log(`  pair ${i + 1}: mpsync ${Math.round(engine.at(-1))} ms, reference ${Math.round(reference.at(-1))} ms`);
       }
-      out.push({ fileCount, engineMs: summarize(engine), referenceMs: summarize(reference), ratio: summarize(engine.map((ms, i) => ms / reference[i])), patches });
+      out.push({
+        fileCount,
+        engineMs: summarize(engine),
+        referenceMs: summarize(reference),
+        ratio: summarize(engine.map((ms, i) => ms / reference[i])),
+        patches,
+      });
     } finally {
       await rm(source, { recursive: true, force: true });
     }

@@ -31,7 +31,9 @@ for (const count of [2000, 10_000]) {
   for (const size of SIZES) {
     const s = summarize(times.get(size));
     const n = size === "all" ? count : size;
-    console.log(`| ${count.toLocaleString("en-US")} | ${size === "all" ? `all (${count})` : size} | ${Math.ceil(count / n)} | ${Math.round(s.median)} ms | ${Math.round(s.min)} / ${Math.round(s.max)} ms |`);
+    console.log(
+      `| ${count.toLocaleString("en-US")} | ${size === "all" ? `all (${count})` : size} | ${Math.ceil(count / n)} | ${Math.round(s.median)} ms | ${Math.round(s.min)} / ${Math.round(s.max)} ms |`,
+    );
   }
 }
 await emu.close();

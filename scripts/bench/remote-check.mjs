@@ -57,13 +57,21 @@ export async function benchRemoteCheck(emu, { sizes = [20, 200, 2000], bytes = 4
   const rows = [];
   for (const files of sizes) {
     const row = await measure(emu, files, bytes);
-    log(`remote check, ${files} files: ${row.checks} checks, ${row.readsPerCheck} reads/check, ${row.perHour} requests/h at defaults, ${row.cpuMsPerCheck?.toFixed(1)} ms CPU/check`);
+    log(
+      `remote check, ${files} files: ${row.checks} checks, ${row.readsPerCheck} reads/check, ${row.perHour} requests/h at defaults, ${row.cpuMsPerCheck?.toFixed(1)} ms CPU/check`,
+    );
     rows.push(row);
   }
   return rows;
 }
 
-export const REMOTE_CHECK_HEADER = ["idle design", "requests per hour at defaults", "per check", "CPU per check (daemon + emulator)", "other requests while idle"];
+export const REMOTE_CHECK_HEADER = [
+  "idle design",
+  "requests per hour at defaults",
+  "per check",
+  "CPU per check (daemon + emulator)",
+  "other requests while idle",
+];
 
 /** Table rows for the report. */
 export function remoteCheckRows(rows) {

@@ -35,79 +35,258 @@ export function buildRows(r) {
   if (r.daemon !== undefined) {
     const { save, burst } = r.daemon;
     const d = r.debounceMs;
-    rows.push(["1 save->server", "latency", ms(save.latencyMs.median), `p10 ${ms(save.latencyMs.p10)} / p90 ${ms(save.latencyMs.p90)} / p99 ${ms(save.latencyMs.p99)} / max ${ms(save.latencyMs.max)}`, save.latencyMs.n, `median <= ${d + 50} ms, p99 <= ${d + 200} ms`, verdict(save.latencyMs.median <= d + 50 && save.latencyMs.p99 <= d + 200)]);
-    rows.push(["1 save->server", "  of which watcher + debounce", ms(save.detectMs.median), `p10 ${ms(save.detectMs.p10)} / p90 ${ms(save.detectMs.p90)} / p99 ${ms(save.detectMs.p99)}`, save.detectMs.n, "", ""]);
+    rows.push([
+      "1 save->server",
+      "latency",
+      ms(save.latencyMs.median),
+      `p10 ${ms(save.latencyMs.p10)} / p90 ${ms(save.latencyMs.p90)} / p99 ${ms(save.latencyMs.p99)} / max ${ms(save.latencyMs.max)}`,
+      save.latencyMs.n,
+      `median <= ${d + 50} ms, p99 <= ${d + 200} ms`,
+      verdict(save.latencyMs.median <= d + 50 && save.latencyMs.p99 <= d + 200),
+    ]);
+    rows.push([
+      "1 save->server",
+      "  of which watcher + debounce",
+      ms(save.detectMs.median),
+      `p10 ${ms(save.detectMs.p10)} / p90 ${ms(save.detectMs.p90)} / p99 ${ms(save.detectMs.p99)}`,
+      save.detectMs.n,
+      "",
+      "",
+    ]);
     if (save.windowMs !== undefined) {
       const w = save.windowMs;
-      rows.push(["1 save->server", "window: pre-push read -> PATCH (another writer's save here is overwritten unseen)", ms(w.median), `p10 ${ms(w.p10)} / p90 ${ms(w.p90)} / p99 ${ms(w.p99)} / max ${ms(w.max)}`, w.n, "no disk flush, no request inside", ""]);
+      rows.push([
+        "1 save->server",
+        "window: pre-push read -> PATCH (another writer's save here is overwritten unseen)",
+        ms(w.median),
+        `p10 ${ms(w.p10)} / p90 ${ms(w.p90)} / p99 ${ms(w.p99)} / max ${ms(w.max)}`,
+        w.n,
+        "no disk flush, no request inside",
+        "",
+      ]);
     }
     const patches = burst.map((b) => b.patches);
     const missing = burst.reduce((s, b) => s + b.missing, 0);
-    rows.push(["2 burst", "PATCH per burst", num(median(patches)), `min ${Math.min(...patches)} / max ${Math.max(...patches)}`, burst.length, "<= 3", verdict(Math.max(...patches) <= 3)]);
-    rows.push(["2 burst", "final contents missing on server", String(missing), `writes spanned ${burst.map((b) => ms(b.spanMs)).join(", ")}`, burst.length, "0", verdict(missing === 0)]);
-    rows.push(["2 burst", "last write -> all on server", ms(median(burst.map((b) => b.settledMs))), `min ${ms(Math.min(...burst.map((b) => b.settledMs)))} / max ${ms(Math.max(...burst.map((b) => b.settledMs)))}`, burst.length, "", ""]);
+    rows.push([
+      "2 burst",
+      "PATCH per burst",
+      num(median(patches)),
+      `min ${Math.min(...patches)} / max ${Math.max(...patches)}`,
+      burst.length,
+      "<= 3",
+      verdict(Math.max(...patches) <= 3),
+    ]);
+    rows.push([
+      "2 burst",
+      "final contents missing on server",
+      String(missing),
+      `writes spanned ${burst.map((b) => ms(b.spanMs)).join(", ")}`,
+      burst.length,
+      "0",
+      verdict(missing === 0),
+    ]);
+    rows.push([
+      "2 burst",
+      "last write -> all on server",
+      ms(median(burst.map((b) => b.settledMs))),
+      `min ${ms(Math.min(...burst.map((b) => b.settledMs)))} / max ${ms(Math.max(...burst.map((b) => b.settledMs)))}`,
+      burst.length,
+      "",
+      "",
+    ]);
   }
   if (r.pull !== undefined) {
     const p = r.pull;
     const what = `${p.fileCount} x ${p.bytes / 1024} KB`;
     rows.push(["3 pull", `mpsync fullSync, ${what}`, ms(p.engineMs.median), `min ${ms(p.engineMs.min)} / max ${ms(p.engineMs.max)}`, p.engineMs.n, "", ""]);
     rows.push(["3 pull", "reference client", ms(p.referenceMs.median), `min ${ms(p.referenceMs.min)} / max ${ms(p.referenceMs.max)}`, p.referenceMs.n, "", ""]);
-    rows.push(["3 pull", "mpsync / reference", `${num(p.ratio.median, 2)}x`, `min ${num(p.ratio.min, 2)}x / max ${num(p.ratio.max, 2)}x`, p.ratio.n, "<= 1.3x", verdict(p.ratio.median <= 1.3)]);
+    rows.push([
+      "3 pull",
+      "mpsync / reference",
+      `${num(p.ratio.median, 2)}x`,
+      `min ${num(p.ratio.min, 2)}x / max ${num(p.ratio.max, 2)}x`,
+      p.ratio.n,
+      "<= 1.3x",
+      verdict(p.ratio.median <= 1.3),
+    ]);
     rows.push(["3 pull", "`mpsync pull` child, wall", ms(p.cliMs.median), `min ${ms(p.cliMs.min)} / max ${ms(p.cliMs.max)}`, p.cliMs.n, "", ""]);
-    rows.push(["3 pull", "`mpsync pull` child, peak RSS", mib(p.cliPeakRssBytes.median), `min ${mib(p.cliPeakRssBytes.min)} / max ${mib(p.cliPeakRssBytes.max)}`, p.cliPeakRssBytes.n, "<= 120 MB", verdict(p.cliPeakRssBytes.max <= 120e6)]);
+    rows.push([
+      "3 pull",
+      "`mpsync pull` child, peak RSS",
+      mib(p.cliPeakRssBytes.median),
+      `min ${mib(p.cliPeakRssBytes.min)} / max ${mib(p.cliPeakRssBytes.max)}`,
+      p.cliPeakRssBytes.n,
+      "<= 120 MB",
+      verdict(p.cliPeakRssBytes.max <= 120e6),
+    ]);
     for (const sc of r.pullScale ?? []) {
-      rows.push(["3 pull", `mpsync / reference, ${sc.fileCount} files`, `${num(sc.ratio.median, 2)}x`, `mpsync ${ms(sc.engineMs.median)}, reference ${ms(sc.referenceMs.median)}; min ${num(sc.ratio.min, 2)}x / max ${num(sc.ratio.max, 2)}x`, sc.ratio.n, "<= 1.5x", verdict(sc.ratio.median <= 1.5)]);
+      rows.push([
+        "3 pull",
+        `mpsync / reference, ${sc.fileCount} files`,
+        `${num(sc.ratio.median, 2)}x`,
+        `mpsync ${ms(sc.engineMs.median)}, reference ${ms(sc.referenceMs.median)}; min ${num(sc.ratio.min, 2)}x / max ${num(sc.ratio.max, 2)}x`,
+        sc.ratio.n,
+        "<= 1.5x",
+        verdict(sc.ratio.median <= 1.5),
+      ]);
     }
     if (p.syscalls !== undefined) {
       const s = p.syscalls;
-      rows.push(["3 pull", "system calls per file, `mpsync pull` (strace -f -c)", num(s.mpsync.all, 1), `reference ${num(s.reference.all, 1)}; without futex: mpsync ${num(s.mpsync.withoutFutex, 1)}, reference ${num(s.reference.withoutFutex, 1)}`, 1, "<= 20 (without futex)", verdict(s.mpsync.withoutFutex <= 20)]);
+      rows.push([
+        "3 pull",
+        "system calls per file, `mpsync pull` (strace -f -c)",
+        num(s.mpsync.all, 1),
+        `reference ${num(s.reference.all, 1)}; without futex: mpsync ${num(s.mpsync.withoutFutex, 1)}, reference ${num(s.reference.withoutFutex, 1)}`,
+        1,
+        "<= 20 (without futex)",
+        verdict(s.mpsync.withoutFutex <= 20),
+      ]);
     }
   }
   for (const p of r.push ?? []) {
     const what = `first push of ${p.fileCount} new files into a design of ${p.fileCount}`;
-    rows.push(["3 push", `mpsync / reference, ${what}`, `${num(p.ratio.median, 2)}x`, `mpsync ${ms(p.engineMs.median)}, reference ${ms(p.referenceMs.median)}; min ${num(p.ratio.min, 2)}x / max ${num(p.ratio.max, 2)}x; ${p.patches} PATCH`, p.ratio.n, "<= 2x (set here, not in the issue)", verdict(p.ratio.median <= 2)]);
+    rows.push([
+      "3 push",
+      `mpsync / reference, ${what}`,
+      `${num(p.ratio.median, 2)}x`,
+      `mpsync ${ms(p.engineMs.median)}, reference ${ms(p.referenceMs.median)}; min ${num(p.ratio.min, 2)}x / max ${num(p.ratio.max, 2)}x; ${p.patches} PATCH`,
+      p.ratio.n,
+      "<= 2x (set here, not in the issue)",
+      verdict(p.ratio.median <= 2),
+    ]);
   }
   if (r.startup !== undefined) {
     const s = r.startup;
     const i = s.idle;
     rows.push(["4 start-up", `first pull of ${s.files} files (seed)`, ms(s.firstPullMs), "one run", 1, "", ""]);
-    rows.push(["4 start-up", `reconcile ${s.files} unchanged files`, ms(s.reconcileMs.median), `min ${ms(s.reconcileMs.min)} / max ${ms(s.reconcileMs.max)}; first ${ms(s.firstReconcileMs)}`, s.reconcileMs.n, "<= 2 s", verdict(s.reconcileMs.max <= 2000)]);
+    rows.push([
+      "4 start-up",
+      `reconcile ${s.files} unchanged files`,
+      ms(s.reconcileMs.median),
+      `min ${ms(s.reconcileMs.min)} / max ${ms(s.reconcileMs.max)}; first ${ms(s.firstReconcileMs)}`,
+      s.reconcileMs.n,
+      "<= 2 s",
+      verdict(s.reconcileMs.max <= 2000),
+    ]);
     if (s.checkerRatio !== undefined) {
-      rows.push(["4 start-up", "  / minimal checker (reads + compare)", `${num(s.checkerRatio.median, 2)}x`, `checker ${ms(s.checkerMs.median)}; min ${num(s.checkerRatio.min, 2)}x / max ${num(s.checkerRatio.max, 2)}x`, s.checkerRatio.n, "<= 1.2x", verdict(s.checkerRatio.median <= 1.2)]);
+      rows.push([
+        "4 start-up",
+        "  / minimal checker (reads + compare)",
+        `${num(s.checkerRatio.median, 2)}x`,
+        `checker ${ms(s.checkerMs.median)}; min ${num(s.checkerRatio.min, 2)}x / max ${num(s.checkerRatio.max, 2)}x`,
+        s.checkerRatio.n,
+        "<= 1.2x",
+        verdict(s.checkerRatio.median <= 1.2),
+      ]);
     }
-    rows.push(["4 start-up", "  phases: load / scan / remote read", `${ms(s.phases.loadMs)} / ${ms(s.phases.scanMs)} / ${ms(s.phases.remoteMs)}`, "one run", 1, "", ""]);
+    rows.push([
+      "4 start-up",
+      "  phases: load / scan / remote read",
+      `${ms(s.phases.loadMs)} / ${ms(s.phases.scanMs)} / ${ms(s.phases.remoteMs)}`,
+      "one run",
+      1,
+      "",
+      "",
+    ]);
     if (s.readyMs !== undefined) {
-      rows.push(["4 idle", `\`mpsync watch\` start to ready, ${s.files} files`, ms(s.readyMs.median), `min ${ms(s.readyMs.min)} / max ${ms(s.readyMs.max)}; the idle run's own start ${ms(i.readyMs)}`, s.readyMs.n, "<= 2 s", verdict(s.readyMs.median <= 2000)]);
+      rows.push([
+        "4 idle",
+        `\`mpsync watch\` start to ready, ${s.files} files`,
+        ms(s.readyMs.median),
+        `min ${ms(s.readyMs.min)} / max ${ms(s.readyMs.max)}; the idle run's own start ${ms(i.readyMs)}`,
+        s.readyMs.n,
+        "<= 2 s",
+        verdict(s.readyMs.median <= 2000),
+      ]);
     }
     rows.push(["4 idle", "inotify watches", num(i.inotifyWatches), `${s.files} files`, 1, "", ""]);
     rows.push(["4 idle", `CPU over ${i.idleSec} s idle`, `${num(i.cpuPercent, 2)} % of a core`, `${Math.round(i.cpuMs)} ms CPU`, 1, "", ""]);
     rows.push(["4 idle", "RSS 2 s after ready (start-up not yet settled)", mib(i.earlyRssBytes), "one sample", 1, "", ""]);
-    rows.push(["4 idle", `RSS while idle (from ${Math.round((2000 + i.settleMs) / 1000)} s after ready)`, mib(i.rssBytes.median), `min ${mib(i.rssBytes.min)} / max ${mib(i.rssBytes.max)}; peak ${mib(i.peakRssBeforeStopBytes)}; heap used ${mib(i.heapAtEnd.usedBytes)} of ${mib(i.heapAtEnd.totalBytes)}`, i.rssBytes.n, s.files >= 10_000 ? "<= 150 MB" : "<= 100 MB", verdict(i.rssBytes.max <= (s.files >= 10_000 ? 150e6 : 100e6))]);
-    rows.push(["4 idle", `status polls (interval ${i.pollSec} s)`, `${i.statusPolls} in ${i.idleSec} s`, `gaps min ${ms(i.pollGapsMs.min)} / max ${ms(i.pollGapsMs.max)}; other requests ${i.otherRequests}`, i.pollGapsMs.n, `1 per interval (${i.expectedPolls})`, verdict(Math.abs(i.statusPolls - i.expectedPolls) <= 1 && i.otherRequests === 0 && i.pollGapsMs.min >= i.pollSec * 1000 * 0.98)]);
+    rows.push([
+      "4 idle",
+      `RSS while idle (from ${Math.round((2000 + i.settleMs) / 1000)} s after ready)`,
+      mib(i.rssBytes.median),
+      `min ${mib(i.rssBytes.min)} / max ${mib(i.rssBytes.max)}; peak ${mib(i.peakRssBeforeStopBytes)}; heap used ${mib(i.heapAtEnd.usedBytes)} of ${mib(i.heapAtEnd.totalBytes)}`,
+      i.rssBytes.n,
+      s.files >= 10_000 ? "<= 150 MB" : "<= 100 MB",
+      verdict(i.rssBytes.max <= (s.files >= 10_000 ? 150e6 : 100e6)),
+    ]);
+    rows.push([
+      "4 idle",
+      `status polls (interval ${i.pollSec} s)`,
+      `${i.statusPolls} in ${i.idleSec} s`,
+      `gaps min ${ms(i.pollGapsMs.min)} / max ${ms(i.pollGapsMs.max)}; other requests ${i.otherRequests}`,
+      i.pollGapsMs.n,
+      `1 per interval (${i.expectedPolls})`,
+      verdict(Math.abs(i.statusPolls - i.expectedPolls) <= 1 && i.otherRequests === 0 && i.pollGapsMs.min >= i.pollSec * 1000 * 0.98),
+    ]);
   }
   if (r.idleSmall !== undefined) {
     const i = r.idleSmall.idle;
     rows.push(["4 idle", `RSS 2 s after ready, ${r.idleSmall.files} files (start-up not yet settled)`, mib(i.earlyRssBytes), "one sample", 1, "", ""]);
-    rows.push(["4 idle", `RSS while idle, ${r.idleSmall.files} files (from ${Math.round((2000 + i.settleMs) / 1000)} s after ready)`, mib(i.rssBytes.median), `min ${mib(i.rssBytes.min)} / max ${mib(i.rssBytes.max)}; ${num(i.inotifyWatches)} inotify watches; ready in ${ms(i.readyMs)}`, i.rssBytes.n, "<= 100 MB", verdict(i.rssBytes.max <= 100e6)]);
+    rows.push([
+      "4 idle",
+      `RSS while idle, ${r.idleSmall.files} files (from ${Math.round((2000 + i.settleMs) / 1000)} s after ready)`,
+      mib(i.rssBytes.median),
+      `min ${mib(i.rssBytes.min)} / max ${mib(i.rssBytes.max)}; ${num(i.inotifyWatches)} inotify watches; ready in ${ms(i.readyMs)}`,
+      i.rssBytes.n,
+      "<= 100 MB",
+      verdict(i.rssBytes.max <= 100e6),
+    ]);
   }
   if (r.cli !== undefined) {
     const c = r.cli;
     rows.push(["6 cli", "`node -e 0`", ms(c.nodeMs.median), `min ${ms(c.nodeMs.min)} / max ${ms(c.nodeMs.max)}`, c.nodeMs.n, "", ""]);
-    rows.push(["6 cli", "`mpsync --help` / `node -e 0`", `${num(c.helpRatio.median, 2)}x`, `${ms(c.helpMs.median)}; min ${num(c.helpRatio.min, 2)}x / max ${num(c.helpRatio.max, 2)}x`, c.helpRatio.n, "<= 2x", verdict(c.helpRatio.median <= 2)]);
-    rows.push(["6 cli", "`mpsync status` (20 files) / `node -e 0`, code cache first written by `pull`", `${num(c.statusRatio.median, 2)}x`, `${ms(c.statusMs.median)}; min ${num(c.statusRatio.min, 2)}x / max ${num(c.statusRatio.max, 2)}x`, c.statusRatio.n, "<= 2.5x", verdict(c.statusRatio.median <= 2.5)]);
+    rows.push([
+      "6 cli",
+      "`mpsync --help` / `node -e 0`",
+      `${num(c.helpRatio.median, 2)}x`,
+      `${ms(c.helpMs.median)}; min ${num(c.helpRatio.min, 2)}x / max ${num(c.helpRatio.max, 2)}x`,
+      c.helpRatio.n,
+      "<= 2x",
+      verdict(c.helpRatio.median <= 2),
+    ]);
+    rows.push([
+      "6 cli",
+      "`mpsync status` (20 files) / `node -e 0`, code cache first written by `pull`",
+      `${num(c.statusRatio.median, 2)}x`,
+      `${ms(c.statusMs.median)}; min ${num(c.statusRatio.min, 2)}x / max ${num(c.statusRatio.max, 2)}x`,
+      c.statusRatio.n,
+      "<= 2.5x",
+      verdict(c.statusRatio.median <= 2.5),
+    ]);
     if (c.helpFirstStatusRatio !== undefined) {
       const h = c.helpFirstStatusRatio;
-      rows.push(["6 cli", "`mpsync status` / `node -e 0`, code cache first written by `--help` (one `status` ran since)", `${num(h.median, 2)}x`, `${ms(c.helpFirstStatusMs.median)}; min ${num(h.min, 2)}x / max ${num(h.max, 2)}x`, h.n, "<= 2.5x", verdict(h.median <= 2.5)]);
+      rows.push([
+        "6 cli",
+        "`mpsync status` / `node -e 0`, code cache first written by `--help` (one `status` ran since)",
+        `${num(h.median, 2)}x`,
+        `${ms(c.helpFirstStatusMs.median)}; min ${num(h.min, 2)}x / max ${num(h.max, 2)}x`,
+        h.n,
+        "<= 2.5x",
+        verdict(h.median <= 2.5),
+      ]);
     }
     if (c.uncachedStatusRatio !== undefined) {
-      rows.push(["6 cli", "`mpsync status` without the code cache (first run after an install) / `node -e 0`", `${num(c.uncachedStatusRatio.median, 2)}x`, `${ms(c.uncachedStatusMs.median)}; min ${num(c.uncachedStatusRatio.min, 2)}x / max ${num(c.uncachedStatusRatio.max, 2)}x`, c.uncachedStatusRatio.n, "", ""]);
+      rows.push([
+        "6 cli",
+        "`mpsync status` without the code cache (first run after an install) / `node -e 0`",
+        `${num(c.uncachedStatusRatio.median, 2)}x`,
+        `${ms(c.uncachedStatusMs.median)}; min ${num(c.uncachedStatusRatio.min, 2)}x / max ${num(c.uncachedStatusRatio.max, 2)}x`,
+        c.uncachedStatusRatio.n,
+        "",
+        "",
+      ]);
     }
   }
   return rows;
 }
 
 const shortRoute = (route) => route.replace(/^(GET|POST|PATCH) \/v3\/designs\/\{id\}\/(artifacts\/\{id\}\/)?/, "");
-const showRoutes = (routes) => Object.entries(routes).map(([k, n]) => `${Number.isInteger(n) ? n : n.toFixed(1)} ${shortRoute(k)}`).join(" + ") || "none";
+const showRoutes = (routes) =>
+  Object.entries(routes)
+    .map(([k, n]) => `${Number.isInteger(n) ? n : n.toFixed(1)} ${shortRoute(k)}`)
+    .join(" + ") || "none";
 
 /** Figure 8: the rows over a network, from scripts/bench/latency.mjs. */
 export function latencyRows(l) {
@@ -117,26 +296,67 @@ export function latencyRows(l) {
     const L = x.latencyMs;
     const s = x.saveMs;
     const saveTarget = d + 2 * L + 30;
-    rows.push(["8 network", `save->server at ${L} ms per request`, ms(s.median), `p10 ${ms(s.p10)} / p90 ${ms(s.p90)} / max ${ms(s.max)}; per save ${showRoutes(x.perSave)}; new connections per save: median ${num(x.openedPerSave.median)}, max ${num(x.openedPerSave.max)}`, s.n, `<= ${saveTarget} ms (debounce + 2 round trips + 30 ms)`, verdict(s.median <= saveTarget)]);
+    rows.push([
+      "8 network",
+      `save->server at ${L} ms per request`,
+      ms(s.median),
+      `p10 ${ms(s.p10)} / p90 ${ms(s.p90)} / max ${ms(s.max)}; per save ${showRoutes(x.perSave)}; new connections per save: median ${num(x.openedPerSave.median)}, max ${num(x.openedPerSave.max)}`,
+      s.n,
+      `<= ${saveTarget} ms (debounce + 2 round trips + 30 ms)`,
+      verdict(s.median <= saveTarget),
+    ]);
     // The emulator charges no handshake: a save that opened connections is priced one handshake
     // (TCP + TLS 1.3, 2 round trips; handshakes in parallel overlap, one during the debounce may hide part).
     const floor = Math.max(0, 2 * L - d);
-    rows.push(["8 network", `first save after ${Math.round(x.idleMs / 1000)} s idle at ${L} ms (past the 4-5 s keep-alive; each new connection charged 2 round trips by the emulator)`, ms(x.afterIdleMs), `${x.afterIdleOpened} new TCP connection(s), opened when the save began (pre-connect); ${showRoutes(x.afterIdleRoutes)}; floor with a pre-connect: save median + handshake - debounce = ${ms(s.median + floor)}`, 1, `<= the save median + 30 ms (${ms(s.median + 30)})`, verdict(x.afterIdleMs <= s.median + 30)]);
+    rows.push([
+      "8 network",
+      `first save after ${Math.round(x.idleMs / 1000)} s idle at ${L} ms (past the 4-5 s keep-alive; each new connection charged 2 round trips by the emulator)`,
+      ms(x.afterIdleMs),
+      `${x.afterIdleOpened} new TCP connection(s), opened when the save began (pre-connect); ${showRoutes(x.afterIdleRoutes)}; floor with a pre-connect: save median + handshake - debounce = ${ms(s.median + floor)}`,
+      1,
+      `<= the save median + 30 ms (${ms(s.median + 30)})`,
+      verdict(x.afterIdleMs <= s.median + 30),
+    ]);
     const v = x.version;
     const readTrips = Math.ceil(Math.ceil(v.files / 100) / 4);
     const versionTarget = readTrips * L + 30;
     const active = v.routes[ROUTES.active] ?? 0;
-    rows.push(["8 network", `new version shown by a status poll -> files on disk at ${L} ms`, ms(v.ms.median), `min ${ms(v.ms.min)} / max ${ms(v.ms.max)}; per version ${showRoutes(v.routes)} (${v.files} files)`, v.ms.n, `<= ${readTrips} read round trip(s) + 30 ms (${versionTarget} ms), no active-artifact`, verdict(v.ms.median <= versionTarget && active === 0)]);
+    rows.push([
+      "8 network",
+      `new version shown by a status poll -> files on disk at ${L} ms`,
+      ms(v.ms.median),
+      `min ${ms(v.ms.min)} / max ${ms(v.ms.max)}; per version ${showRoutes(v.routes)} (${v.files} files)`,
+      v.ms.n,
+      `<= ${readTrips} read round trip(s) + 30 ms (${versionTarget} ms), no active-artifact`,
+      verdict(v.ms.median <= versionTarget && active === 0),
+    ]);
   }
   const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
   const pct = (x) => `${((100 * x.bytesPerHour) / x.fullEveryCheckPerHour).toFixed(1)} %`;
-  const idleDetail = (x) => `decoded ${mb(x.decodedPerHour)} (${(x.decodedPerHour / x.bytesPerHour).toFixed(2)}x the wire); sent ${mb(x.sentPerHour)}; reading every file at every check, uncompressed (before issue 27): ${mb(x.fullEveryCheckPerHour)} (one full read ${mb(x.fullReadBytes)}); requests per hour ${showRoutes(x.requestsPerHour)}; from ${x.checks} checks at 0.5 s (${Math.round(x.windowMs / 1000)} s, ${num(x.statusPerCheck, 1)} status polls per check, all counted in the bytes), per check x 60; files cut from real TypeScript`;
+  const idleDetail = (x) =>
+    `decoded ${mb(x.decodedPerHour)} (${(x.decodedPerHour / x.bytesPerHour).toFixed(2)}x the wire); sent ${mb(x.sentPerHour)}; reading every file at every check, uncompressed (before issue 27): ${mb(x.fullEveryCheckPerHour)} (one full read ${mb(x.fullReadBytes)}); requests per hour ${showRoutes(x.requestsPerHour)}; from ${x.checks} checks at 0.5 s (${Math.round(x.windowMs / 1000)} s, ${num(x.statusPerCheck, 1)} status polls per check, all counted in the bytes), per check x 60; files cut from real TypeScript`;
   const i = l.idle;
   const target = `<= 10 % of reading every file (${mb(i.fullEveryCheckPerHour / 10)})`;
-  rows.push(["8 idle", `idle synced ${i.files.toLocaleString("en-US")}-file design at the defaults (poll and remote check 60 s), bytes on the wire per hour, service compressing (br) = ${pct(i)}`, mb(i.bytesPerHour), idleDetail(i), 1, target, verdict(i.bytesPerHour <= i.fullEveryCheckPerHour / 10)]);
+  rows.push([
+    "8 idle",
+    `idle synced ${i.files.toLocaleString("en-US")}-file design at the defaults (poll and remote check 60 s), bytes on the wire per hour, service compressing (br) = ${pct(i)}`,
+    mb(i.bytesPerHour),
+    idleDetail(i),
+    1,
+    target,
+    verdict(i.bytesPerHour <= i.fullEveryCheckPerHour / 10),
+  ]);
   const p = l.idlePlain;
   if (p !== undefined) {
-    rows.push(["8 idle", `the same, service not compressing = ${pct(p)}: the floor, since the sweep reads a tenth of the file bytes every check (every file within 10 checks) and the status answers' 2,000 names come on top`, mb(p.bytesPerHour), idleDetail(p), 1, "not judged (the service's compression is unknown)", ""]);
+    rows.push([
+      "8 idle",
+      `the same, service not compressing = ${pct(p)}: the floor, since the sweep reads a tenth of the file bytes every check (every file within 10 checks) and the status answers' 2,000 names come on top`,
+      mb(p.bytesPerHour),
+      idleDetail(p),
+      1,
+      "not judged (the service's compression is unknown)",
+      "",
+    ]);
   }
   return rows;
 }
@@ -145,26 +365,59 @@ export function latencyRows(l) {
 export function buildRequestRows(r) {
   const rows = [];
   const total = (routes) => Object.values(routes).reduce((s, n) => s + n, 0);
-  const show = (routes) => Object.entries(routes).map(([k, n]) => `${Number.isInteger(n) ? n : n.toFixed(2)} ${k}`).join(", ");
+  const show = (routes) =>
+    Object.entries(routes)
+      .map(([k, n]) => `${Number.isInteger(n) ? n : n.toFixed(2)} ${k}`)
+      .join(", ");
   const reads = (n) => Math.ceil(n / 100);
   if (r.pull !== undefined) {
     const min = 1 + reads(r.pull.fileCount);
-    rows.push([`pull ${r.pull.fileCount} files (engine)`, show(r.pull.requests), total(r.pull.requests), `${min} (1 active-artifact + ${reads(r.pull.fileCount)} reads)`, verdict(total(r.pull.requests) <= min)]);
-    rows.push([`pull ${r.pull.fileCount} files (\`mpsync pull\`)`, show(r.pull.cliRequests), total(r.pull.cliRequests), `${min}`, verdict(total(r.pull.cliRequests) <= min)]);
+    rows.push([
+      `pull ${r.pull.fileCount} files (engine)`,
+      show(r.pull.requests),
+      total(r.pull.requests),
+      `${min} (1 active-artifact + ${reads(r.pull.fileCount)} reads)`,
+      verdict(total(r.pull.requests) <= min),
+    ]);
+    rows.push([
+      `pull ${r.pull.fileCount} files (\`mpsync pull\`)`,
+      show(r.pull.cliRequests),
+      total(r.pull.cliRequests),
+      `${min}`,
+      verdict(total(r.pull.cliRequests) <= min),
+    ]);
   }
   if (r.startup !== undefined) {
     const min = 1 + reads(r.startup.files);
-    rows.push([`start-up reconcile ${r.startup.files} files`, show(r.startup.requests), total(r.startup.requests), `${min} (1 active-artifact + ${reads(r.startup.files)} reads)`, verdict(total(r.startup.requests) <= min)]);
+    rows.push([
+      `start-up reconcile ${r.startup.files} files`,
+      show(r.startup.requests),
+      total(r.startup.requests),
+      `${min} (1 active-artifact + ${reads(r.startup.files)} reads)`,
+      verdict(total(r.startup.requests) <= min),
+    ]);
   }
   if (r.daemon !== undefined) {
     const routes = r.daemon.save.routes;
     const noPoll = total(routes) - (routes[ROUTES.status] ?? 0);
-    rows.push(["push 1 file (daemon, per save)", show(routes), num(total(routes), 2), "4 (active-artifact + read + PATCH + the read-back that catches another writer's PATCH); status polls are the daemon's own schedule", verdict(noPoll <= 4)]);
+    rows.push([
+      "push 1 file (daemon, per save)",
+      show(routes),
+      num(total(routes), 2),
+      "4 (active-artifact + read + PATCH + the read-back that catches another writer's PATCH); status polls are the daemon's own schedule",
+      verdict(noPoll <= 4),
+    ]);
     rows.push(["push 1 file (`mpsync push`)", show(r.daemon.cliPush), total(r.daemon.cliPush), "4", verdict(total(r.daemon.cliPush) <= 4)]);
   }
   if (r.startup !== undefined) {
     const i = r.startup.idle;
-    rows.push([`idle ${i.idleSec} s (watch, interval ${i.pollSec} s)`, show(i.routes), i.statusPolls + i.otherRequests, `${i.expectedPolls} (1 status per interval)`, verdict(i.otherRequests === 0 && Math.abs(i.statusPolls - i.expectedPolls) <= 1)]);
+    rows.push([
+      `idle ${i.idleSec} s (watch, interval ${i.pollSec} s)`,
+      show(i.routes),
+      i.statusPolls + i.otherRequests,
+      `${i.expectedPolls} (1 status per interval)`,
+      verdict(i.otherRequests === 0 && Math.abs(i.statusPolls - i.expectedPolls) <= 1),
+    ]);
   }
   return rows;
 }

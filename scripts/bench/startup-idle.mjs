@@ -125,7 +125,9 @@ async function idleWatch(emu, home, { idleSec, pollSec, log }) {
     const status = requests.filter((e) => routeOf(e) === ROUTES.status);
     const gaps = status.slice(1).map((e, i) => e.at - status[i].at);
     const watches = await inotifyWatches(cli.child.pid);
-    log(`  idle ${idleSec} s: ${status.length} status polls, ${watches} inotify watches, CPU ${((100 * cpuMs) / wallMs).toFixed(2)} %, RSS ${(last.rss / 2 ** 20).toFixed(1)} MiB`);
+    log(
+      `  idle ${idleSec} s: ${status.length} status polls, ${watches} inotify watches, CPU ${((100 * cpuMs) / wallMs).toFixed(2)} %, RSS ${(last.rss / 2 ** 20).toFixed(1)} MiB`,
+    );
     return {
       readyMs,
       inotifyWatches: watches,
@@ -190,7 +192,19 @@ export async function benchStartupIdle(emu, { files, bytes, runs, idleSec, pollS
     const readyMs = await watchReady(home, runs, log);
     log(`idle watch: ${files} files, pollIntervalSec ${pollSec}, ${idleSec} s`);
     const idle = await idleWatch(emu, home, { idleSec, pollSec, log });
-    return { files, bytes, firstPullMs, readyMs, reconcileMs: summarize(times), firstReconcileMs: times[0], checkerMs: summarize(checker), checkerRatio: summarize(times.map((ms, i) => ms / checker[i])), phases, requests: countByRoute(requests), idle };
+    return {
+      files,
+      bytes,
+      firstPullMs,
+      readyMs,
+      reconcileMs: summarize(times),
+      firstReconcileMs: times[0],
+      checkerMs: summarize(checker),
+      checkerRatio: summarize(times.map((ms, i) => ms / checker[i])),
+      phases,
+      requests: countByRoute(requests),
+      idle,
+    };
   } finally {
     await home.remove();
   }

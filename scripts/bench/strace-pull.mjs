@@ -51,7 +51,19 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const r = await stracePull(emu, n);
   const per = (x) => ((x.total - r.empty.total) / n).toFixed(1);
   console.log(`mpsync pull: ${per(r.mpsync)} calls/file; reference: ${per(r.reference)} calls/file (node -e 0: ${r.empty.total} calls)`);
-  console.log("mpsync top:", r.mpsync.calls.slice(0, 16).map(([k, v]) => `${k} ${(v / n).toFixed(2)}`).join(", "));
-  console.log("reference top:", r.reference.calls.slice(0, 10).map(([k, v]) => `${k} ${(v / n).toFixed(2)}`).join(", "));
+  console.log(
+    "mpsync top:",
+    r.mpsync.calls
+      .slice(0, 16)
+      .map(([k, v]) => `${k} ${(v / n).toFixed(2)}`)
+      .join(", "),
+  );
+  console.log(
+    "reference top:",
+    r.reference.calls
+      .slice(0, 10)
+      .map(([k, v]) => `${k} ${(v / n).toFixed(2)}`)
+      .join(", "),
+  );
   await emu.close();
 }

@@ -83,4 +83,3 @@ export function resolveRetry(retry: Partial<RetryOptions> | undefined): RetryOpt
   positive("retry.maxRetryAfterMs", merged.maxRetryAfterMs);
   return merged;
 }
-

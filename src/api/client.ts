@@ -31,7 +31,16 @@ import {
 } from "./schemas.js";
 
 export { CLOSE_GRACE_MS, MAX_LISTED_VERSIONS, READ_FILES_BATCH_SIZE, type ClientOptions, type ClosableV3Client } from "./client-options.js";
-import { CLOSE_GRACE_MS, MAX_LISTED_VERSIONS, normaliseBaseUrl, positive, READ_FILES_BATCH_SIZE, resolveRetry, type ClientOptions, type ClosableV3Client } from "./client-options.js";
+import {
+  CLOSE_GRACE_MS,
+  MAX_LISTED_VERSIONS,
+  normaliseBaseUrl,
+  positive,
+  READ_FILES_BATCH_SIZE,
+  resolveRetry,
+  type ClientOptions,
+  type ClosableV3Client,
+} from "./client-options.js";
 
 /**
  * Idle time after which a keep-alive connection may be gone (undici's default keep-alive is
@@ -106,7 +115,12 @@ class HttpV3Client implements ClosableV3Client {
   readonly #readBatchSize: number;
   readonly #sockets: { warmer: (() => void) | undefined; close: () => void };
 
-  constructor(executor: RequestExecutor, ownedAgent: Agent | undefined, readBatchSize: number, sockets: { warmer: (() => void) | undefined; close: () => void }) {
+  constructor(
+    executor: RequestExecutor,
+    ownedAgent: Agent | undefined,
+    readBatchSize: number,
+    sockets: { warmer: (() => void) | undefined; close: () => void },
+  ) {
     this.#readBatchSize = readBatchSize;
     this.#executor = executor;
     this.#ownedAgent = ownedAgent;

@@ -53,7 +53,14 @@ export interface Endpoint<T> {
  */
 export const ENDPOINTS = {
   health: { method: "GET", template: "/v3/health", response: healthResponseSchema, idempotent: true, action: "check the API key" },
-  createDesign: { method: "POST", template: "/v3/designs", response: designSchema, body: createDesignRequestSchema, idempotent: false, action: "create the design" },
+  createDesign: {
+    method: "POST",
+    template: "/v3/designs",
+    response: designSchema,
+    body: createDesignRequestSchema,
+    idempotent: false,
+    action: "create the design",
+  },
   resolveUrl: {
     method: "POST",
     template: "/v3/designs/resolve-url",
@@ -122,7 +129,13 @@ export const ENDPOINTS = {
     idempotent: true,
     action: "publish",
   },
-  listDesignSystems: { method: "GET", template: "/v3/design-systems", response: designSystemsResponseSchema, idempotent: true, action: "list the design systems" },
+  listDesignSystems: {
+    method: "GET",
+    template: "/v3/design-systems",
+    response: designSystemsResponseSchema,
+    idempotent: true,
+    action: "list the design systems",
+  },
   listMessages: {
     method: "GET",
     template: "/v3/designs/{editorId}/messages",

@@ -56,7 +56,7 @@ export class Preconnector {
   /** Starts opening sockets to `origin` until `count` are ready or on their way. */
   open(origin: string, count: number): void {
     const url = new URL(origin);
-    const options: ConnectOptions = { hostname: url.hostname.replace(/^\[|\]$/g, ""), host: url.host, protocol: url.protocol, port: url.port, };
+    const options: ConnectOptions = { hostname: url.hostname.replace(/^\[|\]$/g, ""), host: url.host, protocol: url.protocol, port: url.port };
     const key = originKey(options);
     const list = this.#stash.get(key) ?? [];
     this.#stash.set(key, list);

@@ -72,7 +72,6 @@ export function isRetryableFailure(error: FailedAttempt, idempotent: boolean, se
   return idempotent || !sent;
 }
 
-
 /** Decides whether a failed attempt is repeated, and after how long. */
 export function decideRetry(input: RetryInput): RetryDecision {
   const { attempt, error, idempotent, options, random } = input;

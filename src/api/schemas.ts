@@ -147,19 +147,17 @@ export const promptResponseSchema = z.object({ requestId: nonEmpty });
  * GET /v3/design-systems. The envelope is not documented (docs/service-facts.md#design-systems): a bare array, or
  * an object holding one array (`designSystems`, `items`, `data`, ...). Parsed to the list.
  */
-export const designSystemsResponseSchema = z
-  .union([z.array(designSystemSchema), z.record(z.string(), z.unknown())])
-  .transform((body, ctx): DesignSystem[] => {
-    if (Array.isArray(body)) return body;
-    const preferred = ["designSystems", "items", "data", "results"].map((k) => body[k]).find(Array.isArray);
-    const candidates = preferred === undefined ? Object.values(body).filter(Array.isArray) : [preferred];
-    for (const list of candidates) {
-      const parsed = z.array(designSystemSchema).safeParse(list);
-      if (parsed.success) return parsed.data;
-    }
-    ctx.addIssue({ code: "custom", message: "expected a list of design systems (a bare array or an object holding one)" });
-    return z.NEVER;
-  });
+export const designSystemsResponseSchema = z.union([z.array(designSystemSchema), z.record(z.string(), z.unknown())]).transform((body, ctx): DesignSystem[] => {
+  if (Array.isArray(body)) return body;
+  const preferred = ["designSystems", "items", "data", "results"].map((k) => body[k]).find(Array.isArray);
+  const candidates = preferred === undefined ? Object.values(body).filter(Array.isArray) : [preferred];
+  for (const list of candidates) {
+    const parsed = z.array(designSystemSchema).safeParse(list);
+    if (parsed.success) return parsed.data;
+  }
+  ctx.addIssue({ code: "custom", message: "expected a list of design systems (a bare array or an object holding one)" });
+  return z.NEVER;
+});
 /** GET /v3/designs/{editorId}/messages?skip=N: `{ items, hasMore }`. */
 export const messagesPageSchema = z.object({ items: z.array(messageSchema), hasMore: z.boolean() });
 export type MessagesPage = z.infer<typeof messagesPageSchema>;

@@ -38,7 +38,12 @@ export function recordStatus(sync: DesignSync, status: Pick<DesignStatus, "isGen
  * is free (then the polled status is recorded); a running daemon owns `.mpsync`, so with it
  * running the state is only read.
  */
-export async function designGenerating(runtime: Runtime, mapping: Mapping, command: string, emit: EventSink): Promise<{ generating: boolean; editorId: string }> {
+export async function designGenerating(
+  runtime: Runtime,
+  mapping: Mapping,
+  command: string,
+  emit: EventSink,
+): Promise<{ generating: boolean; editorId: string }> {
   const hold = await holdFolder(mapping.root, command);
   try {
     const sync = await runtime.openDesign(mapping, emit, { holdsLock: hold.lock !== undefined });
@@ -85,7 +90,12 @@ export async function waitUntilIdle(runtime: Runtime, sync: DesignSync, options:
 }
 
 /** Polls `editorId` (spaced by the scheduler) until it is idle; returns the idle status. */
-export async function pollUntilIdle(runtime: Runtime, editorId: string, watch?: IdleWatch, onStatus: (s: DesignStatus) => void = () => undefined): Promise<DesignStatus> {
+export async function pollUntilIdle(
+  runtime: Runtime,
+  editorId: string,
+  watch?: IdleWatch,
+  onStatus: (s: DesignStatus) => void = () => undefined,
+): Promise<DesignStatus> {
   const scheduler = await runtime.pollScheduler();
   const client = await runtime.client();
   try {

@@ -46,7 +46,12 @@ export interface PullOptions {
 }
 
 /** Pulls the mapping's design under the folder's lock, unless another process holds it: then `pulledBy` names it. */
-export async function pullMappedIfFree(runtime: Runtime, mapping: Mapping, command: string, options: PullOptions): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {
+export async function pullMappedIfFree(
+  runtime: Runtime,
+  mapping: Mapping,
+  command: string,
+  options: PullOptions,
+): Promise<{ pull: TimedSummary | undefined; pulledBy: string | undefined }> {
   const done = await withFolderIfFree(runtime, mapping, { command, emit: options.emit }, (sync) => timedPull(runtime, mapping, sync, options));
   return done.value === undefined ? { pull: undefined, pulledBy: holderLabel(done.holder) } : { pull: done.value, pulledBy: undefined };
 }

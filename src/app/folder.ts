@@ -29,7 +29,12 @@ export async function holdFolder(root: string, command: string): Promise<FolderH
  * Runs `work` on the opened design under the folder's lock (FOLDER_LOCKED when another process
  * holds it). `lock: false` opens it read-only, without the lock (a dry run).
  */
-export async function withFolder<T>(runtime: Runtime, mapping: Mapping, options: { command: string; lock?: boolean; emit: EventSink }, work: (sync: DesignSync) => Promise<T>): Promise<T> {
+export async function withFolder<T>(
+  runtime: Runtime,
+  mapping: Mapping,
+  options: { command: string; lock?: boolean; emit: EventSink },
+  work: (sync: DesignSync) => Promise<T>,
+): Promise<T> {
   const lock = options.lock === false ? undefined : await acquireFolderLock(mapping.root, { command: options.command });
   return openAndRun(runtime, mapping, lock, options.emit, work);
 }
@@ -54,7 +59,13 @@ export async function openReadOnly(runtime: Runtime, mapping: Mapping): Promise<
   return runtime.openDesign(mapping, () => undefined);
 }
 
-async function openAndRun<T>(runtime: Runtime, mapping: Mapping, lock: FolderLock | undefined, emit: EventSink, work: (sync: DesignSync) => Promise<T>): Promise<T> {
+async function openAndRun<T>(
+  runtime: Runtime,
+  mapping: Mapping,
+  lock: FolderLock | undefined,
+  emit: EventSink,
+  work: (sync: DesignSync) => Promise<T>,
+): Promise<T> {
   let editorId: string | undefined;
   try {
     // Opened afresh under the lock: the state may have moved while the caller waited.

@@ -33,20 +33,22 @@ export function declareWith(io: CliIo, exit: ExitHolder): Declare {
   return {
     io,
     exit,
-    run: <A extends unknown[]>(load: () => Promise<Action<A>>) => async (...raw: unknown[]): Promise<void> => {
-      const command = raw[raw.length - 1] as Command;
-      const [{ contextFor, explainRefusedKey }, body] = await Promise.all([import("./context.js"), load()]);
-      const ctx = contextFor(io, command);
-      try {
-        await ctx.runtime.prepare();
-        const code = await body(ctx, ...(raw.slice(0, -1) as A));
-        exit.code = code ?? EXIT.ok;
-      } catch (err) {
-        ctx.out.error(explainRefusedKey(err, ctx));
-        exit.code = exitCodeFor(err);
-      } finally {
-        await ctx.runtime.close();
-      }
-    },
+    run:
+      <A extends unknown[]>(load: () => Promise<Action<A>>) =>
+      async (...raw: unknown[]): Promise<void> => {
+        const command = raw[raw.length - 1] as Command;
+        const [{ contextFor, explainRefusedKey }, body] = await Promise.all([import("./context.js"), load()]);
+        const ctx = contextFor(io, command);
+        try {
+          await ctx.runtime.prepare();
+          const code = await body(ctx, ...(raw.slice(0, -1) as A));
+          exit.code = code ?? EXIT.ok;
+        } catch (err) {
+          ctx.out.error(explainRefusedKey(err, ctx));
+          exit.code = exitCodeFor(err);
+        } finally {
+          await ctx.runtime.close();
+        }
+      },
   };
 }

@@ -76,7 +76,9 @@ export function warnSharedDesigns(out: Output, mappings: readonly { dir: string;
   for (const m of mappings) byDesign.set(m.design.trim(), [...(byDesign.get(m.design.trim()) ?? []), m.dir]);
   for (const [design, dirs] of byDesign) {
     if (dirs.length < 2) continue;
-    out.warn(`design ${design} is mapped into ${dirs.length} folders (${dirs.join(", ")}): their pushes overwrite each other on the service; keep one mapping per design in .syncrc`);
+    out.warn(
+      `design ${design} is mapped into ${dirs.length} folders (${dirs.join(", ")}): their pushes overwrite each other on the service; keep one mapping per design in .syncrc`,
+    );
   }
 }
 

@@ -53,7 +53,7 @@ async function checkConfig(ctx: CommandContext, checks: DoctorCheck[]): Promise<
   } catch (err) {
     const message = describeError(err);
     if (err instanceof ConfigMissingError && err.searched) {
-      checks.push(fail("config", message, 'map a folder: mpsync init DIR --design ID_OR_URL (or pass --config PATH)'));
+      checks.push(fail("config", message, "map a folder: mpsync init DIR --design ID_OR_URL (or pass --config PATH)"));
     } else {
       checks.push(fail("config", message, "fix the value named above (keys and defaults: .syncrc.example, syncrc.schema.json)"));
     }
@@ -106,7 +106,12 @@ export async function checkService(baseUrl: string, key: string | undefined, now
 }
 
 function serviceCheck(baseUrl: string, status: number, latencyMs: number): DoctorCheck {
-  if (status === 404) return fail("service", `${baseUrl} answered 404 for /v3/health: no v3 API there`, "baseUrl must include the API prefix, e.g. https://api.magicpatterns.com/api");
+  if (status === 404)
+    return fail(
+      "service",
+      `${baseUrl} answered 404 for /v3/health: no v3 API there`,
+      "baseUrl must include the API prefix, e.g. https://api.magicpatterns.com/api",
+    );
   if (status >= 500) return fail("service", `${baseUrl} answered ${status} (${latencyMs} ms)`, "the service has trouble: try again later");
   return pass("service", `${baseUrl} reachable (${latencyMs} ms)`);
 }
@@ -115,7 +120,11 @@ function keyValidCheck(key: string | undefined, status: number, latencyMs: numbe
   if (key === undefined) return fail("key valid", "not checked: no key", "set MP_API_KEY, or run mpsync login");
   if (status === 200) return pass("key valid", `accepted: GET /v3/health 200 in ${latencyMs} ms`);
   if (status === 401 || status === 403) {
-    return fail("key valid", `refused: GET /v3/health ${status}`, "the key is wrong or revoked: create one under account settings, API keys, then mpsync login");
+    return fail(
+      "key valid",
+      `refused: GET /v3/health ${status}`,
+      "the key is wrong or revoked: create one under account settings, API keys, then mpsync login",
+    );
   }
   return fail("key valid", `GET /v3/health answered ${status}`, "try again later; if it persists, check baseUrl");
 }
@@ -128,7 +137,11 @@ function clockCheck(res: HttpResponse, receivedAt: number, latencyMs: number): D
   const skewMs = receivedAt - latencyMs / 2 - serverMs;
   const seconds = Math.round(Math.abs(skewMs) / 1000);
   if (Math.abs(skewMs) <= MAX_CLOCK_SKEW_MS) return pass("clock", `within ${Math.max(1, seconds)} s of the service`);
-  return fail("clock", `local clock is ${seconds} s ${skewMs > 0 ? "ahead of" : "behind"} the service`, "sync the system clock (NTP): poll spacing and the generation budget depend on it");
+  return fail(
+    "clock",
+    `local clock is ${seconds} s ${skewMs > 0 ? "ahead of" : "behind"} the service`,
+    "sync the system clock (NTP): poll spacing and the generation budget depend on it",
+  );
 }
 
 /** Existence, writability, lock and state of one mapped folder. */
@@ -136,8 +149,13 @@ export async function checkFolder(design: ResolvedDesign): Promise<DoctorCheck[]
   const info = await stat(design.root).catch(() => undefined);
   if (info === undefined) return [fail(`folder ${design.dir}`, `${design.root} does not exist`, "run mpsync pull to create it, or fix its dir in .syncrc")];
   if (!info.isDirectory()) return [fail(`folder ${design.dir}`, `${design.root} is not a folder`, "fix its dir in .syncrc")];
-  const writable = await access(design.root, constants.W_OK).then(() => true, () => false);
-  const folder = writable ? pass(`folder ${design.dir}`, `${design.root} exists and is writable`) : fail(`folder ${design.dir}`, `${design.root} is not writable`, `chmod u+w ${design.root}`);
+  const writable = await access(design.root, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  const folder = writable
+    ? pass(`folder ${design.dir}`, `${design.root} exists and is writable`)
+    : fail(`folder ${design.dir}`, `${design.root} is not writable`, `chmod u+w ${design.root}`);
   return [folder, await lockCheck(design), await stateCheck(design)];
 }
 

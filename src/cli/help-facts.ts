@@ -12,7 +12,19 @@ export const DEFAULT_DEV_PORT = 5180;
 export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const;
 
 /** Every event name `watch --json` prints, in the order `watch --help` lists them. */
-export const WATCH_EVENT_NAMES = ["ready", "pushed", "pulled", "conflict", "generating", "idle", "published", "halted", "rate_limited", "error", "notice"] as const;
+export const WATCH_EVENT_NAMES = [
+  "ready",
+  "pushed",
+  "pulled",
+  "conflict",
+  "generating",
+  "idle",
+  "published",
+  "halted",
+  "rate_limited",
+  "error",
+  "notice",
+] as const;
 
 // A name added to SyncEventName and not listed above fails the build.
 const listsEveryName: [Exclude<SyncEventName, (typeof WATCH_EVENT_NAMES)[number]>] extends [never] ? true : never = true;

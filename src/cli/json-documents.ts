@@ -72,7 +72,9 @@ const pulledAfter = {
 /** An event as `watch --json` prints it: the event and when it was printed. */
 const eventLine = z.discriminatedUnion(
   "event",
-  syncEventSchema.options.map((o) => o.extend({ time: z.iso.datetime().describe("when it was printed") }).describe(o.description ?? o.shape.event.value)) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  syncEventSchema.options.map((o) =>
+    o.extend({ time: z.iso.datetime().describe("when it was printed") }).describe(o.description ?? o.shape.event.value),
+  ) as unknown as [z.ZodObject, ...z.ZodObject[]],
 );
 const version = z.strictObject({ artifactId: text, versionLabel: text, title: text, timeCreated: epochMs });
 
@@ -83,7 +85,9 @@ export const CLI_DOCUMENTS = {
     designs: z.array(statusReport),
     key: z.strictObject({ source: z.enum(["env", "file", "none"]), baseUrl: text.optional(), serviceUrl: text }),
   }),
-  "status-watch": z.strictObject({ ok: z.boolean(), at: z.iso.datetime(), designs: z.array(statusReport) }).describe("status --watch --json: one JSON line per collection"),
+  "status-watch": z
+    .strictObject({ ok: z.boolean(), at: z.iso.datetime(), designs: z.array(statusReport) })
+    .describe("status --watch --json: one JSON line per collection"),
   pull: z.strictObject({
     ok: z.boolean(),
     dryRun: z.boolean(),
@@ -165,9 +169,19 @@ export const CLI_DOCUMENTS = {
   }),
   open: z.strictObject({ ok: z.literal(true), dir, editorId: text, url: text, opened: z.boolean() }),
   restore: z.union([
-    z.strictObject({ ok: z.literal(true), dir, path: text, copies: z.array(z.strictObject({ at: epochMs.optional(), reason: text, file: text.optional() })) }).describe("--list"),
-    z.strictObject({ ok: z.literal(false), dir, path: text, wouldRemove: z.array(text), wouldAdd: z.array(text), needs: z.literal("--force") }).describe("refused: the copy lacks synced lines"),
-    z.strictObject({ ok: z.literal(true), dir, path: text, restored: z.strictObject({ at: epochMs.optional(), reason: text }), currentBackedUpTo: text.optional() }),
+    z
+      .strictObject({ ok: z.literal(true), dir, path: text, copies: z.array(z.strictObject({ at: epochMs.optional(), reason: text, file: text.optional() })) })
+      .describe("--list"),
+    z
+      .strictObject({ ok: z.literal(false), dir, path: text, wouldRemove: z.array(text), wouldAdd: z.array(text), needs: z.literal("--force") })
+      .describe("refused: the copy lacks synced lines"),
+    z.strictObject({
+      ok: z.literal(true),
+      dir,
+      path: text,
+      restored: z.strictObject({ at: epochMs.optional(), reason: text }),
+      currentBackedUpTo: text.optional(),
+    }),
   ]),
   resolve: z.strictObject({
     ok: z.literal(true),
@@ -180,8 +194,12 @@ export const CLI_DOCUMENTS = {
   doctor: z.strictObject({ ok: z.boolean(), checks: z.array(z.strictObject({ name: text, ok: z.boolean(), detail: text, fix: text.nullable() })) }),
   emulator: z.strictObject({ ok: z.literal(true), baseUrl: text }),
   event: eventLine.describe("watch and dev: one JSON line per event (sync/events.ts)"),
-  error: z.strictObject({ ok: z.literal(false), error: z.strictObject({ code: text, message: text, exitCode: z.number().int() }) }).describe("any command that failed"),
-  interrupted: z.strictObject({ ok: z.literal(false), interrupted: z.literal(true), signal: z.enum(["SIGINT", "SIGTERM"]), message: text }).describe("pull, push or init stopped by a signal"),
+  error: z
+    .strictObject({ ok: z.literal(false), error: z.strictObject({ code: text, message: text, exitCode: z.number().int() }) })
+    .describe("any command that failed"),
+  interrupted: z
+    .strictObject({ ok: z.literal(false), interrupted: z.literal(true), signal: z.enum(["SIGINT", "SIGTERM"]), message: text })
+    .describe("pull, push or init stopped by a signal"),
 };
 
 /** The name of a --json document: mostly a command's (push prints pull's, resume pause's). */
@@ -207,7 +225,8 @@ export function buildJsonOutputSchema(): Record<string, unknown> {
     $schema: "http://json-schema.org/draft-07/schema#",
     $id: JSON_OUTPUT_SCHEMA_ID,
     title: "mpsync --json output",
-    description: "What mpsync prints on stdout with --json: one document per command (definitions named after the command; push prints pull's, resume pause's), JSON Lines of `event` for watch and dev, `error` for any failed command.",
+    description:
+      "What mpsync prints on stdout with --json: one document per command (definitions named after the command; push prints pull's, resume pause's), JSON Lines of `event` for watch and dev, `error` for any failed command.",
     definitions,
     anyOf: Object.keys(definitions).map((kind) => ({ $ref: `#/definitions/${kind}` })),
   };

@@ -76,7 +76,14 @@ export async function runCli(io: CliIo): Promise<number> {
 
 async function reportUnexpected(io: CliIo, err: unknown): Promise<number> {
   const [{ Output, shouldUseColor }, { MpsyncError }] = await Promise.all([import("./output.js"), import("../api/errors.js")]);
-  const out = new Output({ json: io.argv.includes("--json"), quiet: false, verbose: io.argv.includes("--verbose"), color: shouldUseColor(io.env, io.stderr.isTTY === true, undefined), stdout: io.stdout, stderr: io.stderr });
+  const out = new Output({
+    json: io.argv.includes("--json"),
+    quiet: false,
+    verbose: io.argv.includes("--verbose"),
+    color: shouldUseColor(io.env, io.stderr.isTTY === true, undefined),
+    stdout: io.stdout,
+    stderr: io.stderr,
+  });
   out.error(err instanceof MpsyncError ? err : new MpsyncError("INTERNAL", `unexpected failure: ${String(err)}`, { cause: err }));
   return exitCodeFor(err);
 }

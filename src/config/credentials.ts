@@ -67,7 +67,8 @@ export async function storeApiKey(key: string, env: Env, baseUrl?: string): Prom
   }
   const path = credentialsPath(env);
   const current = (await readCredentials(path).catch(() => undefined)) ?? { keys: {} };
-  const next: CredentialsFile = baseUrl === undefined ? { ...current, apiKey: trimmed } : { ...current, keys: { ...current.keys, [addressKey(baseUrl)]: trimmed } };
+  const next: CredentialsFile =
+    baseUrl === undefined ? { ...current, apiKey: trimmed } : { ...current, keys: { ...current.keys, [addressKey(baseUrl)]: trimmed } };
   const folder = dirname(path);
   await mkdir(dirname(folder), { recursive: true });
   await mkdir(folder, { recursive: true, mode: 0o700 });

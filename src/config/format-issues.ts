@@ -69,9 +69,7 @@ export function isApiKeyName(key: string): boolean {
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== "object" || depth > 8) return value;
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, isSecretName(k) ? "[redacted]" : redactSecrets(v, depth + 1)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretName(k) ? "[redacted]" : redactSecrets(v, depth + 1)]));
 }
 
 function formatIssue(issue: z.core.$ZodIssue, input: unknown, schema: z.ZodType): string[] {
@@ -128,8 +126,7 @@ function describeSchema(node: z.ZodType, code: z.core.$ZodIssue["code"]): string
   if (node instanceof z.ZodEnum) return oneOf(node.options);
   if (node instanceof z.ZodArray) {
     const element = unwrap(node.element as z.ZodType);
-    const of =
-      element instanceof z.ZodObject ? ` of ${keyList(element)} objects` : element instanceof z.ZodString ? " of strings" : "";
+    const of = element instanceof z.ZodObject ? ` of ${keyList(element)} objects` : element instanceof z.ZodString ? " of strings" : "";
     return `${minArrayLength(node) > 0 ? "a non-empty array" : "an array"}${of}`;
   }
   if (node instanceof z.ZodObject) return `an object ${keyList(node)}`.trimEnd();
@@ -139,8 +136,7 @@ function describeSchema(node: z.ZodType, code: z.core.$ZodIssue["code"]): string
 function describeNumber(node: z.ZodNumber): string {
   const noun = node.isInt ? "an integer" : "a number";
   // z.int() carries the safe-integer range as bounds: not worth stating.
-  const bound = (value: number | null): number | undefined =>
-    value !== null && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
+  const bound = (value: number | null): number | undefined => (value !== null && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined);
   const [min, max] = [bound(node.minValue), bound(node.maxValue)];
   if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`;
   if (min !== undefined) return `${noun} >= ${min}`;

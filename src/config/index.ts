@@ -1,11 +1,6 @@
 /** The config layer: `.syncrc` schema, loading with precedence, writing, API key, per-user paths. */
 export { ConfigInvalidError, ConfigMissingError } from "./config-error.js";
-export {
-  addDesignMapping,
-  toConfigRelativeDir,
-  writeConfig,
-  type AddedMapping,
-} from "./write-config.js";
+export { addDesignMapping, toConfigRelativeDir, writeConfig, type AddedMapping } from "./write-config.js";
 export {
   CONFIG_FILE_NAMES,
   displayPath,
@@ -18,23 +13,10 @@ export {
   type ResolvedConfig,
   type ResolvedDesign,
 } from "./load-config.js";
-export {
-  readStoredApiKey,
-  removeStoredApiKey,
-  resolveApiKey,
-  storeApiKey,
-  type ResolvedApiKey,
-  type StoredApiKey,
-} from "./credentials.js";
+export { readStoredApiKey, removeStoredApiKey, resolveApiKey, storeApiKey, type ResolvedApiKey, type StoredApiKey } from "./credentials.js";
 export { buildSyncrcJsonSchema, SYNCRC_SCHEMA_ID } from "./json-schema.js";
 export { configHome, credentialsPath, stateHome, type Env } from "./paths.js";
-export {
-  checkPollFloor,
-  isLoopbackUrl,
-  minPollIntervalSecFor,
-  MIN_LOOPBACK_POLL_INTERVAL_SEC,
-  MIN_POLL_INTERVAL_SEC,
-} from "./poll-floor.js";
+export { checkPollFloor, isLoopbackUrl, minPollIntervalSecFor, MIN_LOOPBACK_POLL_INTERVAL_SEC, MIN_POLL_INTERVAL_SEC } from "./poll-floor.js";
 export {
   API_KEY_IN_SYNCRC_MESSAGE,
   DEFAULT_BASE_URL,

@@ -70,7 +70,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new ConfigInvalidError([`${label}: cannot read the file (${errnoCode(error) ?? (error instanceof Error ? error.message : String(error))})`], { cause: error });
+    throw new ConfigInvalidError([`${label}: cannot read the file (${errnoCode(error) ?? (error instanceof Error ? error.message : String(error))})`], {
+      cause: error,
+    });
   }
   const file = validateSyncrc(parseSyncrcText(text, label), label);
   const config = resolveConfig(file, {
@@ -145,8 +147,7 @@ async function locateConfigFile(options: LoadConfigOptions): Promise<{ path: str
     throw new ConfigMissingError(`no .syncrc found in ${resolve(options.cwd)} or any parent folder: run "mpsync init" or pass --config`, true);
   }
   const twin = join(dirname(path), ".syncrc.json");
-  const warnings =
-    path !== twin && (await isFile(twin)) ? [`both .syncrc and .syncrc.json in ${dirname(path)}: using .syncrc`] : [];
+  const warnings = path !== twin && (await isFile(twin)) ? [`both .syncrc and .syncrc.json in ${dirname(path)}: using .syncrc`] : [];
   return { path, warnings };
 }
 
@@ -178,4 +179,3 @@ function nonEmpty(value: string | undefined): string | undefined {
 async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() === true;
 }
-

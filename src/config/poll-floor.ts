@@ -39,11 +39,7 @@ export function minPollIntervalSecFor(baseUrl: string): number {
  * Checks `pollIntervalSec` against the floor of the effective `baseUrl` (after the
  * MPSYNC_BASE_URL override). Returns the problem as `pollIntervalSec: ...`, or undefined.
  */
-export function checkPollFloor(
-  pollIntervalSec: number,
-  baseUrl: string,
-  options: { baseUrlSource?: string } = {},
-): string | undefined {
+export function checkPollFloor(pollIntervalSec: number, baseUrl: string, options: { baseUrlSource?: string } = {}): string | undefined {
   const floor = minPollIntervalSecFor(baseUrl);
   if (pollIntervalSec >= floor) return undefined;
   const from = options.baseUrlSource === undefined ? "" : ` from ${options.baseUrlSource}`;

@@ -76,9 +76,7 @@ const designMappingSchema = z
       // pattern cannot (that the URL parses) and stays quiet where the pattern already failed.
       .regex(DESIGN_REF_PATTERN, { error: EXPECT_DESIGN_REF })
       .refine((ref) => !HTTP_PREFIX.test(ref) || isHttpUrl(ref), EXPECT_DESIGN_REF)
-      .describe(
-        "The design: its editorId, or any editor, published or canvas URL (resolved once with resolve-url and cached in state).",
-      ),
+      .describe("The design: its editorId, or any editor, published or canvas URL (resolved once with resolve-url and cached in state)."),
   })
   .describe("One design mirrored into one folder.");
 
@@ -102,14 +100,8 @@ const designsSchema = z
 
 const gitSchema = z
   .strictObject({
-    pauseDuringGitOps: z
-      .boolean()
-      .default(true)
-      .describe("Hold pushes while .git/index.lock exists in the enclosing repository (checkout, rebase, merge)."),
-    commitOnPull: z
-      .boolean()
-      .default(false)
-      .describe("Commit each pulled remote version in the enclosing git repository."),
+    pauseDuringGitOps: z.boolean().default(true).describe("Hold pushes while .git/index.lock exists in the enclosing repository (checkout, rebase, merge)."),
+    commitOnPull: z.boolean().default(false).describe("Commit each pulled remote version in the enclosing git repository."),
   })
   .default(() => ({ pauseDuringGitOps: true, commitOnPull: false }))
   .describe("Behaviour inside a git repository.");
@@ -117,10 +109,7 @@ const gitSchema = z
 /** The `.syncrc` schema: strict, with every default of README, "Configuration". */
 export const syncrcSchema = z
   .strictObject({
-    $schema: z
-      .string()
-      .optional()
-      .describe("Path or URL of syncrc.schema.json, so editors validate and autocomplete this file. Ignored by mpsync."),
+    $schema: z.string().optional().describe("Path or URL of syncrc.schema.json, so editors validate and autocomplete this file. Ignored by mpsync."),
     baseUrl: z
       .string()
       .regex(HTTP_URL_PATTERN, { error: EXPECT_HTTP_URL })
@@ -144,12 +133,7 @@ export const syncrcSchema = z
       .describe(
         "How often a running daemon reads remote file contents of an idle design, to find changes that move no version (an edit in the web editor's code view, a teammate's push): each check reads the files changed in the last hour and a tenth of the others, so every file is read at least every 10 checks. At least 10 for any non-loopback baseUrl; a loopback baseUrl accepts 0.05 and up.",
       ),
-    debounceMs: z
-      .int()
-      .min(0)
-      .max(60_000)
-      .default(150)
-      .describe("Quiet time in milliseconds after the last local change before the batch is pushed."),
+    debounceMs: z.int().min(0).max(60_000).default(150).describe("Quiet time in milliseconds after the last local change before the batch is pushed."),
     ignore: z
       .array(z.string().min(1))
       .default(() => [])
@@ -167,9 +151,7 @@ export const syncrcSchema = z
     publishOnPush: z
       .boolean()
       .default(false)
-      .describe(
-        "After each push batch, publish the active artifact so the live preview follows local edits; a compile failure is shown and sync goes on.",
-      ),
+      .describe("After each push batch, publish the active artifact so the live preview follows local edits; a compile failure is shown and sync goes on."),
     logLevel: z.enum(LOG_LEVELS).default("info").describe("Log level (pino levels, or silent)."),
   })
   .describe("mpsync configuration: which designs to mirror into which folders, and how to sync them.");

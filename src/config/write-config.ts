@@ -68,9 +68,7 @@ export async function addDesignMapping(
   const taken = (existing ?? []).findIndex((m) => isRecord(m) && typeof m["dir"] === "string" && normalizeDir(m["dir"]) === normalizeDir(stored.dir));
   if (taken >= 0) {
     const design = (existing?.[taken] as { design?: unknown }).design;
-    throw new ConfigInvalidError([
-      `${label}: designs[${taken}]: folder ${JSON.stringify(stored.dir)} is already mapped to design ${renderValue(design)}`,
-    ]);
+    throw new ConfigInvalidError([`${label}: designs[${taken}]: folder ${JSON.stringify(stored.dir)} is already mapped to design ${renderValue(design)}`]);
   }
   const expected = { ...(raw as Record<string, unknown>), designs: [...(existing ?? []), stored] };
   validateSyncrc(expected, label);
@@ -127,8 +125,7 @@ function editText(text: string, blank: string, mapping: DesignMapping, eol: stri
     return fillEmpty(text, designs, (outer) => `${outer}  ${entryText(mapping, `${outer}  `, eol)}`, eol);
   }
   const lastMember = root.members?.at(-1)?.value;
-  const block = (indent: string): string =>
-    `"designs": [${eol}${indent}  ${entryText(mapping, `${indent}  `, eol)}${eol}${indent}]`;
+  const block = (indent: string): string => `"designs": [${eol}${indent}  ${entryText(mapping, `${indent}  `, eol)}${eol}${indent}]`;
   if (lastMember === undefined) return fillEmpty(text, root, (outer) => `${outer}  ${block(`${outer}  `)}`, eol);
   // The last member's key sits on the line of its value's start: that line gives the indent.
   const indent = indentOf(text, lastMember.start);

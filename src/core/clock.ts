@@ -21,10 +21,13 @@ export function createSystemClock(): Clock {
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
-        const timer = setTimeout(() => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        }, Math.max(0, ms));
+        const timer = setTimeout(
+          () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          },
+          Math.max(0, ms),
+        );
         const onAbort = (): void => {
           clearTimeout(timer);
           reject(signal?.reason);

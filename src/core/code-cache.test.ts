@@ -31,7 +31,10 @@ function run(cacheDir: string | undefined, call = "answer(20)"): { answer: unkno
 
 describe("runCachedCommonJs", () => {
   beforeEach(() => {
-    writeFileSync(join(dir, "lib.cjs"), `"use strict";\nconst { join } = require("node:path");\nexports.answer = (n) => [n + 22, typeof join, __filename.endsWith("lib.cjs"), this === module.exports];\n`);
+    writeFileSync(
+      join(dir, "lib.cjs"),
+      `"use strict";\nconst { join } = require("node:path");\nexports.answer = (n) => [n + 22, typeof join, __filename.endsWith("lib.cjs"), this === module.exports];\n`,
+    );
   });
 
   it("compiles the first time, saves V8's code at exit, and takes it from the cache after", () => {
@@ -65,7 +68,10 @@ describe("runCachedCommonJs", () => {
     const count = 3000;
     const fns = Array.from({ length: count }, (_, i) => `function f${i}(x) { const y = x * ${i} + ${i % 7}; return y > ${i} ? [y, "f${i}"].length : y - 1; }`);
     const calls = Array.from({ length: count }, (_, i) => `s += f${i}(${i});`);
-    writeFileSync(join(dir, "lib.cjs"), `"use strict";\nexports.answer = (n) => n + 22;\n${fns.join("\n")}\nexports.more = () => { let s = 0;\n${calls.join("\n")}\nreturn s; };\n`);
+    writeFileSync(
+      join(dir, "lib.cjs"),
+      `"use strict";\nexports.answer = (n) => n + 22;\n${fns.join("\n")}\nexports.more = () => { let s = 0;\n${calls.join("\n")}\nreturn s; };\n`,
+    );
     const cache = join(dir, "cache");
     const { path } = run(cache);
     const file = path ?? "";
@@ -96,7 +102,8 @@ describe("runCachedCommonJs", () => {
   });
 
   it("the built CLI writes its cache where MPSYNC_CODE_CACHE_DIR says, and nothing with MPSYNC_CODE_CACHE=0", () => {
-    const cli = (env: Record<string, string>) => spawnSync(process.execPath, [join(DIST, "bin.js"), "--version"], { encoding: "utf8", env: { ...process.env, ...env } });
+    const cli = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [join(DIST, "bin.js"), "--version"], { encoding: "utf8", env: { ...process.env, ...env } });
     mkdirSync(join(dir, "off"));
     expect(cli({ MPSYNC_CODE_CACHE: "0", MPSYNC_CODE_CACHE_DIR: join(dir, "off") }).status).toBe(0);
     expect(readdirSync(join(dir, "off"))).toEqual([]);

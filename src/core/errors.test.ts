@@ -6,7 +6,11 @@ const systemError = (code: string): Error => Object.assign(new Error(`${code}: f
 describe("errnoCode and isErrno: the one errno reader", () => {
   it.each<[string, unknown, string | undefined]>([
     ["a system error", systemError("ENOENT"), "ENOENT"],
-    ["the first error of an AggregateError (a connect to every address)", new AggregateError([systemError("ECONNREFUSED"), systemError("EHOSTUNREACH")]), "ECONNREFUSED"],
+    [
+      "the first error of an AggregateError (a connect to every address)",
+      new AggregateError([systemError("ECONNREFUSED"), systemError("EHOSTUNREACH")]),
+      "ECONNREFUSED",
+    ],
     ["an error without a code", new Error("plain"), undefined],
     ["a numeric code", Object.assign(new Error("n"), { code: 7 }), undefined],
     ["not an object", "ENOENT", undefined],

@@ -27,12 +27,15 @@ describe("hashContent", () => {
 describe("decodeUtf8Strict", () => {
   it("round-trips any NUL-free text byte for byte, BOM included", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }).map((s) => s.replace(/\0/g, "")), (text) => {
-        const bytes = Buffer.from(text, "utf8");
-        const decoded = decodeUtf8Strict(bytes);
-        expect(decoded).toBeDefined();
-        expect(hashContent(decoded ?? "")).toBe(hashContent(bytes));
-      }),
+      fc.property(
+        fc.string({ unit: "binary" }).map((s) => s.replace(/\0/g, "")),
+        (text) => {
+          const bytes = Buffer.from(text, "utf8");
+          const decoded = decodeUtf8Strict(bytes);
+          expect(decoded).toBeDefined();
+          expect(hashContent(decoded ?? "")).toBe(hashContent(bytes));
+        },
+      ),
     );
     expect(decodeUtf8Strict(Buffer.from("\ufeffhi", "utf8"))).toBe("\ufeffhi");
   });

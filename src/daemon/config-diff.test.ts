@@ -17,10 +17,30 @@ describe("planReload", () => {
     ["nothing changed", config(), [web], undefined],
     ["a new mapping starts", config({}, [web, docs]), [web, docs], "reloaded .syncrc: started docs"],
     ["a removed mapping stops", config({}, []), [], "reloaded .syncrc: stopped web"],
-    ["another design in the same folder restarts it", config({}, [{ ...web, design: "cccccccccccccccccccccc" }]), [{ ...web, design: "cccccccccccccccccccccc" }], "reloaded .syncrc: restarted the sync of web to apply its design"],
-    ["a folder setting restarts every running folder", config({ git: { commitOnPull: true }, debounceMs: 500 }), [web], "reloaded .syncrc: restarted the sync of web to apply debounceMs, git.commitOnPull"],
-    ["poll interval and concurrency apply in place", config({ pollIntervalSec: 5, concurrency: 2 }), [web], "reloaded .syncrc: applied pollIntervalSec, concurrency"],
-    ["baseUrl and logLevel need a restart, and it says so", config({ logLevel: "debug" }), [web], "reloaded .syncrc: logLevel takes effect when mpsync watch is restarted"],
+    [
+      "another design in the same folder restarts it",
+      config({}, [{ ...web, design: "cccccccccccccccccccccc" }]),
+      [{ ...web, design: "cccccccccccccccccccccc" }],
+      "reloaded .syncrc: restarted the sync of web to apply its design",
+    ],
+    [
+      "a folder setting restarts every running folder",
+      config({ git: { commitOnPull: true }, debounceMs: 500 }),
+      [web],
+      "reloaded .syncrc: restarted the sync of web to apply debounceMs, git.commitOnPull",
+    ],
+    [
+      "poll interval and concurrency apply in place",
+      config({ pollIntervalSec: 5, concurrency: 2 }),
+      [web],
+      "reloaded .syncrc: applied pollIntervalSec, concurrency",
+    ],
+    [
+      "baseUrl and logLevel need a restart, and it says so",
+      config({ logLevel: "debug" }),
+      [web],
+      "reloaded .syncrc: logLevel takes effect when mpsync watch is restarted",
+    ],
   ])("%s", (_name, after, wanted, line) => {
     expect(describeReload(planReload(config(), after, [web], wanted))).toBe(line);
   });

@@ -35,7 +35,8 @@ export interface ReloadPlan {
 
 /** The keys among `keys` whose value differs between `a` and `b` (dotted paths). */
 export function changedKeys(a: ResolvedConfig, b: ResolvedConfig, keys: readonly string[]): string[] {
-  const at = (c: ResolvedConfig, path: string): string => JSON.stringify(path.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], c));
+  const at = (c: ResolvedConfig, path: string): string =>
+    JSON.stringify(path.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], c));
   return keys.filter((k) => at(a, k) !== at(b, k));
 }
 
@@ -64,6 +65,7 @@ export function describeReload(plan: ReloadPlan): string | undefined {
     parts.push(`restarted the sync of ${dirs(plan.restart)} to apply ${why}`);
   }
   if (plan.liveKeys.length > 0) parts.push(`applied ${plan.liveKeys.join(", ")}`);
-  if (plan.restartKeys.length > 0) parts.push(`${plan.restartKeys.join(", ")} ${plan.restartKeys.length === 1 ? "takes" : "take"} effect when mpsync watch is restarted`);
+  if (plan.restartKeys.length > 0)
+    parts.push(`${plan.restartKeys.join(", ")} ${plan.restartKeys.length === 1 ? "takes" : "take"} effect when mpsync watch is restarted`);
   return parts.length === 0 ? undefined : `reloaded .syncrc: ${parts.join("; ")}`;
 }

@@ -40,7 +40,10 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     made.worker?.beforeSyncEvent(event);
     wiring.emit(event);
   };
-  const sync = await runtime.createDesignSync(mapping, emit, { holdPushes: gitBusy, ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }) });
+  const sync = await runtime.createDesignSync(mapping, emit, {
+    holdPushes: gitBusy,
+    ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }),
+  });
   const scheduler = await runtime.pollScheduler();
   const client = await runtime.client();
   const logger = runtime.logger().child({ dir: mapping.dir });
@@ -58,7 +61,8 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     retry: wiring.retry,
     // A save opens the connection while the debounce runs (after an idle pause the keep-alive
     // connection is gone: a TCP and TLS handshake would otherwise delay the push).
-    watch: (onBatch, onError) => createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError, onActivity: () => client.warm?.() }),
+    watch: (onBatch, onError) =>
+      createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError, onActivity: () => client.warm?.() }),
     schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
     gitBusy,
     waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),

@@ -154,7 +154,9 @@ export class DesignWorker {
         this.#cycles.forceNext = false;
       }
       if (this.#cycles.fullSyncs === ran) {
-        const why = this.#loop.generating ? `${this.#o.dir}: the design is generating; it syncs when idle` : `${this.#o.dir}: a git operation holds the repository; it syncs when git is done`;
+        const why = this.#loop.generating
+          ? `${this.#o.dir}: the design is generating; it syncs when idle`
+          : `${this.#o.dir}: a git operation holds the repository; it syncs when git is done`;
         outcome = { ok: false, code: this.#loop.generating ? "GENERATING" : "GIT_BUSY", message: why };
         return;
       }
@@ -273,8 +275,21 @@ export class DesignWorker {
 
   #cycleDone(full: boolean, report: CycleReport | undefined): Promise<void> {
     const result = report?.result;
-    const summary = report === undefined ? undefined : { remoteNames: [...report.remoteNames], pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0), pushed: result?.pushed.length ?? 0 };
-    const event: LoopEvent = { type: "cycle-done", full, report: summary, hadPersistedError: this.#o.sync.daemon.lastError !== undefined, now: this.#o.clock.monotonic() };
+    const summary =
+      report === undefined
+        ? undefined
+        : {
+            remoteNames: [...report.remoteNames],
+            pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0),
+            pushed: result?.pushed.length ?? 0,
+          };
+    const event: LoopEvent = {
+      type: "cycle-done",
+      full,
+      report: summary,
+      hadPersistedError: this.#o.sync.daemon.lastError !== undefined,
+      now: this.#o.clock.monotonic(),
+    };
     return this.#send(event, { report });
   }
 
@@ -308,7 +323,15 @@ export class DesignWorker {
     }
     const { status: folder, daemon } = this.#o.sync;
     this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
-    await this.#send({ type: "status", status, persisted: daemon.lastStatus, artifactId: folder.artifactId, halted: folder.halted !== undefined, now: this.#o.clock.monotonic(), at: this.#o.clock.now() });
+    await this.#send({
+      type: "status",
+      status,
+      persisted: daemon.lastStatus,
+      artifactId: folder.artifactId,
+      halted: folder.halted !== undefined,
+      now: this.#o.clock.monotonic(),
+      at: this.#o.clock.now(),
+    });
   }
 
   #onFailure(err: unknown): Promise<void> {

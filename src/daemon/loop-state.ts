@@ -93,13 +93,27 @@ export type LoopEvent =
    * A status answer. `artifactId` is the one synced; `halted` when the design is halted;
    * `now` is monotonic (the loop's ages), `at` the wall clock (stored for `status`).
    */
-  | { type: "status"; status: DesignStatus; persisted: { isGenerating: boolean; activeArtifactId: string | null } | undefined; artifactId: string | undefined; halted: boolean; now: number; at: number }
+  | {
+      type: "status";
+      status: DesignStatus;
+      persisted: { isGenerating: boolean; activeArtifactId: string | null } | undefined;
+      artifactId: string | undefined;
+      halted: boolean;
+      now: number;
+      at: number;
+    }
   /** The cycle's engine heard from the service (it pushed, pulled or met a conflict). */
   | { type: "answered" }
   /** A cycle is due: what it does depends on git and on what is pending. */
   | { type: "cycle"; gitBusy: boolean; halted: boolean }
   /** A cycle ran. `report` is undefined when it had nothing to do; `now` is monotonic. */
-  | { type: "cycle-done"; full: boolean; report: { remoteNames: readonly string[]; pulledOrRemoved: number; pushed: number } | undefined; hadPersistedError: boolean; now: number }
+  | {
+      type: "cycle-done";
+      full: boolean;
+      report: { remoteNames: readonly string[]; pulledOrRemoved: number; pushed: number } | undefined;
+      hadPersistedError: boolean;
+      now: number;
+    }
   /** A push cycle failed: its paths go back to pending (the failure follows as `failed`). */
   | { type: "unsent"; paths: ReadonlySet<string> }
   /** A cycle, a status poll or a save failed. `jitter` in [0, 1) spreads retries. */

@@ -127,7 +127,12 @@ export class WatchDaemon {
     } catch (err) {
       this.#reloadRefused = true;
       const fix = trigger === "signal" ? "fix .syncrc, then SIGHUP again" : "fix .syncrc: it is read again when saved";
-      emit({ event: "error", dir: "*", code: errorCode(err), message: `reload refused, the running designs keep their settings (${fix}): ${describeError(err)}` });
+      emit({
+        event: "error",
+        dir: "*",
+        code: errorCode(err),
+        message: `reload refused, the running designs keep their settings (${fix}): ${describeError(err)}`,
+      });
     }
   }
 
@@ -168,7 +173,8 @@ export class WatchDaemon {
       // A folder `mpsync init` is still pulling (it added the mapping a moment ago): start it
       // once that process lets go, instead of giving it up.
       if (options.waitForLock === true && hasCode(err, "FOLDER_LOCKED")) {
-        if (options.quiet !== true) emit({ event: "notice", dir: mapping.dir, code: "WAITING", message: `${describeError(err)}; its sync starts here when that process ends` });
+        if (options.quiet !== true)
+          emit({ event: "notice", dir: mapping.dir, code: "WAITING", message: `${describeError(err)}; its sync starts here when that process ends` });
         const timer = setTimeout(() => {
           if (this.#waiting.get(mapping.root)?.timer !== timer || this.#stopping) return;
           this.#waiting.delete(mapping.root);
@@ -183,9 +189,22 @@ export class WatchDaemon {
       const held = lock;
       // A vanished mapped folder (lock included) is the folder-missing breaker's case: it halts
       // and waits; only a lock gone from a folder that is still there stops the worker.
-      const lockHeld = async (): Promise<boolean> => (await stat(mapping.root).then(() => true, () => false)) ? held.stillHeld() : true;
+      const lockHeld = async (): Promise<boolean> =>
+        (await stat(mapping.root).then(
+          () => true,
+          () => false,
+        ))
+          ? held.stillHeld()
+          : true;
       const onStopped = (err: unknown): void => void this.#onStopped(mapping, err);
-      const worker = await createDesignWorker(runtime, mapping, { emit, lockHeld, onFatal: (err) => this.#fatal(err), onStopped, retry: this.#o.retry, writes: this.#o.writes });
+      const worker = await createDesignWorker(runtime, mapping, {
+        emit,
+        lockHeld,
+        onFatal: (err) => this.#fatal(err),
+        onStopped,
+        retry: this.#o.retry,
+        writes: this.#o.writes,
+      });
       // `mpsync sync`, `pause`, `resume` and `pull --force` reach this worker through it.
       const control = await startControlServer(mapping.root, (request) => answerControl(mapping, worker, request)).catch((err: unknown) => {
         runtime.logger().debug({ err }, "control channel unavailable");

@@ -64,7 +64,13 @@ export class WorkerCycles {
     const { client, sync, emit, dir } = this.#o;
     try {
       const r = await client.publish(sync.editorId, artifactId);
-      emit({ event: "published", dir, editorId: sync.editorId, previewUrl: r.previewUrl, message: `published${r.previewUrl === undefined ? "" : ` ${r.previewUrl}`}${r.warning === undefined ? "" : `; ${r.warning}`}` });
+      emit({
+        event: "published",
+        dir,
+        editorId: sync.editorId,
+        previewUrl: r.previewUrl,
+        message: `published${r.previewUrl === undefined ? "" : ` ${r.previewUrl}`}${r.warning === undefined ? "" : `; ${r.warning}`}`,
+      });
     } catch (err) {
       // A compile failure is the user's code, not a sync failure: show it and go on.
       if (!hasCode(err, "UNPROCESSABLE")) throw err;

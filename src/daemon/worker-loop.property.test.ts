@@ -72,7 +72,13 @@ class World {
         this.inFlight = undefined;
         if (done.kind === "full") this.owed.clear();
         else for (const p of done.paths) this.owed.delete(p);
-        this.send({ type: "cycle-done", full: done.kind === "full", report: { remoteNames: [], pulledOrRemoved: 0, pushed: 0 }, hadPersistedError: false, now: 0 });
+        this.send({
+          type: "cycle-done",
+          full: done.kind === "full",
+          report: { remoteNames: [], pulledOrRemoved: 0, pushed: 0 },
+          hadPersistedError: false,
+          now: 0,
+        });
         return;
       }
       case "fail": {
@@ -104,7 +110,10 @@ class World {
     const fullDue = this.state.needsFullSync || this.inFlight?.kind === "full";
     for (const p of this.owed) {
       const held = this.state.pending.has(p) || (this.inFlight?.kind === "push" && this.inFlight.paths.has(p)) || fullDue;
-      expect(held, `${p} is owed but nowhere: ${JSON.stringify({ pending: [...this.state.pending], inFlight: this.inFlight, needsFullSync: this.state.needsFullSync })}`).toBe(true);
+      expect(
+        held,
+        `${p} is owed but nowhere: ${JSON.stringify({ pending: [...this.state.pending], inFlight: this.inFlight, needsFullSync: this.state.needsFullSync })}`,
+      ).toBe(true);
     }
   }
 

@@ -53,7 +53,12 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
         state: { ...s, waitingForGit: false },
         effects: [
           // Said only by a folder that held something: every folder of one repository waits for its git.
-          { do: "log", level: s.pending.size > 0 ? "info" : "debug", message: `held pushes during ${operation}; sending its changes as one batch`, fields: { operation, waitedMs: e.waitedMs, pending: s.pending.size } },
+          {
+            do: "log",
+            level: s.pending.size > 0 ? "info" : "debug",
+            message: `held pushes during ${operation}; sending its changes as one batch`,
+            fields: { operation, waitedMs: e.waitedMs, pending: s.pending.size },
+          },
           { do: "enqueue-cycle" },
         ],
       };
@@ -64,15 +69,24 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
     case "watcher-error": {
       const log: Effect = { do: "log", level: "debug", message: "watcher error", fields: { code: e.code } };
       if (s.watcherErrors.includes(e.code)) return { state: s, effects: [log] };
-      return { state: { ...s, watcherErrors: [...s.watcherErrors, e.code] }, effects: [log, { do: "emit", event: { event: "error", code: e.code, message: e.message } }] };
+      return {
+        state: { ...s, watcherErrors: [...s.watcherErrors, e.code] },
+        effects: [log, { do: "emit", event: { event: "error", code: e.code, message: e.message } }],
+      };
     }
     case "pause":
       if (s.paused || s.stopped) return { state: s, effects: [] };
-      return { state: { ...s, paused: true }, effects: [{ do: "emit", event: { event: "notice", code: "PAUSED", message: "paused: local and remote changes wait until mpsync resume" } }] };
+      return {
+        state: { ...s, paused: true },
+        effects: [{ do: "emit", event: { event: "notice", code: "PAUSED", message: "paused: local and remote changes wait until mpsync resume" } }],
+      };
     case "resume":
       // A full sync catches up on everything that changed on either side meanwhile.
       if (!s.paused || s.stopped) return { state: s, effects: [] };
-      return { state: { ...s, paused: false, needsFullSync: true, checkOnly: false }, effects: [{ do: "emit", event: { event: "notice", code: "RESUMED", message: "resumed: syncing what changed meanwhile" } }, { do: "enqueue-cycle" }] };
+      return {
+        state: { ...s, paused: false, needsFullSync: true, checkOnly: false },
+        effects: [{ do: "emit", event: { event: "notice", code: "RESUMED", message: "resumed: syncing what changed meanwhile" } }, { do: "enqueue-cycle" }],
+      };
     case "sync-now":
       if (s.stopped || s.paused) return { state: s, effects: [] };
       return { state: { ...s, needsFullSync: true, checkOnly: false }, effects: [{ do: "cycle" }] };
@@ -184,13 +198,24 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
       // A git operation began while the cycle ran: its push was held back. Once git is done a
       // full sync redoes it, with the operation's changes. Not an error, not a retry.
       if (s.waitingForGit || s.stopped) return { state: { ...s, needsFullSync: true, checkOnly: false }, effects: [] };
-      return { state: { ...s, waitingForGit: true, needsFullSync: true, checkOnly: false }, effects: [{ do: "log", level: "info", message: "a git operation began during the cycle: its push waits until git is done", fields: {} }, { do: "wait-git" }] };
+      return {
+        state: { ...s, waitingForGit: true, needsFullSync: true, checkOnly: false },
+        effects: [
+          { do: "log", level: "info", message: "a git operation began during the cycle: its push waits until git is done", fields: {} },
+          { do: "wait-git" },
+        ],
+      };
     case "fatal":
       return { state: { ...s, stopped: true }, effects: [{ do: "halt" }, { do: "fatal" }] };
     case "stop-design":
       return {
         state: { ...s, stopped: true },
-        effects: [{ do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } }, { do: "halt" }, { do: "close-source" }, { do: "stopped" }],
+        effects: [
+          { do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } },
+          { do: "halt" },
+          { do: "close-source" },
+          { do: "stopped" },
+        ],
       };
     case "retry": {
       let next = s;

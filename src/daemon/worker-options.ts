@@ -49,6 +49,4 @@ export interface DesignWorkerOptions {
 }
 
 /** What a `mpsync sync` (or a `pull --force` handed over) asked of a running worker came to. */
-export type SyncNowOutcome =
-  | { ok: true; report: CycleReport | undefined; haltCleared: boolean }
-  | { ok: false; code: string; message: string };
+export type SyncNowOutcome = { ok: true; report: CycleReport | undefined; haltCleared: boolean } | { ok: false; code: string; message: string };

@@ -27,11 +27,7 @@ export function authenticate(apiKey: string | undefined, keys: readonly string[]
 }
 
 /** Answers one request; never throws. Authentication comes first, as on the real service. */
-export async function dispatchApi(
-  routes: ReadonlyArray<Route<ApiHandler>>,
-  services: ApiServices,
-  request: ApiRequest,
-): Promise<JsonResponse> {
+export async function dispatchApi(routes: ReadonlyArray<Route<ApiHandler>>, services: ApiServices, request: ApiRequest): Promise<JsonResponse> {
   try {
     const owner = authenticate(request.apiKey, services.options.keys);
     const match = matchRoute(routes, request.method, request.path);

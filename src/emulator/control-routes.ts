@@ -63,9 +63,7 @@ const faultSchema = z.union([
   z.strictObject({ delayMs: z.number().min(0) }),
 ]);
 const failNextSchema = z.strictObject({
-  match: z
-    .strictObject({ method: z.string().optional(), path: z.string().optional(), pathRegex: z.string().optional() })
-    .default({}),
+  match: z.strictObject({ method: z.string().optional(), path: z.string().optional(), pathRegex: z.string().optional() }).default({}),
   fault: faultSchema,
   times: z.number().int().min(1).optional(),
 });
@@ -101,8 +99,7 @@ function toRegExp(source: string | undefined): RegExp | undefined {
 function predicateOf(filter: z.output<typeof filterSchema>): RequestPredicate {
   const path = toRegExp(filter.pathRegex) ?? filter.path;
   return (entry) =>
-    matchesRequest({ method: filter.method, path }, entry.method, entry.path) &&
-    (filter.status === undefined || entry.status === filter.status);
+    matchesRequest({ method: filter.method, path }, entry.method, entry.path) && (filter.status === undefined || entry.status === filter.status);
 }
 
 function queryPredicate(query: URLSearchParams): RequestPredicate {
@@ -110,83 +107,136 @@ function queryPredicate(query: URLSearchParams): RequestPredicate {
 }
 
 const designRoutes: Array<Route<ControlHandler>> = [
-  { method: "POST", pattern: "/__control/designs", handler: (input) => {
-    const body = parseJsonBody(input.rawBody, createSchema);
-    return ok(input.control.createDesign(body.key, { name: body.name, files: body.files }));
-  } },
+  {
+    method: "POST",
+    pattern: "/__control/designs",
+    handler: (input) => {
+      const body = parseJsonBody(input.rawBody, createSchema);
+      return ok(input.control.createDesign(body.key, { name: body.name, files: body.files }));
+    },
+  },
   { method: "GET", pattern: "/__control/designs/:editorId", handler: (input) => ok(input.control.getDesign(editorIdOf(input))) },
-  { method: "GET", pattern: "/__control/designs/:editorId/files", handler: (input) => {
-    const artifactId = input.query.get("artifactId") ?? undefined;
-    return ok({ files: input.control.getFiles(editorIdOf(input), artifactId) });
-  } },
-  { method: "POST", pattern: "/__control/designs/:editorId/edit-file", handler: (input) => {
-    const body = parseJsonBody(input.rawBody, editFileSchema);
-    input.control.editFile(editorIdOf(input), body.name, body.content, body.artifactId);
-    return ok();
-  } },
-  { method: "POST", pattern: "/__control/designs/:editorId/remove-file", handler: (input) => {
-    const body = parseJsonBody(input.rawBody, removeFileSchema);
-    input.control.removeFile(editorIdOf(input), body.name, body.artifactId);
-    return ok();
-  } },
-  { method: "POST", pattern: "/__control/designs/:editorId/set-files", handler: (input) => {
-    const body = parseJsonBody(input.rawBody, setFilesSchema);
-    const options = { newArtifact: body.newArtifact, title: body.title };
-    return ok({ artifactId: input.control.setFiles(editorIdOf(input), body.files, options) });
-  } },
-  { method: "POST", pattern: "/__control/designs/:editorId/active-artifact", handler: (input) => {
-    input.control.setActiveArtifact(editorIdOf(input), parseJsonBody(input.rawBody, activeSchema).artifactId);
-    return ok();
-  } },
-  { method: "POST", pattern: "/__control/designs/:editorId/start-generation", handler: (input) => {
-    const body = parseJsonBody(input.rawBody, startSchema);
-    return ok({ requestId: input.control.startGeneration(editorIdOf(input), body.prompt, { autoFinish: body.autoFinish }) });
-  } },
-  { method: "POST", pattern: "/__control/designs/:editorId/finish-generation", handler: (input) =>
-    ok(input.control.finishGeneration(editorIdOf(input))) },
+  {
+    method: "GET",
+    pattern: "/__control/designs/:editorId/files",
+    handler: (input) => {
+      const artifactId = input.query.get("artifactId") ?? undefined;
+      return ok({ files: input.control.getFiles(editorIdOf(input), artifactId) });
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/__control/designs/:editorId/edit-file",
+    handler: (input) => {
+      const body = parseJsonBody(input.rawBody, editFileSchema);
+      input.control.editFile(editorIdOf(input), body.name, body.content, body.artifactId);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/__control/designs/:editorId/remove-file",
+    handler: (input) => {
+      const body = parseJsonBody(input.rawBody, removeFileSchema);
+      input.control.removeFile(editorIdOf(input), body.name, body.artifactId);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/__control/designs/:editorId/set-files",
+    handler: (input) => {
+      const body = parseJsonBody(input.rawBody, setFilesSchema);
+      const options = { newArtifact: body.newArtifact, title: body.title };
+      return ok({ artifactId: input.control.setFiles(editorIdOf(input), body.files, options) });
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/__control/designs/:editorId/active-artifact",
+    handler: (input) => {
+      input.control.setActiveArtifact(editorIdOf(input), parseJsonBody(input.rawBody, activeSchema).artifactId);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/__control/designs/:editorId/start-generation",
+    handler: (input) => {
+      const body = parseJsonBody(input.rawBody, startSchema);
+      return ok({ requestId: input.control.startGeneration(editorIdOf(input), body.prompt, { autoFinish: body.autoFinish }) });
+    },
+  },
+  { method: "POST", pattern: "/__control/designs/:editorId/finish-generation", handler: (input) => ok(input.control.finishGeneration(editorIdOf(input))) },
 ];
 
 const faultAndLogRoutes: Array<Route<ControlHandler>> = [
-  { method: "POST", pattern: "/__control/credits", handler: (input) => {
-    const body = parseJsonBody(input.rawBody, creditsSchema);
-    input.control.setCredits(body.key, body.credits);
-    return ok();
-  } },
-  { method: "POST", pattern: "/__control/faults", handler: (input) => {
-    input.control.setFaults(parseJsonBody(input.rawBody, faultOptionsSchema));
-    return ok();
-  } },
-  { method: "DELETE", pattern: "/__control/faults", handler: (input) => {
-    input.control.clearFaults();
-    return ok();
-  } },
-  { method: "POST", pattern: "/__control/fail-next", handler: (input) => {
-    const body = parseJsonBody(input.rawBody, failNextSchema);
-    const path = toRegExp(body.match.pathRegex) ?? body.match.path;
-    input.control.failNext({ method: body.match.method, path }, body.fault, body.times);
-    return ok();
-  } },
-  { method: "GET", pattern: "/__control/requests", handler: (input) =>
-    ok({ requests: input.control.requests().filter(queryPredicate(input.query)) }) },
-  { method: "GET", pattern: "/__control/requests/count", handler: (input) =>
-    ok({ count: input.control.countRequests(queryPredicate(input.query)) }) },
-  { method: "POST", pattern: "/__control/requests/wait", handler: async (input) => {
-    const { timeoutMs, includePast, ...filter } = parseJsonBody(input.rawBody, waitSchema);
-    try {
-      return ok({ request: await input.control.waitForRequest(predicateOf(filter), { timeoutMs, includePast }) });
-    } catch (err) {
-      return { status: 408, body: { error: (err as Error).message } };
-    }
-  } },
-  { method: "DELETE", pattern: "/__control/requests", handler: (input) => {
-    input.control.resetRequestLog();
-    return ok();
-  } },
+  {
+    method: "POST",
+    pattern: "/__control/credits",
+    handler: (input) => {
+      const body = parseJsonBody(input.rawBody, creditsSchema);
+      input.control.setCredits(body.key, body.credits);
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/__control/faults",
+    handler: (input) => {
+      input.control.setFaults(parseJsonBody(input.rawBody, faultOptionsSchema));
+      return ok();
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/__control/faults",
+    handler: (input) => {
+      input.control.clearFaults();
+      return ok();
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/__control/fail-next",
+    handler: (input) => {
+      const body = parseJsonBody(input.rawBody, failNextSchema);
+      const path = toRegExp(body.match.pathRegex) ?? body.match.path;
+      input.control.failNext({ method: body.match.method, path }, body.fault, body.times);
+      return ok();
+    },
+  },
+  { method: "GET", pattern: "/__control/requests", handler: (input) => ok({ requests: input.control.requests().filter(queryPredicate(input.query)) }) },
+  { method: "GET", pattern: "/__control/requests/count", handler: (input) => ok({ count: input.control.countRequests(queryPredicate(input.query)) }) },
+  {
+    method: "POST",
+    pattern: "/__control/requests/wait",
+    handler: async (input) => {
+      const { timeoutMs, includePast, ...filter } = parseJsonBody(input.rawBody, waitSchema);
+      try {
+        return ok({ request: await input.control.waitForRequest(predicateOf(filter), { timeoutMs, includePast }) });
+      } catch (err) {
+        return { status: 408, body: { error: (err as Error).message } };
+      }
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/__control/requests",
+    handler: (input) => {
+      input.control.resetRequestLog();
+      return ok();
+    },
+  },
   { method: "GET", pattern: "/__control/connections", handler: (input) => ok({ ...input.control.connections() }) },
-  { method: "POST", pattern: "/__control/compression", handler: (input) => {
-    input.control.setCompression(parseJsonBody(input.rawBody, compressionSchema).mode);
-    return ok();
-  } },
+  {
+    method: "POST",
+    pattern: "/__control/compression",
+    handler: (input) => {
+      input.control.setCompression(parseJsonBody(input.rawBody, compressionSchema).mode);
+      return ok();
+    },
+  },
 ];
 
 /** Every control route (paths include the `/__control` prefix). */

@@ -11,16 +11,7 @@ import { ownerOf } from "./ids.js";
 import type { RequestLog, RequestPredicate } from "./request-log.js";
 import { scaffoldFiles } from "./scaffold.js";
 import type { EmulatorStore } from "./store.js";
-import type {
-  CompressMode,
-  FaultMatch,
-  FaultOptions,
-  InjectedFault,
-  RequestLogEntry,
-  ResolvedOptions,
-  StoredDesign,
-  WaitForRequestOptions,
-} from "./types.js";
+import type { CompressMode, FaultMatch, FaultOptions, InjectedFault, RequestLogEntry, ResolvedOptions, StoredDesign, WaitForRequestOptions } from "./types.js";
 
 /** Ids of a design made by the control API. */
 export interface CreatedDesign {
@@ -108,8 +99,7 @@ export interface ControlDeps {
 /** Builds the controls over the emulator's parts. */
 export function createControl(deps: ControlDeps): EmulatorControl {
   const { store, runner, faults, requestLog, options } = deps;
-  const artifactOf = (editorId: string, artifactId?: string) =>
-    store.requireArtifact(store.requireDesign(editorId), artifactId);
+  const artifactOf = (editorId: string, artifactId?: string) => store.requireArtifact(store.requireDesign(editorId), artifactId);
   return {
     createDesign(ownerKey, init = {}) {
       const name = init.name ?? "Untitled";

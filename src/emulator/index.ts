@@ -5,20 +5,5 @@ export type { CreatedDesign, DesignSnapshot, EmulatorControl } from "./control.j
 export type { GenerationOutcome } from "./generation.js";
 export { ALREADY_GENERATING, FAIL_MARKER } from "./generation.js";
 export type { RequestPredicate } from "./request-log.js";
-export type {
-  CompressMode,
-  EmulatorOptions,
-  FaultMatch,
-  FaultOptions,
-  InjectedFault,
-  MalformedKind,
-  RequestLogEntry,
-  WaitForRequestOptions,
-} from "./types.js";
-export {
-  DEFAULT_APP_URL,
-  DEFAULT_CREDITS,
-  DEFAULT_GENERATION_MS,
-  DEFAULT_MIN_POLL_INTERVAL_MS,
-  DEFAULT_PUBLISHED_HOST,
-} from "./options.js";
+export type { CompressMode, EmulatorOptions, FaultMatch, FaultOptions, InjectedFault, MalformedKind, RequestLogEntry, WaitForRequestOptions } from "./types.js";
+export { DEFAULT_APP_URL, DEFAULT_CREDITS, DEFAULT_GENERATION_MS, DEFAULT_MIN_POLL_INTERVAL_MS, DEFAULT_PUBLISHED_HOST } from "./options.js";

@@ -144,9 +144,7 @@ export class StateSaver {
 
   #save(): Promise<void> {
     // Snapshot when the write starts, so the file always holds one consistent state.
-    this.#chain = this.#chain
-      .then(() => writeJsonAtomically(this.#file, serializeState(this.#snapshot())))
-      .catch((err: unknown) => this.#onError(err));
+    this.#chain = this.#chain.then(() => writeJsonAtomically(this.#file, serializeState(this.#snapshot()))).catch((err: unknown) => this.#onError(err));
     return this.#chain;
   }
 }

@@ -40,10 +40,7 @@ export function applyPromptEdits(files: ReadonlyMap<string, string>, prompt: str
   const newApp = app === undefined ? undefined : editApp(app, name, headlineFor(prompt));
   if (newApp !== undefined) next.set("App.tsx", newApp);
   const componentVerb = previous === undefined ? "added" : "updated";
-  const summary =
-    newApp === undefined
-      ? `${capitalise(componentVerb)} ${componentPath}`
-      : `Updated App.tsx and ${componentVerb} ${componentPath}`;
+  const summary = newApp === undefined ? `${capitalise(componentVerb)} ${componentPath}` : `Updated App.tsx and ${componentVerb} ${componentPath}`;
   return { files: next, summary };
 }
 
@@ -80,10 +77,7 @@ function editApp(app: string, component: string, headline: string): string | und
   const region = app.slice(start + GENERATED_START.length, end);
   const tags = [...region.matchAll(/<([A-Z][A-Za-z0-9]*) \/>/g)].map((m) => m[1] ?? "");
   if (!tags.includes(component)) tags.push(component);
-  const body = [
-    `<h1 className="text-3xl font-bold text-gray-900">{${JSON.stringify(headline)}}</h1>`,
-    ...tags.map((tag) => `<${tag} />`),
-  ]
+  const body = [`<h1 className="text-3xl font-bold text-gray-900">{${JSON.stringify(headline)}}</h1>`, ...tags.map((tag) => `<${tag} />`)]
     .map((line) => `${indent}${line}\n`)
     .join("");
   const edited = `${app.slice(0, start)}${GENERATED_START}\n${body}${indent}${app.slice(end)}`;

@@ -9,9 +9,7 @@ export interface Route<H> {
 
 /** Result of matching a request against a table. */
 export type RouteMatch<H> =
-  | { kind: "found"; handler: H; params: Record<string, string> }
-  | { kind: "method-not-allowed"; allowed: string[] }
-  | { kind: "not-found" };
+  { kind: "found"; handler: H; params: Record<string, string> } | { kind: "method-not-allowed"; allowed: string[] } | { kind: "not-found" };
 
 /** Finds the route for `method` and `path`. Literal segments win over parameters (table order). */
 export function matchRoute<H>(routes: ReadonlyArray<Route<H>>, method: string, path: string): RouteMatch<H> {

@@ -1,10 +1,5 @@
 /** v3 handlers about artifacts: active artifact, write, clone, read, publish. */
-import {
-  artifactSchema,
-  publishResponseSchema,
-  readFilesResponseSchema,
-  writeFilesResponseSchema,
-} from "../api/schemas.js";
+import { artifactSchema, publishResponseSchema, readFilesResponseSchema, writeFilesResponseSchema } from "../api/schemas.js";
 import { ENDPOINTS } from "../api/endpoints.js";
 import { fileNames, ownedArtifact, ownedDesign, reply, type ApiHandler } from "./api-context.js";
 import { compileFiles } from "./compile.js";

@@ -64,7 +64,10 @@ function resolveDesignSystem(store: EmulatorStore, body: CreateDesignRequest): s
   return found.id;
 }
 
-function designView(ctx: ApiContext, design: StoredDesign): {
+function designView(
+  ctx: ApiContext,
+  design: StoredDesign,
+): {
   editorId: string;
   editorUrl: string;
   previewUrl: string | null;

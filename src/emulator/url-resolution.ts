@@ -8,9 +8,7 @@ import { badRequest } from "./http-error.js";
 
 /** What a URL points at. */
 export type DesignUrlTarget =
-  | { kind: "editor"; editorId: string }
-  | { kind: "published"; slug: string }
-  | { kind: "canvas"; canvasId: string; nodeId: string | undefined };
+  { kind: "editor"; editorId: string } | { kind: "published"; slug: string } | { kind: "canvas"; canvasId: string; nodeId: string | undefined };
 
 /** Hosts the emulator answers for. */
 export interface UrlHosts {

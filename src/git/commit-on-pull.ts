@@ -60,7 +60,14 @@ async function attemptCommit(input: PulledVersionCommit): Promise<CommitOutcome>
   const cwd = repo.toplevel;
   const wanted = await dropIgnored(cwd, [...new Set(input.paths.map((p) => repo.prefix + p))]);
   const texts = input.versionTexts ?? [];
-  const keptTexts = new Set(texts.length === 0 ? [] : await dropIgnored(cwd, texts.map((t) => repo.prefix + t.path)));
+  const keptTexts = new Set(
+    texts.length === 0
+      ? []
+      : await dropIgnored(
+          cwd,
+          texts.map((t) => repo.prefix + t.path),
+        ),
+  );
   const fromVersion = texts.filter((t) => keptTexts.has(repo.prefix + t.path));
   if (wanted.length === 0 && fromVersion.length === 0) return { committed: false, skip: "ignored", reason: "every pulled path is ignored by git" };
   const parent = await headCommit(cwd);
@@ -68,7 +75,12 @@ async function attemptCommit(input: PulledVersionCommit): Promise<CommitOutcome>
     if (parent !== undefined) await runGit(["read-tree", parent], { cwd, env: indexEnv });
     // --remove drops paths missing from the work tree (removed by the pull); untracked missing ones are no-ops.
     if (wanted.length > 0) await runGit(["update-index", "--add", "--remove", "-z", "--stdin"], { cwd, env: indexEnv, input: nulList(wanted) });
-    if (fromVersion.length > 0) await stageTexts(cwd, indexEnv, fromVersion.map((t) => ({ path: repo.prefix + t.path, text: t.text })));
+    if (fromVersion.length > 0)
+      await stageTexts(
+        cwd,
+        indexEnv,
+        fromVersion.map((t) => ({ path: repo.prefix + t.path, text: t.text })),
+      );
     const tree = await gitOutput(["write-tree"], { cwd, env: indexEnv });
     const changed = await changedPaths(cwd, parent, tree);
     if (changed.length === 0) return { committed: false, skip: "unchanged", reason: "nothing changed in git's eyes" };
@@ -78,7 +90,7 @@ async function attemptCommit(input: PulledVersionCommit): Promise<CommitOutcome>
 
 /** The version entry of `artifactId`: the newest page first, older pages only when needed. */
 export async function findVersionOfArtifact(client: V3Client, editorId: string, artifactId: string): Promise<Version | undefined> {
-  for (let skip = 0; ; ) {
+  for (let skip = 0; ;) {
     const page = await client.listVersions(editorId, skip);
     const found = page.versions.find((v) => v.artifactId === artifactId);
     if (found !== undefined) return found;
@@ -108,7 +120,13 @@ async function commitTree(repo: RepoLocation, parent: string | undefined, tree: 
  * show as staged reversals. Paths the user had staged differently are left as they are.
  */
 async function refreshIndexEntries(cwd: string, parent: string | undefined, sha: string, changed: string[]): Promise<string | undefined> {
-  const staged = new Set(splitNul(parent === undefined ? await gitOutputRaw(["ls-files", "-z"], cwd) : await gitOutputRaw(["diff-index", "--cached", "-z", "--name-only", "--no-renames", parent], cwd)));
+  const staged = new Set(
+    splitNul(
+      parent === undefined
+        ? await gitOutputRaw(["ls-files", "-z"], cwd)
+        : await gitOutputRaw(["diff-index", "--cached", "-z", "--name-only", "--no-renames", parent], cwd),
+    ),
+  );
   const paths = changed.filter((p) => !staged.has(p));
   if (paths.length === 0) return undefined;
   try {

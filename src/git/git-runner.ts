@@ -74,7 +74,8 @@ export function runGit(args: readonly string[], options: GitCallOptions): Promis
       (err, stdout, stderr) => {
         const code = err === null ? 0 : typeof err.code === "number" ? err.code : undefined;
         if (code !== undefined && okCodes.includes(code)) resolve({ stdout, stderr, code });
-        else if (err !== null && err.code === "ENOENT") reject(new GitCommandError(args, undefined, "", new Error("git is not installed or not on PATH", { cause: err })));
+        else if (err !== null && err.code === "ENOENT")
+          reject(new GitCommandError(args, undefined, "", new Error("git is not installed or not on PATH", { cause: err })));
         else reject(new GitCommandError(args, code, stderr, err ?? undefined));
       },
     );

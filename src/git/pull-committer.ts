@@ -67,11 +67,21 @@ export async function versionPaths(root: string, report: CycleReport): Promise<{
   for (const a of report.plan.actions) if (a.kind === "push" || a.kind === "conflict" || a.kind === "report") localWork.add(a.path);
   const names = report.remoteNames.filter((n) => !unsettled.has(n));
   const candidates = names.filter((n) => !localWork.has(n));
-  const onDisk = await Promise.all(candidates.map((n) => lstat(join(root, ...n.split("/"))).then((s) => s.isFile(), () => false)));
+  const onDisk = await Promise.all(
+    candidates.map((n) =>
+      lstat(join(root, ...n.split("/"))).then(
+        (s) => s.isFile(),
+        () => false,
+      ),
+    ),
+  );
   return { paths: [...new Set([...candidates.filter((_, i) => onDisk[i]), ...pulled])], withLocalWork: names.filter((n) => localWork.has(n)) };
 }
 
-async function textsOf(paths: readonly string[], versionText: ((path: string) => Promise<string | undefined>) | undefined): Promise<{ path: string; text: string }[]> {
+async function textsOf(
+  paths: readonly string[],
+  versionText: ((path: string) => Promise<string | undefined>) | undefined,
+): Promise<{ path: string; text: string }[]> {
   if (versionText === undefined) return [];
   const texts = await Promise.all(paths.map(async (path) => ({ path, text: await versionText(path) })));
   return texts.filter((t): t is { path: string; text: string } => t.text !== undefined);

@@ -32,11 +32,7 @@ export async function writeFileAtomically(file: string, data: string | Uint8Arra
 }
 
 /** Writes `value` as JSON (pretty unless `compact`), atomically. */
-export async function writeJsonAtomically(
-  file: string,
-  value: unknown,
-  options: AtomicWriteOptions & { compact?: boolean } = {},
-): Promise<void> {
+export async function writeJsonAtomically(file: string, value: unknown, options: AtomicWriteOptions & { compact?: boolean } = {}): Promise<void> {
   const { compact, ...rest } = options;
   await writeFileAtomically(file, `${compact === true ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`, rest);
 }

@@ -52,7 +52,9 @@ export const BUILTIN_IGNORE_PATTERNS: readonly string[] = [
 
 /** True when `relPath` looks like a secret (SECRET_IGNORE_PATTERNS), whatever the user's rules say. */
 export function looksSecret(relPath: string): boolean {
-  return ignore().add([...SECRET_IGNORE_PATTERNS]).ignores(relPath);
+  return ignore()
+    .add([...SECRET_IGNORE_PATTERNS])
+    .ignores(relPath);
 }
 
 /** Decides whether a relative `/` path is excluded from sync. */
@@ -92,7 +94,10 @@ export async function loadIgnoreMatcher(root: string, patterns: readonly string[
 
 /** Strips `./` and trailing `/`; undefined for the root or a path that leaves it. */
 function normalizeRel(relPath: string): string | undefined {
-  const rel = relPath.replace(/^(\.\/)+/, "").replace(/\/+$/, "").replace(/\/{2,}/g, "/");
+  const rel = relPath
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/+$/, "")
+    .replace(/\/{2,}/g, "/");
   if (rel === "" || rel === "." || rel.startsWith("/") || rel === ".." || rel.startsWith("../")) return undefined;
   return rel;
 }

@@ -100,7 +100,10 @@ export async function backupLocalFile(
   if (current === undefined) return undefined;
   const prior = memory?.get(rel);
   if (prior !== undefined && prior.hash === current.hash) {
-    const kept = await readFile(prior.path).then((b) => hashContent(b) === current.hash, () => false);
+    const kept = await readFile(prior.path).then(
+      (b) => hashContent(b) === current.hash,
+      () => false,
+    );
     if (kept) return prior.path;
   }
   for (let n = 0; ; n++) {
@@ -139,14 +142,16 @@ async function writeChecked(
   const st = lateCheck ? await checkPathChain(root, rel, session?.dirs) : await checkPathChain(root, parentOf(rel), session?.dirs, { leafIsFolder: true });
   if (lateCheck && st !== undefined && !st.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
   const written = await writeFileAtomicallyGuarded(abs, content, {
-    beforeRename: !lateCheck ? undefined : async () => {
-      // Parents were created by the writer; re-checking the chain catches a folder that was
-      // swapped for a symlink while the temp file was written. Within a cycle (a session),
-      // folders already seen are trusted and only the leaf is asked again.
-      const now = await checkPathChain(root, rel, session?.dirs);
-      if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
-      return true;
-    },
+    beforeRename: !lateCheck
+      ? undefined
+      : async () => {
+          // Parents were created by the writer; re-checking the chain catches a folder that was
+          // swapped for a symlink while the temp file was written. Within a cycle (a session),
+          // folders already seen are trusted and only the leaf is asked again.
+          const now = await checkPathChain(root, rel, session?.dirs);
+          if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
+          return true;
+        },
     ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash }),
     // In a session the cycle's flushWrites makes everything durable at once.
     ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),

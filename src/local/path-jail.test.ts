@@ -85,7 +85,11 @@ const tokenArb = fc.oneof(
   fc.string({ maxLength: 4 }),
   fc.string({ unit: "binary", maxLength: 4 }),
 );
-const nameArb = fc.oneof(fc.array(tokenArb, { maxLength: 8 }).map((t) => t.join("")), fc.string({ unit: "binary" }), fc.string());
+const nameArb = fc.oneof(
+  fc.array(tokenArb, { maxLength: 8 }).map((t) => t.join("")),
+  fc.string({ unit: "binary" }),
+  fc.string(),
+);
 
 describe("checkRemoteName properties", () => {
   it("no accepted name ever leaves the root or touches a reserved folder", () => {
@@ -115,7 +119,9 @@ describe("checkRemoteName properties", () => {
 
 describe("the plain-name shortcut", () => {
   // Names of ASCII letters, digits and `-_./` only: the shortcut's own alphabet, where it could err.
-  const plainish = fc.array(fc.constantFrom("a", "B", "0", "_", "-", ".", "/", "..", ".git", ".mpsync", "git~1", ".syncignore", "a".repeat(255)), { maxLength: 8 }).map((t) => t.join(""));
+  const plainish = fc
+    .array(fc.constantFrom("a", "B", "0", "_", "-", ".", "/", "..", ".git", ".mpsync", "git~1", ".syncignore", "a".repeat(255)), { maxLength: 8 })
+    .map((t) => t.join(""));
 
   it("gives the full check's verdict on every name", () => {
     fc.assert(

@@ -97,7 +97,10 @@ function decodedForms(segment: string): string[] {
 }
 
 function foldReserved(piece: string): string {
-  return piece.replace(IGNORABLE_RE, "").replace(/[. ]+$/, "").toLowerCase();
+  return piece
+    .replace(IGNORABLE_RE, "")
+    .replace(/[. ]+$/, "")
+    .toLowerCase();
 }
 
 function byteLength(text: string): number {
@@ -211,19 +214,30 @@ export function localNameJudge(remoteNames: Iterable<string>): (name: string) =>
     if (exact.has(name)) return undefined;
     for (const [spelling, remote] of byFold.get(foldName(name)) ?? []) {
       if (spelling === remote && spelling !== name) {
-        return { reason: `differs only by case or Unicode form from ${JSON.stringify(remote)} on the service`, fix: `rename it back to ${remote}, or rename it in the web editor` };
+        return {
+          reason: `differs only by case or Unicode form from ${JSON.stringify(remote)} on the service`,
+          fix: `rename it back to ${remote}, or rename it in the web editor`,
+        };
       }
     }
     const under = folders.get(name);
     if (under !== undefined) return { reason: `is a folder on the service (it holds ${JSON.stringify(under)})`, fix: "rename it locally" };
     const nameFolders = folderPrefixes(name);
     const fileAbove = nameFolders.find((folder) => exact.has(folder));
-    if (fileAbove !== undefined) return { reason: `lies under ${JSON.stringify(fileAbove)}, which is a file on the service`, fix: `rename the folder locally, or rename ${fileAbove} in the web editor` };
+    if (fileAbove !== undefined)
+      return {
+        reason: `lies under ${JSON.stringify(fileAbove)}, which is a file on the service`,
+        fix: `rename the folder locally, or rename ${fileAbove} in the web editor`,
+      };
     // Any prefix (a folder, or the whole name) spelled differently from a remote prefix that
     // folds the same: the two would share one folder on a case-insensitive disk.
     for (const prefix of [...nameFolders, name]) {
       for (const [spelling, remote] of byFold.get(foldName(prefix)) ?? []) {
-        if (spelling !== prefix) return { reason: `its folder differs only by case from the one holding ${JSON.stringify(remote)} on the service`, fix: "rename the folder to match the service" };
+        if (spelling !== prefix)
+          return {
+            reason: `its folder differs only by case from the one holding ${JSON.stringify(remote)} on the service`,
+            fix: "rename the folder to match the service",
+          };
       }
     }
     return undefined;

@@ -67,18 +67,11 @@ const OPEN_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (const
  * files are not read, and the cache is updated in place (vanished paths dropped). Rejects when
  * `root` itself cannot be read (the caller decides whether a missing folder is a halt).
  */
-export async function scanTree(
-  root: string,
-  matcher: IgnoreMatcher,
-  cache?: ScanCache,
-  options: ScanOptions = {},
-): Promise<Map<string, ScannedFile>> {
+export async function scanTree(root: string, matcher: IgnoreMatcher, cache?: ScanCache, options: ScanOptions = {}): Promise<Map<string, ScannedFile>> {
   const candidates: string[] = [];
   await walk(root, "", matcher, candidates, options.onSkip, true);
   candidates.sort();
-  const scanned = await mapBounded(candidates, options.concurrency ?? DEFAULT_SCAN_CONCURRENCY, (rel) =>
-    scanFile(root, rel, cache, options),
-  );
+  const scanned = await mapBounded(candidates, options.concurrency ?? DEFAULT_SCAN_CONCURRENCY, (rel) => scanFile(root, rel, cache, options));
   const result = new Map<string, ScannedFile>();
   for (const [i, rel] of candidates.entries()) {
     const file = scanned[i];
@@ -88,14 +81,7 @@ export async function scanTree(
   return result;
 }
 
-async function walk(
-  root: string,
-  prefix: string,
-  matcher: IgnoreMatcher,
-  out: string[],
-  onSkip: ScanOptions["onSkip"],
-  isRoot = false,
-): Promise<void> {
+async function walk(root: string, prefix: string, matcher: IgnoreMatcher, out: string[], onSkip: ScanOptions["onSkip"], isRoot = false): Promise<void> {
   let entries: Dirent[];
   try {
     entries = await readdir(prefix === "" ? root : join(root, ...prefix.split("/")), { withFileTypes: true });
@@ -153,7 +139,19 @@ async function scanFile(root: string, rel: string, cache: ScanCache | undefined,
   options.onRead?.(rel);
   const content = describeBytes(read.bytes);
   const { stat } = read;
-  cache?.remember(rel, { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, hash: content.hash, binary: content.binary, hasMarkers: content.hasMarkers }, startedAt);
+  cache?.remember(
+    rel,
+    {
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      ctimeMs: stat.ctimeMs,
+      ino: stat.ino,
+      hash: content.hash,
+      binary: content.binary,
+      hasMarkers: content.hasMarkers,
+    },
+    startedAt,
+  );
   const file: ScannedFile = { hash: content.hash, binary: content.binary, hasMarkers: content.hasMarkers, size: stat.size, mtimeMs: stat.mtimeMs };
   if (options.withText === true && content.text !== undefined) file.text = content.text;
   return file;

@@ -9,7 +9,10 @@ import { dirname } from "node:path";
 import { pino, type DestinationStream } from "pino";
 
 /** A pino destination writing `file`, rotated at `maxBytes` with `keep` old files beside it. */
-export function rotatingFileDestination(file: string, options: { maxBytes: number; keep: number }): DestinationStream & { flushSync(): void; flush(cb?: (err?: Error) => void): void } {
+export function rotatingFileDestination(
+  file: string,
+  options: { maxBytes: number; keep: number },
+): DestinationStream & { flushSync(): void; flush(cb?: (err?: Error) => void): void } {
   mkdirSync(dirname(file), { recursive: true });
   // Synchronous: a log line is rare next to sync work, and none is lost when the process is killed.
   const sink = pino.destination({ dest: file, append: true, sync: true, mkdir: true });

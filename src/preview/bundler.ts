@@ -156,7 +156,14 @@ export class Bundler {
 }
 
 async function changedSince(files: readonly string[], since: number): Promise<boolean> {
-  const times = await Promise.all(files.map((f) => stat(f).then((s) => s.mtimeMs, () => 0)));
+  const times = await Promise.all(
+    files.map((f) =>
+      stat(f).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      ),
+    ),
+  );
   // A time in the future (a skewed clock, an archive) says nothing about this build.
   const now = Date.now();
   return times.some((t) => t >= since - 1 && t <= now);

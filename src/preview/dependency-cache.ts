@@ -72,7 +72,10 @@ export class DependencyCache {
     await mkdir(this.dir, { recursive: true });
     const manifest = join(this.dir, "package.json");
     if (!existsSync(manifest)) {
-      await writeFile(manifest, `${JSON.stringify({ name: "mpsync-preview-cache", private: true, description: "packages mpsync dev installed for designs", dependencies: {} }, null, 2)}\n`);
+      await writeFile(
+        manifest,
+        `${JSON.stringify({ name: "mpsync-preview-cache", private: true, description: "packages mpsync dev installed for designs", dependencies: {} }, null, 2)}\n`,
+      );
     }
     await this.#withLock(async () => {
       // Another process may have installed it while this one waited for the lock.

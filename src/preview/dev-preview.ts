@@ -73,7 +73,11 @@ export class DevPreview {
       html: () => withImportMap(this.#page.html, this.#vendor?.importMap ?? { imports: {} }, this.#versions),
       clientJs: clientScript,
       output: (path) => this.#output(path),
-      greeting: () => [{ type: "hello", ...this.#versions }, { type: "sync", ...this.#sync }, { type: "problems", ...this.#problems }],
+      greeting: () => [
+        { type: "hello", ...this.#versions },
+        { type: "sync", ...this.#sync },
+        { type: "problems", ...this.#problems },
+      ],
       onRuntimeError: (r) => this.#runtimeError(r),
     });
   }
@@ -153,7 +157,6 @@ export class DevPreview {
       this.#entry = next.entry;
     }
   }
-
 
   #schedule(ms: number): void {
     this.#dirty = true;

@@ -25,7 +25,10 @@ describe("planPage", () => {
     dir = await mkdtemp(join(tmpdir(), "mpsync-page-"));
     await mkdir(join(dir, "src"));
     await writeFile(join(dir, "src", "main.tsx"), "");
-    await writeFile(join(dir, "index.html"), '<html><head><title>Export</title></head><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>');
+    await writeFile(
+      join(dir, "index.html"),
+      '<html><head><title>Export</title></head><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>',
+    );
     const plan = planPage(dir);
     expect(plan.entry).toBe(join(dir, "src", "main.tsx"));
     expect(plan.html).toContain("<title>Export</title>");
@@ -43,7 +46,10 @@ describe("planPage", () => {
 describe("absoluteContent", () => {
   it("takes the design's globs relative to its folder, in every shape Tailwind v3 accepts", () => {
     expect(absoluteContent("/d", ["./index.html", "./**/*.{ts,tsx}", "!./legacy/**"])).toEqual(["/d/index.html", "/d/**/*.{ts,tsx}", "!/d/legacy/**"]);
-    expect(absoluteContent("/d", { files: ["./src/**/*.tsx", { raw: "<b class='p-1'>" }] })).toEqual({ relative: false, files: ["/d/src/**/*.tsx", { raw: "<b class='p-1'>" }] });
+    expect(absoluteContent("/d", { files: ["./src/**/*.tsx", { raw: "<b class='p-1'>" }] })).toEqual({
+      relative: false,
+      files: ["/d/src/**/*.tsx", { raw: "<b class='p-1'>" }],
+    });
     expect(absoluteContent("/d", undefined)).toEqual(["/d/**/*.{html,js,jsx,ts,tsx}", "!/d/node_modules"]);
   });
 });

@@ -8,7 +8,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Entry scripts tried, in order, when the design has no index.html naming one. */
-export const ENTRY_CANDIDATES = ["index.tsx", "index.jsx", "index.ts", "index.js", "src/main.tsx", "src/index.tsx", "src/main.jsx", "src/index.jsx", "main.tsx"] as const;
+export const ENTRY_CANDIDATES = [
+  "index.tsx",
+  "index.jsx",
+  "index.ts",
+  "index.js",
+  "src/main.tsx",
+  "src/index.tsx",
+  "src/main.jsx",
+  "src/index.jsx",
+  "main.tsx",
+] as const;
 
 /** Where the page's parts are served. */
 export const PAGE_URLS = { js: "/__mpsync/out/app.js", css: "/__mpsync/out/app.css", client: "/__mpsync/client.js", events: "/__mpsync/events" } as const;

@@ -61,12 +61,14 @@ export async function loadToolchain(options: LoadToolchainOptions): Promise<Tool
   const beside = options.besideMpsync ?? fileFromImportMeta();
   const found = tryLoad(beside);
   if (found !== undefined) return found;
-  if (options.cacheDir === undefined) throw new Error("the preview's toolchain is not installed and there is no cache folder (set HOME or MPSYNC_PREVIEW_CACHE)");
+  if (options.cacheDir === undefined)
+    throw new Error("the preview's toolchain is not installed and there is no cache folder (set HOME or MPSYNC_PREVIEW_CACHE)");
   const dir = join(options.cacheDir, "toolchain");
   const cached = tryLoad(join(dir, "package.json"));
   if (cached !== undefined) return cached;
   await mkdir(dir, { recursive: true });
-  if (!existsSync(join(dir, "package.json"))) await writeFile(join(dir, "package.json"), `${JSON.stringify({ name: "mpsync-preview-toolchain", private: true }, null, 2)}\n`);
+  if (!existsSync(join(dir, "package.json")))
+    await writeFile(join(dir, "package.json"), `${JSON.stringify({ name: "mpsync-preview-toolchain", private: true }, null, 2)}\n`);
   options.onInstall?.(TOOLCHAIN_SPECS, dir);
   await options.installer.install(dir, TOOLCHAIN_SPECS);
   const installed = tryLoad(join(dir, "package.json"));

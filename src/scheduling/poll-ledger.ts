@@ -30,7 +30,6 @@ export function createFilePollLedger(file: string): PollLedger {
   const store = new JsonMapFile(file, pollMapSchema, { durable: false });
   return {
     get: async (editorId) => (await store.read())[editorId],
-    set: (editorId, epochMs) =>
-      store.update((map) => ({ ...map, [editorId]: Math.max(epochMs, map[editorId] ?? 0) })),
+    set: (editorId, epochMs) => store.update((map) => ({ ...map, [editorId]: Math.max(epochMs, map[editorId] ?? 0) })),
   };
 }

@@ -80,7 +80,10 @@ export class BaseTextStore {
     const where = (await this.#load()).get(hash);
     let bytes: Buffer | undefined;
     try {
-      bytes = where?.pack === undefined ? await readFile(join(this.#dir, hash)) : await readSlice(join(this.#dir, `${PACK_PREFIX}${where.pack}`), where.offset, where.length);
+      bytes =
+        where?.pack === undefined
+          ? await readFile(join(this.#dir, hash))
+          : await readSlice(join(this.#dir, `${PACK_PREFIX}${where.pack}`), where.offset, where.length);
     } catch (err) {
       if (isErrno(err, "ENOENT")) return undefined;
       throw err;
@@ -202,7 +205,7 @@ async function writeTexts(file: string, texts: Iterable<string>): Promise<void> 
   const handle = await open(file, "wx");
   /** Writes the first `length` bytes of `bytes` (a write may take fewer than asked). */
   const writeAll = async (bytes: Buffer, length: number): Promise<void> => {
-    for (let done = 0; done < length; ) done += (await handle.write(bytes, done, length - done)).bytesWritten;
+    for (let done = 0; done < length;) done += (await handle.write(bytes, done, length - done)).bytesWritten;
   };
   try {
     const chunk = Buffer.allocUnsafe(PACK_CHUNK_BYTES);

@@ -34,7 +34,8 @@ export async function listCopies(store: StateStore, rel: string, baseHash: strin
   out.sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
   if (baseHash !== undefined) {
     const text = await store.getBase(baseHash);
-    if (text !== undefined) out.push({ at: undefined, reason: "last synced version (both sides agreed on it)", file: undefined, read: () => Promise.resolve(Buffer.from(text)) });
+    if (text !== undefined)
+      out.push({ at: undefined, reason: "last synced version (both sides agreed on it)", file: undefined, read: () => Promise.resolve(Buffer.from(text)) });
   }
   return out;
 }

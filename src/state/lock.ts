@@ -199,16 +199,12 @@ function heldLock(root: string, info: LockInfo): FolderLock {
 function lockedError(root: string, holder: LockInfo): MpsyncError {
   const since = holder.startedAt > 0 ? ` since ${new Date(holder.startedAt).toISOString()}` : "";
   const where = holder.hostname === osHostname() ? "" : ` on host ${holder.hostname}`;
-  return new MpsyncError(
-    "FOLDER_LOCKED",
-    `${root} is being synced by another mpsync process (pid ${holder.pid}${where}, "${holder.command}"${since})`,
-    {
-      hint:
-        holder.command === "mpsync watch"
-          ? "a running watch syncs it already: mpsync sync makes it sync now, mpsync pull --force hands it a forced pull, mpsync status shows it"
-          : `stop that process, or delete ${folderLockPath(root)} if it is no longer running`,
-    },
-  );
+  return new MpsyncError("FOLDER_LOCKED", `${root} is being synced by another mpsync process (pid ${holder.pid}${where}, "${holder.command}"${since})`, {
+    hint:
+      holder.command === "mpsync watch"
+        ? "a running watch syncs it already: mpsync sync makes it sync now, mpsync pull --force hands it a forced pull, mpsync status shows it"
+        : `stop that process, or delete ${folderLockPath(root)} if it is no longer running`,
+  });
 }
 
 function safeJson(raw: string): unknown {

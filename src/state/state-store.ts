@@ -9,7 +9,15 @@ import { MpsyncError, errnoCode, isErrno } from "../core/errors.js";
 import { lstat, mkdir, readFile, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically, writeJsonAtomically } from "../local/atomic-write.js";
-import { BACKUPS_DIR_NAME, CONFLICT_SIDES, conflictSidePath, CONFLICTS_DIR_NAME, recoveryStamp, STATE_DIR_NAME, type ConflictSides } from "../local/recovery-layout.js";
+import {
+  BACKUPS_DIR_NAME,
+  CONFLICT_SIDES,
+  conflictSidePath,
+  CONFLICTS_DIR_NAME,
+  recoveryStamp,
+  STATE_DIR_NAME,
+  type ConflictSides,
+} from "../local/recovery-layout.js";
 import type { Clock } from "../core/clock.js";
 import { BaseTextStore } from "./base-store.js";
 import { emptySyncState, STATE_VERSION, syncStateSchema, type SyncState, type SyncStateInput } from "./state-schema.js";
@@ -206,9 +214,13 @@ export async function assertStateDirSafe(dir: string): Promise<void> {
     return assertStateDirSafe(dir);
   }
   if (info.isSymbolicLink() || !info.isDirectory()) {
-    throw new MpsyncError("UNSAFE_STATE_DIR", `${dir} is ${info.isSymbolicLink() ? "a symbolic link" : "not a folder"}: mpsync keeps its state only in a real folder there, and stopped this folder`, {
-      hint: `remove it (rm ${dir}) and run again; mpsync re-creates it`,
-    });
+    throw new MpsyncError(
+      "UNSAFE_STATE_DIR",
+      `${dir} is ${info.isSymbolicLink() ? "a symbolic link" : "not a folder"}: mpsync keeps its state only in a real folder there, and stopped this folder`,
+      {
+        hint: `remove it (rm ${dir}) and run again; mpsync re-creates it`,
+      },
+    );
   }
 }
 

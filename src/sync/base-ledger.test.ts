@@ -37,11 +37,41 @@ describe("resolveBase", () => {
     ["no journal: the recorded base", state(), B, R, { base: B, adopted: false }],
     ["a pulled write that died before the save: adopted", state({ pending: { "a.ts": X } }), X, R, { base: X, adopted: true }],
     ["a pending pull the file does not hold: ignored", state({ pending: { "a.ts": X } }), R, R, { base: B, adopted: false }],
-    ["a PATCH that did not land (remote still as before): recorded base", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, B, { base: B, adopted: false }],
-    ["the remote moved elsewhere (a failed PATCH, then a remote edit): no proof, the recorded base", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), X, R, { base: B, adopted: false }],
-    ["a PATCH that landed, then the file was deleted locally: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), undefined, X, { base: X, adopted: true }],
-    ["a PATCH that landed, then edited locally again: the pushed content", state({ pendingPush: { "a.ts": { hash: X, previous: B } } }), R, X, { base: X, adopted: true }],
-    ["a new file whose PATCH did not land: no base", { files: {}, pendingPush: { "a.ts": { hash: X, previous: null } } }, X, undefined, { base: undefined, adopted: false }],
+    [
+      "a PATCH that did not land (remote still as before): recorded base",
+      state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
+      X,
+      B,
+      { base: B, adopted: false },
+    ],
+    [
+      "the remote moved elsewhere (a failed PATCH, then a remote edit): no proof, the recorded base",
+      state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
+      X,
+      R,
+      { base: B, adopted: false },
+    ],
+    [
+      "a PATCH that landed, then the file was deleted locally: the pushed content",
+      state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
+      undefined,
+      X,
+      { base: X, adopted: true },
+    ],
+    [
+      "a PATCH that landed, then edited locally again: the pushed content",
+      state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
+      R,
+      X,
+      { base: X, adopted: true },
+    ],
+    [
+      "a new file whose PATCH did not land: no base",
+      { files: {}, pendingPush: { "a.ts": { hash: X, previous: null } } },
+      X,
+      undefined,
+      { base: undefined, adopted: false },
+    ],
   ] as const)("%s", (_name, s, local, remote, want) => {
     expect(resolveBase(s as PersistedState, "a.ts", local, remote)).toEqual(want);
   });
@@ -63,12 +93,23 @@ describe("BaseLedger", () => {
   it("a push journalled before the read is saved once; its PATCH then saves nothing more, and only what was sent can land", async () => {
     const s = state();
     const { ledger, saves } = ledgerOf(s);
-    await ledger.journalPush(new Map([["a.ts", X], ["b.ts", R]]));
+    await ledger.journalPush(
+      new Map([
+        ["a.ts", X],
+        ["b.ts", R],
+      ]),
+    );
     expect(ledger.data.pendingPush).toEqual({ "a.ts": { hash: X, previous: null }, "b.ts": { hash: R, previous: null } });
     await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
     expect(saves()).toBe(1);
     expect(ledger.data.pendingPush?.["a.ts"]).toEqual({ hash: X, previous: B });
-    ledger.commit([{ path: "a.ts", hash: X }, { path: "b.ts", hash: R }], { pushAnswered: true, artifactId: "art-1" });
+    ledger.commit(
+      [
+        { path: "a.ts", hash: X },
+        { path: "b.ts", hash: R },
+      ],
+      { pushAnswered: true, artifactId: "art-1" },
+    );
     expect(ledger.landedOn("a.ts", "art-1")).toMatchObject({ hash: X, previous: B });
     // b.ts was journalled but not sent (the remote already held it): no claim that we wrote it.
     expect(ledger.landedOn("b.ts", "art-1")).toBeUndefined();
@@ -97,7 +138,8 @@ describe("BaseLedger", () => {
   });
 
   describe("an answered PATCH another writer may still overwrite (RACE_WINDOW_MS)", () => {
-    const landedState = (): PersistedState => state({ files: { "a.ts": { hash: X } }, landed: { "a.ts": { hash: X, previous: B, artifactId: "art-1", at: 1_000 } } });
+    const landedState = (): PersistedState =>
+      state({ files: { "a.ts": { hash: X } }, landed: { "a.ts": { hash: X, previous: B, artifactId: "art-1", at: 1_000 } } });
 
     it("a remote text other than the one sent, on the same artifact, is a suspect; its base stays until races.ts judges", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);

@@ -237,7 +237,8 @@ export class BaseLedger {
     // A newer version that holds the text as sent carried the edit: the record goes.
     // A new object (never s.landed itself), filled in place: a push of thousands of files
     // must not copy it once per file.
-    const landed = s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !carried.has(path)));
+    const landed =
+      s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !carried.has(path)));
     for (const path of settling) {
       const l = landed[path];
       if (l !== undefined && files[path]?.hash === l.hash) {

@@ -4,16 +4,43 @@ import type { SyncEvent } from "./events.js";
 import type { ExecuteResult } from "./executor.js";
 
 function result(failed: [string, string][]): ExecuteResult {
-  return { bases: [], pushed: [], pulled: [], removed: [], conflicts: [], changedMeanwhile: [], refused: [], refusedContent: new Map(), blocked: [], pushError: undefined, notSent: [], failed: failed.map(([path, code]) => ({ path, code, message: code })) };
+  return {
+    bases: [],
+    pushed: [],
+    pulled: [],
+    removed: [],
+    conflicts: [],
+    changedMeanwhile: [],
+    refused: [],
+    refusedContent: new Map(),
+    blocked: [],
+    pushError: undefined,
+    notSent: [],
+    failed: failed.map(([path, code]) => ({ path, code, message: code })),
+  };
 }
 
 describe("emitCycleEvents: failed writes", () => {
   it("a full disk is one line for every file it refused; other failures one line each", () => {
     const events: SyncEvent[] = [];
-    const failed: [string, string][] = [["a.ts", "ENOSPC"], ["b.ts", "ENOSPC"], ["c.ts", "EDQUOT"], ["d.ts", "ENOSPC"], ["e.ts", "EPERM"]];
-    emitCycleEvents((e) => events.push(e), () => undefined, { dir: "web", editorId: "x" }, result(failed));
+    const failed: [string, string][] = [
+      ["a.ts", "ENOSPC"],
+      ["b.ts", "ENOSPC"],
+      ["c.ts", "EDQUOT"],
+      ["d.ts", "ENOSPC"],
+      ["e.ts", "EPERM"],
+    ];
+    emitCycleEvents(
+      (e) => events.push(e),
+      () => undefined,
+      { dir: "web", editorId: "x" },
+      result(failed),
+    );
     expect(events.map((e) => [e.event === "error" ? e.code : undefined, e.message])).toEqual([
-      ["DISK_FULL", "the disk is full: 4 files could not be written (a.ts, b.ts, c.ts, and 1 more); they are written once space is freed, and the rest of the cycle went on"],
+      [
+        "DISK_FULL",
+        "the disk is full: 4 files could not be written (a.ts, b.ts, c.ts, and 1 more); they are written once space is freed, and the rest of the cycle went on",
+      ],
       ["EPERM", "cannot write e.ts (EPERM); the rest of the cycle went on, and it is tried again later"],
     ]);
     expect(events[0]!.event === "error" && events[0]!.files).toEqual(["a.ts", "b.ts", "c.ts", "d.ts"]);

@@ -37,12 +37,27 @@ export function emitCycleEvents(
   // A full disk fails every write alike: one line for all of them, not one per file.
   const full = r.failed.filter((f) => DISK_FULL_CODES.has(f.code));
   if (full.length > 0) {
-    const names = `${full.slice(0, 3).map((f) => f.path).join(", ")}${full.length > 3 ? `, and ${full.length - 3} more` : ""}`;
+    const names = `${full
+      .slice(0, 3)
+      .map((f) => f.path)
+      .join(", ")}${full.length > 3 ? `, and ${full.length - 3} more` : ""}`;
     const what = full.length === 1 ? "1 file" : `${full.length} files`;
-    emit({ ...origin, event: "error", files: full.map((f) => f.path), code: "DISK_FULL", message: `the disk is full: ${what} could not be written (${names}); they are written once space is freed, and the rest of the cycle went on` });
+    emit({
+      ...origin,
+      event: "error",
+      files: full.map((f) => f.path),
+      code: "DISK_FULL",
+      message: `the disk is full: ${what} could not be written (${names}); they are written once space is freed, and the rest of the cycle went on`,
+    });
   }
   for (const f of r.failed.filter((f) => !DISK_FULL_CODES.has(f.code))) {
-    emit({ ...origin, event: "error", files: [f.path], code: f.code, message: `cannot write ${f.path} (${f.code}); the rest of the cycle went on, and it is tried again later` });
+    emit({
+      ...origin,
+      event: "error",
+      files: [f.path],
+      code: f.code,
+      message: `cannot write ${f.path} (${f.code}); the rest of the cycle went on, and it is tried again later`,
+    });
   }
   for (const p of r.blocked) notice(`cannot write remote file ${p}: a local folder or symlink has that name; rename one of them`);
 }
@@ -53,10 +68,18 @@ export function emitCycleEvents(
  * new version: the lines are copied back by hand (a restore of the backup would revert every
  * other change the version made to the file); a file the version lacks may be restored whole.
  */
-export function emitDisplaced(emit: EventSink, origin: Pick<SyncEvent, "dir" | "editorId">, displaced: ReadonlyMap<string, DisplacedEdit>, stamp: string): void {
+export function emitDisplaced(
+  emit: EventSink,
+  origin: Pick<SyncEvent, "dir" | "editorId">,
+  displaced: ReadonlyMap<string, DisplacedEdit>,
+  stamp: string,
+): void {
   for (const [path, d] of displaced) {
     const backup = shownBackupPath(stamp, path);
-    const what = d.lost.length === 0 ? "your pushed edit" : `your pushed edit ${JSON.stringify(truncate(d.lost[0]!))}${d.lost.length > 1 ? ` and ${plural(d.lost.length - 1, "more line")}` : ""}`;
+    const what =
+      d.lost.length === 0
+        ? "your pushed edit"
+        : `your pushed edit ${JSON.stringify(truncate(d.lost[0]!))}${d.lost.length > 1 ? ` and ${plural(d.lost.length - 1, "more line")}` : ""}`;
     const message = d.removed
       ? `conflict in ${path}: the new version was built without this file you pushed; it was removed here and is kept in ${backup}: bring it back with mpsync restore ${path}`
       : `conflict in ${path}: the new version was built without ${what}; the version's file is kept, and your copy is in ${backup}: copy the lines back to keep them`;

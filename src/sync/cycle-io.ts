@@ -35,8 +35,15 @@ export async function pushIntents(
  * texts kept are stored as base texts and journalled (BaseLedger.journalPush), so the PATCH
  * can follow the remote read with no disk write in between.
  */
-export async function readToSend(local: LocalTree, store: DesignStore, ledger: BaseLedger, changed: ReadonlyMap<string, LocalFile | undefined>): Promise<Map<string, ReadText>> {
-  const wanted = [...changed].flatMap(([path, l]) => (l === undefined || l.binary || l.hasMarkers || l.hash === ledger.baseOf(path) ? [] : [{ path, hash: l.hash }]));
+export async function readToSend(
+  local: LocalTree,
+  store: DesignStore,
+  ledger: BaseLedger,
+  changed: ReadonlyMap<string, LocalFile | undefined>,
+): Promise<Map<string, ReadText>> {
+  const wanted = [...changed].flatMap(([path, l]) =>
+    l === undefined || l.binary || l.hasMarkers || l.hash === ledger.baseOf(path) ? [] : [{ path, hash: l.hash }],
+  );
   const reads = await mapBounded(wanted, LOCAL_READ_CONCURRENCY, (w) => local.read(w.path));
   const out = new Map<string, ReadText>();
   for (const [i, w] of wanted.entries()) {

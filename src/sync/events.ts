@@ -38,12 +38,25 @@ const EVENT_SCHEMAS = [
   z.strictObject({ event: z.literal("published"), ...base, previewUrl: z.string().optional() }).describe("publishOnPush compiled the pushed version"),
   z.strictObject({ event: z.literal("halted"), ...base, code }).describe("the folder needs attention (mpsync pull --force)"),
   z
-    .strictObject({ event: z.literal("rate_limited"), ...base, delayMs: z.number().describe("ms requests wait"), until: z.number().describe("epoch ms they resume") })
+    .strictObject({
+      event: z.literal("rate_limited"),
+      ...base,
+      delayMs: z.number().describe("ms requests wait"),
+      until: z.number().describe("epoch ms they resume"),
+    })
     .describe("the service asked to slow down: every request waits"),
   z
-    .strictObject({ event: z.literal("error"), ...base, code, files: files.optional(), exitCode: z.number().int().optional().describe("set on the last event before watch exits") })
+    .strictObject({
+      event: z.literal("error"),
+      ...base,
+      code,
+      files: files.optional(),
+      exitCode: z.number().int().optional().describe("set on the last event before watch exits"),
+    })
     .describe("a failure: of a file, a design, a reload or the whole daemon"),
-  z.strictObject({ event: z.literal("notice"), ...base, code: code.optional(), files: files.optional(), url: z.string().optional() }).describe("worth saying, not a failure"),
+  z
+    .strictObject({ event: z.literal("notice"), ...base, code: code.optional(), files: files.optional(), url: z.string().optional() })
+    .describe("worth saying, not a failure"),
 ] as const;
 
 /** Every event, told apart by `event`. */

@@ -35,7 +35,8 @@ describe("describeFailure", () => {
     const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
     expect(describeFailure(enospc, "web")).toEqual({
       code: "DISK_FULL",
-      message: "the disk holding web is full (ENOSPC): its pushes and pulls wait, since each change is recorded in web/.mpsync/ before it is made; your edits stay on disk",
+      message:
+        "the disk holding web is full (ENOSPC): its pushes and pulls wait, since each change is recorded in web/.mpsync/ before it is made; your edits stay on disk",
     });
     expect(describeFailure(Object.assign(new Error("quota"), { code: "EDQUOT" }), "web").code).toBe("DISK_FULL");
     expect(describeFailure(Object.assign(new Error("io"), { code: "EIO" }), "web")).toEqual({ code: "EIO", message: "io" });

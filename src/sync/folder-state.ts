@@ -32,7 +32,11 @@ export class FolderState {
     const { files, pending, pendingPush, landed, artifactId, halted, refusedContent, refusedLocal, ...identity } = state;
     // The journals are saved without a flush: they sit between a read and the write it decided
     // (README, known limits: the window); the cycle's flush makes them durable with the files.
-    this.ledger = new BaseLedger({ files, pending, pendingPush, landed }, () => this.#saveState({ durable: false }), () => o.clock.now());
+    this.ledger = new BaseLedger(
+      { files, pending, pendingPush, landed },
+      () => this.#saveState({ durable: false }),
+      () => o.clock.now(),
+    );
     this.status = new FolderStatus({ artifactId, halted, refusedContent, refusedLocal });
     this.daemon = new DaemonRecord(daemon, (record) => o.store.saveDaemon(record));
     this.#identity = { ...identity, editorId, sourceDesign: undefined };

@@ -21,16 +21,32 @@ describe("ledgerViolation", () => {
 
   it.each<[string, (d: LedgerData) => void, string]>([
     ["a base under an absolute path", (d) => (d.files["/etc/passwd"] = { hash: B }), 'files["/etc/passwd"]: not a relative path inside the folder (absolute)'],
-    ["a base climbing out of the folder", (d) => (d.files["a/../../x"] = { hash: B }), 'files["a/../../x"]: not a relative path inside the folder (an empty, . or .. segment)'],
+    [
+      "a base climbing out of the folder",
+      (d) => (d.files["a/../../x"] = { hash: B }),
+      'files["a/../../x"]: not a relative path inside the folder (an empty, . or .. segment)',
+    ],
     ["an empty path", (d) => (d.files[""] = { hash: B }), 'files[""]: not a relative path inside the folder (empty)'],
     ["a doubled slash", (d) => (d.pending = { "a//b.ts": B }), 'pending["a//b.ts"]: not a relative path inside the folder (an empty, . or .. segment)'],
     ["a base that is no hash", (d) => (d.files["a.ts"] = { hash: "nope" }), 'files["a.ts"].hash: not a sha256 hash'],
     ["a pulled journal that is no hash", (d) => (d.pending = { "p.ts": "x" }), 'pending["p.ts"]: not a sha256 hash'],
-    ["a push journal replacing no hash", (d) => (d.pendingPush = { "c.ts": { hash: X, previous: "x" } }), 'pendingPush["c.ts"].previous: neither null nor a sha256 hash'],
+    [
+      "a push journal replacing no hash",
+      (d) => (d.pendingPush = { "c.ts": { hash: X, previous: "x" } }),
+      'pendingPush["c.ts"].previous: neither null nor a sha256 hash',
+    ],
     ["a landed push with no artifact", (d) => (d.landed!["a.ts"]!.artifactId = ""), 'landed["a.ts"].artifactId: not an artifact id'],
     ["a landed push answered at no time", (d) => (d.landed!["a.ts"]!.at = Number.NaN), 'landed["a.ts"].at: not a time'],
-    ["a landed push whose base moved", (d) => (d.files["a.ts"] = { hash: B }), 'landed["a.ts"].hash: not the base of the path (a landed push lives only while the base is what it sent)'],
-    ["a landed push of a path with no base", (d) => delete d.files["a.ts"], 'landed["a.ts"].hash: not the base of the path (a landed push lives only while the base is what it sent)'],
+    [
+      "a landed push whose base moved",
+      (d) => (d.files["a.ts"] = { hash: B }),
+      'landed["a.ts"].hash: not the base of the path (a landed push lives only while the base is what it sent)',
+    ],
+    [
+      "a landed push of a path with no base",
+      (d) => delete d.files["a.ts"],
+      'landed["a.ts"].hash: not the base of the path (a landed push lives only while the base is what it sent)',
+    ],
   ])("names the field: %s", (_name, spoil, want) => {
     const d = valid();
     spoil(d);
@@ -88,7 +104,9 @@ describe("BaseLedger before a save", () => {
   });
 
   it("drops at load a landed record an older state.json kept after its base moved (inert: never judged)", () => {
-    const ledger = new BaseLedger({ files: { "a.ts": { hash: B } }, landed: { "a.ts": { hash: X, previous: null, artifactId: "art-1" } } }, () => Promise.resolve());
+    const ledger = new BaseLedger({ files: { "a.ts": { hash: B } }, landed: { "a.ts": { hash: X, previous: null, artifactId: "art-1" } } }, () =>
+      Promise.resolve(),
+    );
     expect(ledger.data.landed).toBeUndefined();
     expect(() => ledger.toJSON()).not.toThrow();
   });

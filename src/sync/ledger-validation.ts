@@ -29,7 +29,11 @@ export function ledgerViolation(data: DeepReadonly<LedgerData>, options: { files
     if (why !== undefined) return why;
   }
   for (const [path, p] of Object.entries(data.pendingPush ?? {})) {
-    const why = pathProblem("pendingPush", path) ?? hashProblem(p.hash, field("pendingPush", path, "hash")) ?? previousProblem(p.previous, field("pendingPush", path, "previous")) ?? basisProblem(p.basis, field("pendingPush", path, "basis"));
+    const why =
+      pathProblem("pendingPush", path) ??
+      hashProblem(p.hash, field("pendingPush", path, "hash")) ??
+      previousProblem(p.previous, field("pendingPush", path, "previous")) ??
+      basisProblem(p.basis, field("pendingPush", path, "basis"));
     if (why !== undefined) return why;
   }
   for (const [path, l] of Object.entries(data.landed ?? {})) {

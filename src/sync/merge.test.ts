@@ -96,9 +96,13 @@ describe("mergeText properties", () => {
   });
 
   it("edits separated by an untouched line merge cleanly and keep both", () => {
-    const arb = fc.integer({ min: 3, max: 12 }).chain((n) =>
-      fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n - 3 })).chain(([size, i]) => fc.tuple(fc.constant(size), fc.constant(i), fc.integer({ min: i + 2, max: size - 1 }))),
-    );
+    const arb = fc
+      .integer({ min: 3, max: 12 })
+      .chain((n) =>
+        fc
+          .tuple(fc.constant(n), fc.integer({ min: 0, max: n - 3 }))
+          .chain(([size, i]) => fc.tuple(fc.constant(size), fc.constant(i), fc.integer({ min: i + 2, max: size - 1 }))),
+      );
     fc.assert(
       fc.property(arb, fc.constantFrom("\n", "\r\n"), ([n, i, j], eol) => {
         const base = Array.from({ length: n }, (_, k) => `line ${k}`);
@@ -168,7 +172,12 @@ describe("resolveConflict", () => {
 
   it("a binary local is never pushed: keep-remote replaces it (after the executor's backup)", () => {
     expect(resolve("keep-remote", undefined, "R\n", "binary")).toEqual({ write: "R\n", push: undefined, saveToConflicts: {}, unresolved: false });
-    expect(resolve("keep-local", undefined, "R\n", "binary")).toEqual({ write: undefined, push: undefined, saveToConflicts: { remote: "R\n" }, unresolved: false });
+    expect(resolve("keep-local", undefined, "R\n", "binary")).toEqual({
+      write: undefined,
+      push: undefined,
+      saveToConflicts: { remote: "R\n" },
+      unresolved: false,
+    });
     expect(resolve("merge", undefined, "R\n", "binary")).toEqual({ write: undefined, push: undefined, saveToConflicts: { remote: "R\n" }, unresolved: true });
   });
 
@@ -179,6 +188,11 @@ describe("resolveConflict", () => {
   });
 
   it.each<ConflictPolicy>(["merge", "keep-local", "keep-remote"])("a file with markers is kept as is and the new remote saved (%s)", (policy) => {
-    expect(resolve(policy, "<<<<<<< local\n", "R\n", "markers")).toEqual({ write: undefined, push: undefined, saveToConflicts: { remote: "R\n" }, unresolved: true });
+    expect(resolve(policy, "<<<<<<< local\n", "R\n", "markers")).toEqual({
+      write: undefined,
+      push: undefined,
+      saveToConflicts: { remote: "R\n" },
+      unresolved: true,
+    });
   });
 });

@@ -52,7 +52,12 @@ export function readWholeRemote(ctx: CycleContext, hint: RemoteHint = {}): Promi
 }
 
 /** A full pass: every path, or with `scope` a content check's slice (`scanned`: its scan). */
-export async function planFull(ctx: CycleContext, options: FullSyncOptions, scope?: ReadonlySet<string>, scanned?: Map<string, LocalFile>): Promise<CycleReport> {
+export async function planFull(
+  ctx: CycleContext,
+  options: FullSyncOptions,
+  scope?: ReadonlySet<string>,
+  scanned?: Map<string, LocalFile>,
+): Promise<CycleReport> {
   const { options: o, ledger } = ctx;
   // A file list from a status answer stands in for the active-artifact call only while it
   // names every synced file: a missing name would read as a remote deletion, and the list may
@@ -65,14 +70,20 @@ export async function planFull(ctx: CycleContext, options: FullSyncOptions, scop
   // The remote read (mostly waiting on the network) runs while the local scan (mostly this
   // thread) does: neither depends on the other, and the plan only needs both.
   const hint = active === undefined ? {} : { active };
-  const remoteRead = options.remote ?? (wanted === undefined ? readWholeRemote(ctx, hint) : readRemoteSnapshot(o.client, ctx.editorId, (names) => [...names].filter(wanted), hint));
+  const remoteRead =
+    options.remote ??
+    (wanted === undefined ? readWholeRemote(ctx, hint) : readRemoteSnapshot(o.client, ctx.editorId, (names) => [...names].filter(wanted), hint));
   const exists = scanned !== undefined || (await o.local.exists());
   const scan = scanned ?? (exists ? await o.local.scan() : new Map<string, LocalFile>());
   const remote = await remoteRead;
   const paths =
     wanted === undefined
       ? new Set([...ledger.paths(), ...scan.keys(), ...remote.names])
-      : new Set([...ledger.paths().filter((p) => wanted(p) || !remote.names.has(p)), ...[...remote.names].filter(wanted), ...[...scan.keys()].filter((p) => scope!.has(p))]);
+      : new Set([
+          ...ledger.paths().filter((p) => wanted(p) || !remote.names.has(p)),
+          ...[...remote.names].filter(wanted),
+          ...[...scan.keys()].filter((p) => scope!.has(p)),
+        ]);
   const { files } = triplesOf(ctx, paths, (p) => scan.get(p), remote);
   const raced = await rebaseRaces(files, ledger, remote.texts, o.store);
   const plan = reconcile({
@@ -109,7 +120,8 @@ export async function planPush(ctx: CycleContext, paths: Iterable<string>, optio
   const wanted = [...expandPaths(paths, ledger.paths(), (p) => o.local.ignores(p))];
   await mapBounded(wanted, LOCAL_READ_CONCURRENCY, async (p) => {
     const read = seen?.has(p) === true ? seen.get(p) : await o.local.read(p);
-    if (options.verify === true || read?.hash !== ledger.baseOf(p)) locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
+    if (options.verify === true || read?.hash !== ledger.baseOf(p))
+      locals.set(p, read && { hash: read.hash, binary: read.binary, hasMarkers: read.hasMarkers });
   });
   if (locals.size === 0) return undefined;
   ctx.scope.touch([...locals.keys()], o.clock.monotonic());

@@ -88,8 +88,7 @@ function applyConflict(f: FileTriple, action: Extract<FileAction, { kind: "confl
   }
 }
 
-const run = (files: FileTriple[], policy: ConflictPolicy): SyncPlan =>
-  reconcile({ files, policy, force: true, folderExists: true, fullRemote: true });
+const run = (files: FileTriple[], policy: ConflictPolicy): SyncPlan => reconcile({ files, policy, force: true, folderExists: true, fullRemote: true });
 
 describe("convergence", () => {
   it.each(POLICIES)("after applying a plan, reconcile finds only reports (%s)", (policy) => {
@@ -147,7 +146,11 @@ describe("safety", () => {
     fc.assert(
       fc.property(designArb(), (files) => {
         const plan = run(files, policy);
-        for (const f of files) checkSafety(f, plan.actions.filter((a) => a.path === f.path));
+        for (const f of files)
+          checkSafety(
+            f,
+            plan.actions.filter((a) => a.path === f.path),
+          );
         expect(new Set(plan.actions.map((a) => a.path)).size).toBeLessThanOrEqual(files.length);
       }),
       { numRuns: 2000 },

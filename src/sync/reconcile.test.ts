@@ -47,22 +47,30 @@ const marked = (hash: string) => ({ hash, markers: true });
 // Expected actions are built per policy: only conflicts carry it.
 type Expect = (policy: ConflictPolicy) => FileAction[];
 const none: Expect = () => [];
-const push = (expectLocal: string, reason: "local-changed" | "local-new" | "modify-beats-delete"): Expect => () => [
-  { kind: "push", path: P, expectLocal, reason },
-];
-const pull = (remoteHash: string, expectLocal: string | undefined, reason: "remote-changed" | "remote-new" | "modify-beats-delete"): Expect => () => [
-  { kind: "pull", path: P, remoteHash, expectLocal, reason },
-];
-const removeLocal = (expectLocal: string): Expect => () => [{ kind: "remove-local", path: P, expectLocal }];
-const recordBase = (hash: string | undefined): Expect => () => [{ kind: "record-base", path: P, hash }];
-const report = (reason: "deleted-locally" | "binary-not-pushed" | "unresolved-markers"): Expect => () => [{ kind: "report", path: P, reason }];
-const conflict = (base: string | undefined, localHash: string, remoteHash: string): Expect => (policy) => [
-  { kind: "conflict", path: P, policy, base, localHash, remoteHash },
-];
-const blockedConflict = (base: string | undefined, blocked: "binary" | "markers", localHash: string, remoteHash: string): Expect => (policy) => [
-  { kind: "report", path: P, reason: blocked === "binary" ? "binary-not-pushed" : "unresolved-markers" },
-  { kind: "conflict", path: P, policy, base, localHash, remoteHash, localBlocked: blocked },
-];
+const push =
+  (expectLocal: string, reason: "local-changed" | "local-new" | "modify-beats-delete"): Expect =>
+  () => [{ kind: "push", path: P, expectLocal, reason }];
+const pull =
+  (remoteHash: string, expectLocal: string | undefined, reason: "remote-changed" | "remote-new" | "modify-beats-delete"): Expect =>
+  () => [{ kind: "pull", path: P, remoteHash, expectLocal, reason }];
+const removeLocal =
+  (expectLocal: string): Expect =>
+  () => [{ kind: "remove-local", path: P, expectLocal }];
+const recordBase =
+  (hash: string | undefined): Expect =>
+  () => [{ kind: "record-base", path: P, hash }];
+const report =
+  (reason: "deleted-locally" | "binary-not-pushed" | "unresolved-markers"): Expect =>
+  () => [{ kind: "report", path: P, reason }];
+const conflict =
+  (base: string | undefined, localHash: string, remoteHash: string): Expect =>
+  (policy) => [{ kind: "conflict", path: P, policy, base, localHash, remoteHash }];
+const blockedConflict =
+  (base: string | undefined, blocked: "binary" | "markers", localHash: string, remoteHash: string): Expect =>
+  (policy) => [
+    { kind: "report", path: P, reason: blocked === "binary" ? "binary-not-pushed" : "unresolved-markers" },
+    { kind: "conflict", path: P, policy, base, localHash, remoteHash, localBlocked: blocked },
+  ];
 
 // [description, base, local, remote, expected]: the decision table of README, "How sync works".
 const TABLE: [string, string | undefined, LocalSpec, string | undefined, Expect][] = [
@@ -216,7 +224,11 @@ describe("breakers that do not trip", () => {
   it("the mass-delete share is taken over the whole folder when its size is given", () => {
     const files = [triple(B, B, undefined)];
     expect(reconcile(input(files, { fullRemote: false, localFileCount: 10 })).halt).toBeUndefined();
-    expect(reconcile(input(files, { fullRemote: true, localFileCount: 1, remoteFileCount: 5 })).halt).toEqual({ kind: "mass-delete", removing: 1, localFiles: 1 });
+    expect(reconcile(input(files, { fullRemote: true, localFileCount: 1, remoteFileCount: 5 })).halt).toEqual({
+      kind: "mass-delete",
+      removing: 1,
+      localFiles: 1,
+    });
   });
 
   it("a brand-new empty design into an empty folder is simply quiet", () => {

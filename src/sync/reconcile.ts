@@ -64,7 +64,8 @@ export function reconcile(input: ReconcileInput): SyncPlan {
   // restore happens in the same pass that empties the folder and the next pass is quiet.
   const removing = new Set(actions.filter((a) => a.kind === "remove-local").map((a) => a.path));
   const survivors = countWhere(files, (f) => f.local !== undefined && !removing.has(f.path));
-  const emptied = tripped?.kind === "folder-emptied" || tripped?.kind === "folder-missing" || (survivors === 0 && countWhere(files, (f) => f.base !== undefined) > 0);
+  const emptied =
+    tripped?.kind === "folder-emptied" || tripped?.kind === "folder-missing" || (survivors === 0 && countWhere(files, (f) => f.base !== undefined) > 0);
   if (input.restoreDeleted === true && emptied) {
     const byPath = new Map(files.map((f) => [f.path, f]));
     const restored = actions.map((a): FileAction => {

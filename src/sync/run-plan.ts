@@ -43,7 +43,8 @@ export async function commitCycle(ctx: CycleContext, planned: PlannedCycle): Pro
       status.halt(why, o.clock.now());
       await ctx.save();
     }
-    if (ctx.said.halt(why)) o.emit({ event: "halted", dir: o.dir, editorId, code: "HALTED", message: `needs attention: ${why}; run "mpsync pull --force" to proceed` });
+    if (ctx.said.halt(why))
+      o.emit({ event: "halted", dir: o.dir, editorId, code: "HALTED", message: `needs attention: ${why}; run "mpsync pull --force" to proceed` });
     return report;
   }
   if (dryRun) return report;

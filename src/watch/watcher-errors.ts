@@ -10,7 +10,10 @@ export function describeWatcherError(err: unknown, checkSec: number): { code: st
   const code = (err instanceof Error ? errnoCode(err) : undefined) ?? "WATCHER";
   const fallback = `saves in some folders are not seen at once (the content check every ${checkSec} s still finds them)`;
   if (code === "ENOSPC") {
-    return { code, message: `the system's limit of inotify watches is reached: ${fallback}; raise it (sudo sysctl fs.inotify.max_user_watches=524288) and restart mpsync watch` };
+    return {
+      code,
+      message: `the system's limit of inotify watches is reached: ${fallback}; raise it (sudo sysctl fs.inotify.max_user_watches=524288) and restart mpsync watch`,
+    };
   }
   if (code === "EMFILE") {
     return { code, message: `too many open files for the watcher: ${fallback}; raise the limit (ulimit -n) and restart mpsync watch` };

@@ -31,7 +31,14 @@ async function designWithFiles(options: EmulatorOptions = {}, count = 20, bytes 
 }
 
 /** One POST files/read through the transport, asking for `acceptEncoding`. */
-async function readRaw(emu: RunningEmulator, editorId: string, artifactId: string, names: string[], acceptEncoding: string, maxBodyBytes = 1 << 20): Promise<HttpResponse> {
+async function readRaw(
+  emu: RunningEmulator,
+  editorId: string,
+  artifactId: string,
+  names: string[],
+  acceptEncoding: string,
+  maxBodyBytes = 1 << 20,
+): Promise<HttpResponse> {
   const agent = createDefaultAgent(DEFAULT_TIMEOUTS);
   try {
     return await sendHttpRequest(agent, {

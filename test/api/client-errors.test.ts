@@ -76,7 +76,12 @@ describe("malformed responses", () => {
     ["HTML without a content type", "application/octet-stream", "<!DOCTYPE html><p>hi", "got an HTML page instead of JSON"],
     ["truncated JSON", "application/json", '{"isGenerating": fal', "body is not valid JSON"],
     ["an empty body", "application/json", "", "empty body"],
-    ["a wrong shape", "application/json", '{"isGenerating":false,"activeArtifactId":"a","availableFiles":"App.tsx"}', "availableFiles: expected array, received string"],
+    [
+      "a wrong shape",
+      "application/json",
+      '{"isGenerating":false,"activeArtifactId":"a","availableFiles":"App.tsx"}',
+      "availableFiles: expected array, received string",
+    ],
     ["a missing field", "application/json", '{"isGenerating":false,"availableFiles":[]}', "activeArtifactId: expected string, received undefined"],
     ["null", "application/json", "null", "(body): expected object, received null"],
   ])("%s -> INVALID_RESPONSE naming the endpoint, not retried", async (_name, type, body, why) => {

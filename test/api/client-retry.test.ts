@@ -43,9 +43,7 @@ describe("retries", () => {
 
   it("honours Retry-After as an HTTP-date", async () => {
     server = await startTestServer((_req, res, i) =>
-      i === 0
-        ? sendJson(res, 429, { error: "slow down" }, { "retry-after": new Date(Date.now() + 3000).toUTCString() })
-        : sendJson(res, 200, STATUS_BODY),
+      i === 0 ? sendJson(res, 429, { error: "slow down" }, { "retry-after": new Date(Date.now() + 3000).toUTCString() }) : sendJson(res, 200, STATUS_BODY),
     );
     const clock = createScaledClock(300);
     const client = testClient(server.baseUrl, { clock });
@@ -129,9 +127,7 @@ describe("calls that start a generation or create something", () => {
   });
 
   it("a 429 is retried even for a prompt: the server refused it outright", async () => {
-    server = await startTestServer((_req, res, i) =>
-      i === 0 ? sendJson(res, 429, { error: "slow" }, { "retry-after": "0.01" }) : sendJson(res, 200, design),
-    );
+    server = await startTestServer((_req, res, i) => (i === 0 ? sendJson(res, 429, { error: "slow" }, { "retry-after": "0.01" }) : sendJson(res, 200, design)));
     const client = testClient(server.baseUrl);
     expect(await client.createDesign({ prompt: "a todo app" })).toEqual(design);
     await client.close();

@@ -47,8 +47,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
     requests,
-    waitForRequests: (count) =>
-      requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+    waitForRequests: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -74,10 +73,13 @@ export function createScaledClock(scale = 100): Clock & { sleeps: number[] } {
       sleeps.push(ms);
       return new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
-        const timer = setTimeout(() => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        }, Math.max(0, ms / scale));
+        const timer = setTimeout(
+          () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          },
+          Math.max(0, ms / scale),
+        );
         const onAbort = (): void => {
           clearTimeout(timer);
           reject(signal?.reason);

@@ -2,14 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
-import {
-  DEFAULT_RETRY_OPTIONS,
-  decideRetry,
-  isRetryableFailure,
-  parseRetryAfter,
-  type FailedAttempt,
-  type RetryDecision,
-} from "../../src/api/retry-policy.js";
+import { DEFAULT_RETRY_OPTIONS, decideRetry, isRetryableFailure, parseRetryAfter, type FailedAttempt, type RetryDecision } from "../../src/api/retry-policy.js";
 
 const options = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
 const half = (): number => 0.5;
@@ -61,7 +54,8 @@ describe("decideRetry", () => {
 
   it("waits the shared backoff's full jitter, capped at maxDelayMs", () => {
     const error: FailedAttempt = { status: 503, code: "SERVER_ERROR" };
-    const wait = (attempt: number, random: number): RetryDecision => decideRetry({ attempt, error, idempotent: true, options: { ...options, maxAttempts: 20 }, random: () => random });
+    const wait = (attempt: number, random: number): RetryDecision =>
+      decideRetry({ attempt, error, idempotent: true, options: { ...options, maxAttempts: 20 }, random: () => random });
     expect(wait(0, 0.5)).toEqual({ retry: true, delayMs: 50 });
     expect(wait(3, 0.5)).toEqual({ retry: true, delayMs: 400 });
     expect(wait(6, 0.5)).toEqual({ retry: true, delayMs: 500 });
@@ -77,7 +71,9 @@ describe("decideRetry", () => {
     const fields = source.slice(source.indexOf("export interface RetryOptions"), source.indexOf("/** Defaults of RetryOptions"));
     const documented = Object.fromEntries([...fields.matchAll(/@default (\d+) \*\/\n\s+(\w+): number;/g)].map((m) => [m[2], Number(m[1])]));
     expect(documented).toEqual(DEFAULT_RETRY_OPTIONS);
-    const clientDoc = /@default DEFAULT_RETRY_OPTIONS: (\{[^}]*\})/.exec(readFileSync(join(import.meta.dirname, "../../src/api/client-options.ts"), "utf8"))?.[1];
+    const clientDoc = /@default DEFAULT_RETRY_OPTIONS: (\{[^}]*\})/.exec(
+      readFileSync(join(import.meta.dirname, "../../src/api/client-options.ts"), "utf8"),
+    )?.[1];
     expect(JSON.parse(clientDoc?.replace(/(\w+):/g, '"$1":') ?? "null")).toEqual(DEFAULT_RETRY_OPTIONS);
   });
 

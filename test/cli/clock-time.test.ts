@@ -16,7 +16,11 @@ describe("clock time on the terminal", () => {
     const stdout = new PassThrough();
     let text = "";
     stdout.on("data", (b: Buffer) => (text += b.toString()));
-    new Output({ json: false, quiet: false, verbose: false, color: false, stdout, stderr: new PassThrough() }).event({ event: "ready", dir: "site", message: "watching for changes" });
+    new Output({ json: false, quiet: false, verbose: false, color: false, stdout, stderr: new PassThrough() }).event({
+      event: "ready",
+      dir: "site",
+      message: "watching for changes",
+    });
     expect(text).toMatch(/^\d{2}:\d{2}:\d{2} site /);
     expect(text).not.toMatch(/ [AP]M /);
     const time = new Date(2026, 10, 23, 9, 1, 2).getTime();

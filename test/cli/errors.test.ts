@@ -15,8 +15,16 @@ import { MpsyncError } from "../../src/core/errors.js";
 import { describeError } from "../../src/sync/describe-error.js";
 
 const refused = (): ApiError =>
-  new ApiError({ code: "UNAUTHORIZED", message: "the service refused the API key (401)", status: 401, endpoint: "GET /v3/designs/{editorId}/status", retryable: false, request: { method: "GET", url: "/v3/designs/abc/status" } });
-const ctxWithKey = (source: "env" | "file" | "none"): CommandContext => ({ runtime: { keySource: () => ({ source, baseUrl: "http://127.0.0.1:1/api" }) } }) as unknown as CommandContext;
+  new ApiError({
+    code: "UNAUTHORIZED",
+    message: "the service refused the API key (401)",
+    status: 401,
+    endpoint: "GET /v3/designs/{editorId}/status",
+    retryable: false,
+    request: { method: "GET", url: "/v3/designs/abc/status" },
+  });
+const ctxWithKey = (source: "env" | "file" | "none"): CommandContext =>
+  ({ runtime: { keySource: () => ({ source, baseUrl: "http://127.0.0.1:1/api" }) } }) as unknown as CommandContext;
 
 describe("namingFolder", () => {
   it("names the folder and design around the error, which stays as it was", () => {
@@ -34,7 +42,9 @@ describe("explainRefusedKey", () => {
   it("says which key was refused, through a folder's context, without changing the error", () => {
     const err = refused();
     const explained = explainRefusedKey(namingFolder(err, "web", "abc"), ctxWithKey("env"));
-    expect(describeError(explained)).toBe("web (design abc): the service refused the API key (401); the service refused the key in MP_API_KEY: check it, or unset MP_API_KEY to use the key stored by mpsync login");
+    expect(describeError(explained)).toBe(
+      "web (design abc): the service refused the API key (401); the service refused the key in MP_API_KEY: check it, or unset MP_API_KEY to use the key stored by mpsync login",
+    );
     expect(exitCodeFor(explained)).toBe(3);
     expect(err.hint).toBeUndefined();
   });
@@ -67,6 +77,9 @@ describe("the --json error document", () => {
     const sink = { write: (s: string) => ((stdout += s), true) } as unknown as NodeJS.WritableStream;
     const out = new Output({ json: true, quiet: false, verbose: false, color: false, stdout: sink, stderr: sink });
     out.error(Object.assign(new Error("EACCES: permission denied, open '/x/.mpsync/state.json'"), { code: "EACCES" }));
-    expect(JSON.parse(stdout)).toEqual({ ok: false, error: { code: "EACCES", message: "EACCES: permission denied, open '/x/.mpsync/state.json'", exitCode: 1 } });
+    expect(JSON.parse(stdout)).toEqual({
+      ok: false,
+      error: { code: "EACCES", message: "EACCES: permission denied, open '/x/.mpsync/state.json'", exitCode: 1 },
+    });
   });
 });

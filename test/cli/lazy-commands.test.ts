@@ -35,12 +35,16 @@ interface CoverageFunction {
 function traced(args: string[]): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
   const coverage = mkdtempSync(join(tmpdir(), "mpsync-coverage-"));
   return new Promise<{ code: number | null; stdout: string; loaded: string[] }>((done, fail) => {
-    const child = spawn(process.execPath, [join(DIST, "bin.js"), ...args], { env: { ...process.env, NO_COLOR: "1", NODE_V8_COVERAGE: coverage, MPSYNC_CODE_CACHE: "0" } });
+    const child = spawn(process.execPath, [join(DIST, "bin.js"), ...args], {
+      env: { ...process.env, NO_COLOR: "1", NODE_V8_COVERAGE: coverage, MPSYNC_CODE_CACHE: "0" },
+    });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
     child.on("error", fail);
     child.on("close", (code) => {
-      const scripts = readdirSync(coverage).flatMap((f) => (JSON.parse(readFileSync(join(coverage, f), "utf8")) as { result: { url: string; functions: CoverageFunction[] }[] }).result);
+      const scripts = readdirSync(coverage).flatMap(
+        (f) => (JSON.parse(readFileSync(join(coverage, f), "utf8")) as { result: { url: string; functions: CoverageFunction[] }[] }).result,
+      );
       const ours = scripts.filter((s) => s.url.startsWith(pathToFileURL(REPO).href));
       const outside = ours.map((s) => s.url).filter((u) => !ENTRY_FILES.includes(u));
       if (outside.length > 0) return fail(new Error(`loaded outside the bundle: ${outside.join(", ")}`));
@@ -53,7 +57,15 @@ function traced(args: string[]): Promise<{ code: number | null; stdout: string; 
   }).finally(() => rmSync(coverage, { recursive: true, force: true }));
 }
 
-const HEAVY = ["src/api/undici-lean.ts", "node_modules/zod/", "node_modules/pino/", "node_modules/chokidar/", "src/runtime.ts", "src/sync/", "src/cli/commands/"];
+const HEAVY = [
+  "src/api/undici-lean.ts",
+  "node_modules/zod/",
+  "node_modules/pino/",
+  "node_modules/chokidar/",
+  "src/runtime.ts",
+  "src/sync/",
+  "src/cli/commands/",
+];
 
 /** Every command the program declares. */
 const COMMAND_NAMES = buildProgram({} as CliIo, { code: 0 }).commands.map((c) => c.name());

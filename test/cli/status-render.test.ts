@@ -8,7 +8,15 @@ function printed(report: Partial<DesignStatusReport>): string {
   let text = "";
   const sink = { write: (s: string) => ((text += s), true) } as unknown as NodeJS.WritableStream;
   const out = new Output({ json: false, quiet: false, verbose: false, color: false, stdout: sink, stderr: sink });
-  const base: DesignStatusReport = { ...emptyStatusReport("web"), editorId: "abc", state: "idle", generating: false, statusAgeSec: 5, activeArtifactId: "a1", activeVersion: "v3" };
+  const base: DesignStatusReport = {
+    ...emptyStatusReport("web"),
+    editorId: "abc",
+    state: "idle",
+    generating: false,
+    statusAgeSec: 5,
+    activeArtifactId: "a1",
+    activeVersion: "v3",
+  };
   renderStatus(out, [{ ...base, ...report }]);
   return text;
 }

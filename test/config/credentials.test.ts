@@ -115,8 +115,6 @@ describe("credentials", () => {
     const error = await readStoredApiKey(env).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MpsyncError);
     expect((error as MpsyncError).code).toBe("CONFIG_INVALID");
-    expect((error as MpsyncError).message).toBe(
-      `credentials file ${credentialsPath(env)} is not valid: run "mpsync login" again`,
-    );
+    expect((error as MpsyncError).message).toBe(`credentials file ${credentialsPath(env)} is not valid: run "mpsync login" again`);
   });
 });

@@ -5,22 +5,29 @@ import { JsonSyntaxError, lineColumnAt, scanJson } from "../../src/config/json-s
 describe("scanJson", () => {
   it("accepts exactly what JSON.parse accepts", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.json(), fc.string(), fc.json().map((j) => j.slice(1))), (text) => {
-        let parsed = true;
-        try {
-          JSON.parse(text);
-        } catch {
-          parsed = false;
-        }
-        let scanned = true;
-        try {
-          scanJson(text);
-        } catch (error) {
-          expect(error).toBeInstanceOf(JsonSyntaxError);
-          scanned = false;
-        }
-        expect(scanned).toBe(parsed);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.json(),
+          fc.string(),
+          fc.json().map((j) => j.slice(1)),
+        ),
+        (text) => {
+          let parsed = true;
+          try {
+            JSON.parse(text);
+          } catch {
+            parsed = false;
+          }
+          let scanned = true;
+          try {
+            scanJson(text);
+          } catch (error) {
+            expect(error).toBeInstanceOf(JsonSyntaxError);
+            scanned = false;
+          }
+          expect(scanned).toBe(parsed);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -65,9 +65,7 @@ describe("discovery", () => {
     const cwd = await tempDir();
     // Only meaningful when no ancestor of the temp folder holds a .syncrc.
     if ((await findConfigFile(cwd)) !== undefined) return;
-    expect(await problemsOf({ cwd, env: {} })).toEqual([
-      `no .syncrc found in ${cwd} or any parent folder: run "mpsync init" or pass --config`,
-    ]);
+    expect(await problemsOf({ cwd, env: {} })).toEqual([`no .syncrc found in ${cwd} or any parent folder: run "mpsync init" or pass --config`]);
   });
 
   it("takes MPSYNC_CONFIG over the search, and --config over MPSYNC_CONFIG", async () => {

@@ -38,8 +38,16 @@ describe("checkPollFloor", () => {
   });
 
   it.each([
-    { sec: 5, url: "https://api.magicpatterns.com/api", message: "pollIntervalSec: 5 is below the 60 s floor for https://api.magicpatterns.com/api (only loopback addresses may poll faster)" },
-    { sec: 59.9, url: "https://example.com", message: "pollIntervalSec: 59.9 is below the 60 s floor for https://example.com (only loopback addresses may poll faster)" },
+    {
+      sec: 5,
+      url: "https://api.magicpatterns.com/api",
+      message: "pollIntervalSec: 5 is below the 60 s floor for https://api.magicpatterns.com/api (only loopback addresses may poll faster)",
+    },
+    {
+      sec: 59.9,
+      url: "https://example.com",
+      message: "pollIntervalSec: 59.9 is below the 60 s floor for https://example.com (only loopback addresses may poll faster)",
+    },
     { sec: 60, url: "https://example.com", message: undefined },
     { sec: 0.05, url: "http://127.0.0.1:9", message: undefined },
     { sec: 0.01, url: "http://localhost:9", message: "pollIntervalSec: 0.01 is below the 0.05 s floor for http://localhost:9" },
@@ -56,10 +64,18 @@ describe("checkPollFloor", () => {
 
 describe("checkRemoteCheckFloor", () => {
   it.each([
-    { sec: 9, url: "https://api.magicpatterns.com/api", message: "remoteCheckSec: 9 is below the 10 s floor for https://api.magicpatterns.com/api (each check reads every file of the design)" },
+    {
+      sec: 9,
+      url: "https://api.magicpatterns.com/api",
+      message: "remoteCheckSec: 9 is below the 10 s floor for https://api.magicpatterns.com/api (each check reads every file of the design)",
+    },
     { sec: 10, url: "https://api.magicpatterns.com/api", message: undefined },
     { sec: 0.05, url: "http://127.0.0.1:9", message: undefined },
-    { sec: 0.01, url: "http://[::1]:9", message: "remoteCheckSec: 0.01 is below the 0.05 s floor for http://[::1]:9 (each check reads every file of the design)" },
+    {
+      sec: 0.01,
+      url: "http://[::1]:9",
+      message: "remoteCheckSec: 0.01 is below the 0.05 s floor for http://[::1]:9 (each check reads every file of the design)",
+    },
   ])("$sec s against $url", ({ sec, url, message }) => {
     expect(checkRemoteCheckFloor(sec, url)).toBe(message);
   });

@@ -55,23 +55,55 @@ describe("validateSyncrc defaults", () => {
 describe("validateSyncrc messages", () => {
   const cases: { name: string; raw: unknown; expected: string[] }[] = [
     { name: "wrong type in a mapping", raw: { designs: [{ dir: 42, design: "x" }] }, expected: [".syncrc: designs[0].dir: expected a string, got 42"] },
-    { name: "enum", raw: { ...ok, onConflict: "theirs" }, expected: ['.syncrc: onConflict: expected one of "merge", "keep-local", "keep-remote", got "theirs"'] },
+    {
+      name: "enum",
+      raw: { ...ok, onConflict: "theirs" },
+      expected: ['.syncrc: onConflict: expected one of "merge", "keep-local", "keep-remote", got "theirs"'],
+    },
     { name: "misspelt key", raw: { ...ok, pollInterval: 5 }, expected: ['.syncrc: unknown key "pollInterval" (did you mean "pollIntervalSec"?)'] },
-    { name: "misspelt nested key", raw: { ...ok, git: { commitOnPul: true } }, expected: ['.syncrc: git: unknown key "commitOnPul" (did you mean "commitOnPull"?)'] },
-    { name: "unknown key, no suggestion", raw: { ...ok, git: { zzz: 1 } }, expected: ['.syncrc: git: unknown key "zzz" (allowed: "pauseDuringGitOps", "commitOnPull")'] },
+    {
+      name: "misspelt nested key",
+      raw: { ...ok, git: { commitOnPul: true } },
+      expected: ['.syncrc: git: unknown key "commitOnPul" (did you mean "commitOnPull"?)'],
+    },
+    {
+      name: "unknown key, no suggestion",
+      raw: { ...ok, git: { zzz: 1 } },
+      expected: ['.syncrc: git: unknown key "zzz" (allowed: "pauseDuringGitOps", "commitOnPull")'],
+    },
     { name: "missing designs", raw: {}, expected: [".syncrc: designs: missing, expected a non-empty array of { dir, design } objects"] },
     { name: "empty designs", raw: { designs: [] }, expected: [".syncrc: designs: expected a non-empty array of { dir, design } objects, got []"] },
     { name: "missing design", raw: { designs: [{ dir: "a" }] }, expected: [".syncrc: designs[0].design: missing, expected a string"] },
     { name: "empty dir", raw: { designs: [{ dir: "", design: "x" }] }, expected: ['.syncrc: designs[0].dir: expected a non-empty string, got ""'] },
-    { name: "absolute dir", raw: { designs: [{ dir: "/srv/web", design: "x" }] }, expected: ['.syncrc: designs[0].dir: expected a folder path relative to the config file, got "/srv/web"'] },
-    { name: "windows absolute dir", raw: { designs: [{ dir: "C:\\web", design: "x" }] }, expected: ['.syncrc: designs[0].dir: expected a folder path relative to the config file, got "C:\\\\web"'] },
-    { name: "bad design", raw: { designs: [{ dir: "a", design: "not an id" }] }, expected: ['.syncrc: designs[0].design: expected an editorId (letters, digits, - and _) or an http(s) design URL, got "not an id"'] },
-    { name: "non-http design URL", raw: { designs: [{ dir: "a", design: "ftp://x/c/abc" }] }, expected: ['.syncrc: designs[0].design: expected an editorId (letters, digits, - and _) or an http(s) design URL, got "ftp://x/c/abc"'] },
+    {
+      name: "absolute dir",
+      raw: { designs: [{ dir: "/srv/web", design: "x" }] },
+      expected: ['.syncrc: designs[0].dir: expected a folder path relative to the config file, got "/srv/web"'],
+    },
+    {
+      name: "windows absolute dir",
+      raw: { designs: [{ dir: "C:\\web", design: "x" }] },
+      expected: ['.syncrc: designs[0].dir: expected a folder path relative to the config file, got "C:\\\\web"'],
+    },
+    {
+      name: "bad design",
+      raw: { designs: [{ dir: "a", design: "not an id" }] },
+      expected: ['.syncrc: designs[0].design: expected an editorId (letters, digits, - and _) or an http(s) design URL, got "not an id"'],
+    },
+    {
+      name: "non-http design URL",
+      raw: { designs: [{ dir: "a", design: "ftp://x/c/abc" }] },
+      expected: ['.syncrc: designs[0].design: expected an editorId (letters, digits, - and _) or an http(s) design URL, got "ftp://x/c/abc"'],
+    },
     { name: "top level not an object", raw: [1, 2], expected: [".syncrc: expected an object, got [1,2]"] },
     { name: "baseUrl scheme", raw: { ...ok, baseUrl: "ftp://x" }, expected: ['.syncrc: baseUrl: expected an http:// or https:// URL, got "ftp://x"'] },
     { name: "baseUrl unparsable", raw: { ...ok, baseUrl: "http://" }, expected: ['.syncrc: baseUrl: expected an http:// or https:// URL, got "http://"'] },
     { name: "pollIntervalSec range", raw: { ...ok, pollIntervalSec: 0 }, expected: [".syncrc: pollIntervalSec: expected a number from 0.05 to 86400, got 0"] },
-    { name: "pollIntervalSec type", raw: { ...ok, pollIntervalSec: "60" }, expected: ['.syncrc: pollIntervalSec: expected a number from 0.05 to 86400, got "60"'] },
+    {
+      name: "pollIntervalSec type",
+      raw: { ...ok, pollIntervalSec: "60" },
+      expected: ['.syncrc: pollIntervalSec: expected a number from 0.05 to 86400, got "60"'],
+    },
     { name: "debounceMs integer", raw: { ...ok, debounceMs: 1.5 }, expected: [".syncrc: debounceMs: expected an integer from 0 to 60000, got 1.5"] },
     { name: "debounceMs range", raw: { ...ok, debounceMs: 60001 }, expected: [".syncrc: debounceMs: expected an integer from 0 to 60000, got 60001"] },
     { name: "concurrency range", raw: { ...ok, concurrency: 0 }, expected: [".syncrc: concurrency: expected an integer from 1 to 32, got 0"] },
@@ -79,9 +111,17 @@ describe("validateSyncrc messages", () => {
     { name: "ignore element", raw: { ...ok, ignore: ["a", 3] }, expected: [".syncrc: ignore[1]: expected a string, got 3"] },
     { name: "git type", raw: { ...ok, git: true }, expected: [".syncrc: git: expected an object { pauseDuringGitOps, commitOnPull }, got true"] },
     { name: "boolean", raw: { ...ok, publishOnPush: "yes" }, expected: ['.syncrc: publishOnPush: expected true or false, got "yes"'] },
-    { name: "logLevel", raw: { ...ok, logLevel: "loud" }, expected: ['.syncrc: logLevel: expected one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "loud"'] },
+    {
+      name: "logLevel",
+      raw: { ...ok, logLevel: "loud" },
+      expected: ['.syncrc: logLevel: expected one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "loud"'],
+    },
     { name: "$schema type", raw: { ...ok, $schema: 1 }, expected: [".syncrc: $schema: expected a string, got 1"] },
-    { name: "long value truncated", raw: { ...ok, baseUrl: `ftp://${"x".repeat(100)}` }, expected: [`.syncrc: baseUrl: expected an http:// or https:// URL, got "ftp://${"x".repeat(32)}…`] },
+    {
+      name: "long value truncated",
+      raw: { ...ok, baseUrl: `ftp://${"x".repeat(100)}` },
+      expected: [`.syncrc: baseUrl: expected an http:// or https:// URL, got "ftp://${"x".repeat(32)}…`],
+    },
   ];
 
   it.each(cases)("$name", ({ raw, expected }) => {
@@ -126,10 +166,7 @@ describe("apiKey in .syncrc", () => {
 
   it("is found where zod sees only a wrong type, and redacted from the echoed value", () => {
     const problems = problemsOf({ ...ok, ignore: [{ apiKey: "sk_live_secret" }] });
-    expect(problems).toEqual([
-      '.syncrc: ignore[0]: expected a string, got {"apiKey":"[redacted]"}',
-      `.syncrc: ignore[0]: ${API_KEY_IN_SYNCRC_MESSAGE}`,
-    ]);
+    expect(problems).toEqual(['.syncrc: ignore[0]: expected a string, got {"apiKey":"[redacted]"}', `.syncrc: ignore[0]: ${API_KEY_IN_SYNCRC_MESSAGE}`]);
   });
 });
 

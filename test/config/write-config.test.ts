@@ -55,7 +55,7 @@ describe("addDesignMapping", () => {
       "// my sync settings",
       "{",
       '  "designs": [',
-      '    // the marketing site',
+      "    // the marketing site",
       '    { "dir": "site", "design": "abc" }, /* keep me */',
       "  ],",
       '  "logLevel": "debug" // chatty',

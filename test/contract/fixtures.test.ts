@@ -113,7 +113,11 @@ describe("the client parses every fixture", () => {
 
   it("design systems in any envelope", async () => {
     const client = testClient(server.baseUrl);
-    for (const [name, first] of [["design-systems-bare", "Base"], ["design-systems-wrapped", "Base"], ["design-systems-items", "Wireframe"]] as const) {
+    for (const [name, first] of [
+      ["design-systems-bare", "Base"],
+      ["design-systems-wrapped", "Base"],
+      ["design-systems-items", "Wireframe"],
+    ] as const) {
       route("GET", "/v3/design-systems", name);
       const list = await client.listDesignSystems();
       expect(list[0]?.name).toBe(first);
@@ -189,7 +193,10 @@ describe("the emulator answers in the fixtures' shapes", () => {
     const { editorId, activeArtifactId: artifactId } = created.body as { editorId: string; activeArtifactId: string };
     const base = `/v3/designs/${editorId}/artifacts/${artifactId}`;
     expectShape("files-read", (await get("POST", `${base}/files/read`, { fileNames: ["App.tsx"] })).body);
-    expectShape("files-write", (await get("PATCH", `${base}/files`, { files: [{ fileName: "App.tsx", code: "export function App() { return null; }\n" }] })).body);
+    expectShape(
+      "files-write",
+      (await get("PATCH", `${base}/files`, { files: [{ fileName: "App.tsx", code: "export function App() { return null; }\n" }] })).body,
+    );
     expectShape("publish-compiled-files", (await get("POST", `${base}/publish`)).body);
     expectShape("create-artifact", (await get("POST", `/v3/designs/${editorId}/artifacts`, { sourceArtifactId: artifactId, name: "snap" })).body);
     expectShape("prompt", (await get("POST", `/v3/designs/${editorId}/prompts`, { prompt: "Add a footer" })).body);

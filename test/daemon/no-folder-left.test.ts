@@ -64,7 +64,11 @@ describe("watch with no folder left", () => {
 
   it("a design that is not found at start (human output): one line naming the folder, exit 1", async () => {
     h = await startHarness({ syncrc: { designs: [{ dir: "design", design: "zzzzzzzzzzzzzzzzzzzzzz" }] } });
-    const child = spawn(process.execPath, [BIN, "watch"], { cwd: h.home, env: { PATH: process.env.PATH ?? "", HOME: h.home, NO_COLOR: "1", ...h.env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "watch"], {
+      cwd: h.home,
+      env: { PATH: process.env.PATH ?? "", HOME: h.home, NO_COLOR: "1", ...h.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));

@@ -19,7 +19,11 @@ afterEach(async () => {
 });
 
 function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: h.home, env: { PATH: process.env.PATH ?? "", HOME: h.home, NO_COLOR: "1", ...h.env }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: h.home,
+    env: { PATH: process.env.PATH ?? "", HOME: h.home, NO_COLOR: "1", ...h.env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stderr })));

@@ -124,7 +124,10 @@ describe("watch process", () => {
     const logs = (await readdir(join(h.home, "logs"))).filter((f) => f.startsWith("mpsync"));
     expect(logs).toContain("mpsync.log"); // exactly the path given: `tail -f` on it works
     const text = (await Promise.all(logs.map((f) => readFile(join(h.home, "logs", f), "utf8")))).join("");
-    const records = text.trim().split("\n").map((l) => JSON.parse(l) as { msg: string; level: number });
+    const records = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { msg: string; level: number });
     expect(records.some((r) => r.msg.includes("refused remote file name") && r.level === 40)).toBe(true);
     expect(text).not.toContain(TEST_KEY);
   });

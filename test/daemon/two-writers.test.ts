@@ -41,7 +41,10 @@ const APP = STARTER_FILES["App.tsx"]!;
 describe("two watch processes saving one file at the same moment", () => {
   it("different lines: both edits end merged on the service and in both folders", async () => {
     const [ha, hb] = await twoWatches();
-    await Promise.all([ha.writeLocal("App.tsx", APP.replace("// App line 3", "// edit A")), hb.writeLocal("App.tsx", APP.replace("// App line 16", "// edit B"))]);
+    await Promise.all([
+      ha.writeLocal("App.tsx", APP.replace("// App line 3", "// edit A")),
+      hb.writeLocal("App.tsx", APP.replace("// App line 16", "// edit B")),
+    ]);
     const both = (text: string | undefined): boolean => /edit A/.test(text ?? "") && /edit B/.test(text ?? "");
     await until(() => both(ha.remoteFiles()["App.tsx"]), 20_000, "both edits on the service");
     await until(async () => both(await ha.readLocal("App.tsx")) && both(await hb.readLocal("App.tsx")), 20_000, "both edits in both folders");
@@ -49,7 +52,10 @@ describe("two watch processes saving one file at the same moment", () => {
 
   it("the same line: a reported conflict, with both texts in a live file of at least one folder", async () => {
     const [ha, hb, da, db] = await twoWatches();
-    await Promise.all([ha.writeLocal("App.tsx", APP.replace("// App line 5", "// edit A")), hb.writeLocal("App.tsx", APP.replace("// App line 5", "// edit B"))]);
+    await Promise.all([
+      ha.writeLocal("App.tsx", APP.replace("// App line 5", "// edit A")),
+      hb.writeLocal("App.tsx", APP.replace("// App line 5", "// edit B")),
+    ]);
     const isConflict = (e: Record<string, unknown>): boolean => e["event"] === "conflict" && (e["files"] as string[] | undefined)?.includes("App.tsx") === true;
     await Promise.race([da.waitFor(isConflict, { timeoutMs: 20_000 }), db.waitFor(isConflict, { timeoutMs: 20_000 })]);
     const live = [await ha.readLocal("App.tsx"), await hb.readLocal("App.tsx")];

@@ -140,7 +140,23 @@ describe("help", () => {
     const io = { argv: [], cwd: world.cwd, env: {}, stdout: sink, stderr: sink, stdin: process.stdin, onSignal: () => () => undefined } as unknown as CliIo;
     const program = buildProgram(io, { code: 0 });
     const names = program.commands.map((c) => c.name());
-    expect(names).toEqual(expect.arrayContaining(["init", "create", "prompt", "versions", "checkout", "snapshot", "publish", "design-systems", "resolve-url", "login", "logout", "doctor", "emulator"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "init",
+        "create",
+        "prompt",
+        "versions",
+        "checkout",
+        "snapshot",
+        "publish",
+        "design-systems",
+        "resolve-url",
+        "login",
+        "logout",
+        "doctor",
+        "emulator",
+      ]),
+    );
     // A command group (history) carries its examples on its subcommands.
     const leaves = program.commands.flatMap((c) => (c.commands.length > 0 ? c.commands.filter((s) => s.name() !== "help") : [c]));
     for (const command of leaves) {

@@ -12,7 +12,13 @@ beforeAll(async () => {
   const a = seedDesign(world).editorId;
   const b = seedDesign(world).editorId;
   await mkdir(join(world.cwd, "web"), { recursive: true });
-  await world.writeSyncrc({ designs: [{ dir: "web", design: a }, { dir: "app", design: b }], pollIntervalSec: 0.05 });
+  await world.writeSyncrc({
+    designs: [
+      { dir: "web", design: a },
+      { dir: "app", design: b },
+    ],
+    pollIntervalSec: 0.05,
+  });
   expect((await world.run(["pull"])).code).toBe(0);
 });
 afterAll(async () => {

@@ -149,7 +149,10 @@ describe("versions, checkout, snapshot", () => {
     expect(r.code).toBe(0);
     const doc = world.readJson<{ versions: { versionLabel: string; artifactId: string }[]; hasMore: boolean; active: string }>(r.stdout);
     expect(doc.hasMore).toBe(false);
-    const expected = world.emulator.control.getDesign(editorId).versions.map((v) => v.versionLabel).reverse();
+    const expected = world.emulator.control
+      .getDesign(editorId)
+      .versions.map((v) => v.versionLabel)
+      .reverse();
     expect(doc.versions.map((v) => v.versionLabel)).toEqual(expected);
     expect(doc.active).toBe(world.emulator.control.activeArtifactId(editorId));
     const human = await world.run(["versions", "--all"]);

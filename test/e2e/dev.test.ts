@@ -33,7 +33,11 @@ else
       expect((await world.run(["pull"])).code).toBe(0);
       browser = await launchBrowser();
       // npm is cache-only: a package the cache lacks fails at once, as it would offline.
-      dev = spawnJsonLines(world.cwd, { ...world.env, MPSYNC_PREVIEW_CACHE: join(world.root, "preview-cache"), npm_config_offline: "true", MPSYNC_STOP_FLUSH_MS: "3000" }, ["dev", "site", "--json", "--port", "0"]);
+      dev = spawnJsonLines(
+        world.cwd,
+        { ...world.env, MPSYNC_PREVIEW_CACHE: join(world.root, "preview-cache"), npm_config_offline: "true", MPSYNC_STOP_FLUSH_MS: "3000" },
+        ["dev", "site", "--json", "--port", "0"],
+      );
     });
     afterAll(async () => {
       dev?.child.kill("SIGKILL");

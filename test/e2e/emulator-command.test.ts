@@ -62,7 +62,11 @@ describe("mpsync emulator", () => {
     const created = await fetch(`${origin}/__control/designs`, { method: "POST", body: JSON.stringify({ key: "k", files }) });
     const { editorId, artifactId } = (await created.json()) as { editorId: string; artifactId: string };
     const headers = { "x-mp-api-key": "k", "content-type": "application/json", "accept-encoding": "br, gzip" };
-    const read = await fetch(`${baseUrl}/v3/designs/${editorId}/artifacts/${artifactId}/files/read`, { method: "POST", headers, body: JSON.stringify({ fileNames: ["App.tsx"] }) });
+    const read = await fetch(`${baseUrl}/v3/designs/${editorId}/artifacts/${artifactId}/files/read`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ fileNames: ["App.tsx"] }),
+    });
     expect(read.status).toBe(200);
     expect(read.headers.get("content-encoding")).toBeNull();
     expect(((await read.json()) as { files: Array<{ content: string }> }).files[0]?.content).toBe(files["App.tsx"]);
@@ -70,7 +74,10 @@ describe("mpsync emulator", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
 
-    const bad = spawn(process.execPath, [BIN, "emulator", "--compress", "always"], { env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const bad = spawn(process.execPath, [BIN, "emulator", "--compress", "always"], {
+      env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     bad.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     expect(await new Promise<number | null>((resolve) => bad.once("close", resolve))).toBe(2);

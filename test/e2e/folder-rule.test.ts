@@ -15,7 +15,13 @@ beforeAll(async () => {
   world = await startWorld({ compileCheck: false });
   a = seedDesign(world, { "App.tsx": "export function App() { return null; }\n" }).editorId;
   b = seedDesign(world, { "App.tsx": "export function App() { return 2; }\n" }).editorId;
-  await world.writeSyncrc({ designs: [{ dir: "a", design: a }, { dir: "b", design: b }], pollIntervalSec: 0.05 });
+  await world.writeSyncrc({
+    designs: [
+      { dir: "a", design: a },
+      { dir: "b", design: b },
+    ],
+    pollIntervalSec: 0.05,
+  });
   expect((await world.run(["pull"])).code).toBe(0);
 });
 afterAll(async () => {
@@ -89,7 +95,13 @@ describe("input as people type it", () => {
     const shared = await startWorld();
     try {
       const { editorId } = seedDesign(shared);
-      await shared.writeSyncrc({ designs: [{ dir: "x", design: editorId }, { dir: "y", design: editorId }], pollIntervalSec: 0.05 });
+      await shared.writeSyncrc({
+        designs: [
+          { dir: "x", design: editorId },
+          { dir: "y", design: editorId },
+        ],
+        pollIntervalSec: 0.05,
+      });
       const r = await shared.run(["pull"]);
       expect(r.stderr).toContain(`design ${editorId} is mapped into 2 folders (x, y): their pushes overwrite each other`);
     } finally {

@@ -43,7 +43,13 @@ describe("push only pushes", () => {
     const fresh = seedDesign(world).editorId;
     await mkdir(join(world.cwd, "fresh"), { recursive: true });
     await writeFile(join(world.cwd, "fresh", "mine.ts"), "export const mine = 1;\n");
-    const syncrc = { designs: [{ dir: "site", design: editorId }, { dir: "fresh", design: fresh }], pollIntervalSec: 0.05 };
+    const syncrc = {
+      designs: [
+        { dir: "site", design: editorId },
+        { dir: "fresh", design: fresh },
+      ],
+      pollIntervalSec: 0.05,
+    };
     await world.writeSyncrc(syncrc);
     try {
       const r = await world.run(["push", "fresh"]);

@@ -43,7 +43,8 @@ export interface E2eWorld {
 
 /** Fails early and clearly when the CLI was not built, or its freshness not checked (a test outside the e2e project). */
 export function assertBuilt(): void {
-  if (inject("builtCliChecked") !== true) throw new Error("this test runs dist/: list its file in E2E of vitest.config.ts, whose global setup rebuilds a stale dist/");
+  if (inject("builtCliChecked") !== true)
+    throw new Error("this test runs dist/: list its file in E2E of vitest.config.ts, whose global setup rebuilds a stale dist/");
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first (npm test does)`);
 }
 

@@ -23,7 +23,7 @@ usePulledSite(
     world = w;
     editorId = id;
   },
-  { "App.tsx": "export function App() { return null; }\n", "lib": "export const lib = 1;\n" },
+  { "App.tsx": "export function App() { return null; }\n", lib: "export const lib = 1;\n" },
 );
 
 describe("local names the service would refuse", () => {
@@ -109,7 +109,10 @@ describe("the daemon shown by status", () => {
 
   it("a lock whose pid now belongs to a process started later is not that daemon", async () => {
     // This test process started before the lock's time: the lock names a live pid, but not its holder.
-    await writeFile(site(".mpsync", "lock"), `${JSON.stringify({ pid: process.pid, hostname: hostname(), command: "mpsync watch", startedAt: Date.now() - 3_600_000 * 24 * 365 })}\n`);
+    await writeFile(
+      site(".mpsync", "lock"),
+      `${JSON.stringify({ pid: process.pid, hostname: hostname(), command: "mpsync watch", startedAt: Date.now() - 3_600_000 * 24 * 365 })}\n`,
+    );
     const doc = world.readJson<Status>((await world.run(["status", "--json"])).stdout);
     expect(doc.designs[0]?.daemon).toBeUndefined();
   });

@@ -18,12 +18,19 @@ describe("init", () => {
   it("maps a folder in a new .syncrc (without the key) and pulls the design", async () => {
     const r = await world.run(["init", "web", "--design", editorId, "--json"]);
     expect(r.code).toBe(0);
-    const doc = world.readJson<{ ok: boolean; dir: string; editorId: string; config: { path: string; created: boolean }; pull: { pulled: string[] } }>(r.stdout);
+    const doc = world.readJson<{ ok: boolean; dir: string; editorId: string; config: { path: string; created: boolean }; pull: { pulled: string[] } }>(
+      r.stdout,
+    );
     expect(doc).toMatchObject({ ok: true, dir: "web", editorId, config: { path: join(world.cwd, ".syncrc"), created: true } });
     expect(doc.pull.pulled.sort()).toEqual(["App.tsx", "index.css", "index.tsx", "tailwind.config.js"]);
     const syncrc = await readText(join(world.cwd, ".syncrc"));
     // The service it used is recorded (not the real one), with a poll that follows the emulator's generations.
-    expect(JSON.parse(syncrc)).toEqual({ $schema: "./.syncrc.schema.json", baseUrl: world.emulator.baseUrl, pollIntervalSec: 1, designs: [{ dir: "web", design: editorId }] });
+    expect(JSON.parse(syncrc)).toEqual({
+      $schema: "./.syncrc.schema.json",
+      baseUrl: world.emulator.baseUrl,
+      pollIntervalSec: 1,
+      designs: [{ dir: "web", design: editorId }],
+    });
     // A new shell without MPSYNC_BASE_URL still talks to the emulator.
     const later = await world.run(["status", "--json"], { env: { MPSYNC_BASE_URL: undefined } });
     expect(world.readJson<{ key: { serviceUrl: string } }>(later.stdout).key.serviceUrl).toBe(world.emulator.baseUrl);

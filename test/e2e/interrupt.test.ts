@@ -27,7 +27,10 @@ function bigDesign(): { editorId: string; files: Record<string, string> } {
 /** Every file under `dir` (relative), .mpsync/ left out. */
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).filter((p) => !p.startsWith(".mpsync"));
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .filter((p) => !p.startsWith(".mpsync"));
 }
 
 /** Runs `mpsync ...args`, sends SIGINT once a design file is on disk under `folder`, resolves the outcome. */
@@ -60,7 +63,10 @@ describe("Ctrl-C", () => {
     const folder = join(world.cwd, "web");
     const { code, stderr } = await interruptWhenWriting(["pull"], folder);
     expect(code).toBe(130);
-    const lines = stderr.trim().split("\n").filter((l) => l.includes("interrupted"));
+    const lines = stderr
+      .trim()
+      .split("\n")
+      .filter((l) => l.includes("interrupted"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^! interrupted: pull stopped in web( after [\d,]+ of [\d,]+ files)?; what was written is kept .*; run "mpsync pull" to finish$/);
     expect((await listFiles(folder)).filter((p) => p.includes(".mpsync.tmp"))).toEqual([]);
@@ -76,7 +82,11 @@ describe("Ctrl-C", () => {
     const folder = join(world.cwd, "web");
     const { code, stderr } = await interruptWhenWriting(["init", "web", "--design", editorId], folder);
     expect(code).toBe(130);
-    expect(stderr).toMatch(new RegExp(`! interrupted: web is mapped to ${editorId} in \\.syncrc, but its pull stopped in web.*; run "mpsync pull web" to finish \\(or remove the mapping from \\.syncrc to undo\\)`));
+    expect(stderr).toMatch(
+      new RegExp(
+        `! interrupted: web is mapped to ${editorId} in \\.syncrc, but its pull stopped in web.*; run "mpsync pull web" to finish \\(or remove the mapping from \\.syncrc to undo\\)`,
+      ),
+    );
     expect((await listFiles(folder)).filter((p) => p.includes(".mpsync.tmp"))).toEqual([]);
     expect(await readFile(join(world.cwd, ".syncrc"), "utf8")).toContain(editorId);
     const again = await world.run(["pull", "web"]);

@@ -35,7 +35,11 @@ describe("json-output.schema.json", () => {
     const status = await world.run(["status", "--json"]);
     const failed = await world.run(["versions", "--json", "--dir", "nowhere"]);
     expect(failed.code).not.toBe(0);
-    const docs: [string, unknown][] = [["pull", JSON.parse(pull.stdout)], ["status", JSON.parse(status.stdout)], ["error", JSON.parse(failed.stdout)]];
+    const docs: [string, unknown][] = [
+      ["pull", JSON.parse(pull.stdout)],
+      ["status", JSON.parse(status.stdout)],
+      ["error", JSON.parse(failed.stdout)],
+    ];
     for (const [kind, doc] of docs) expect(schemaMismatch([kind], doc), kind).toBeUndefined();
     const withExtra = { ...(JSON.parse(status.stdout) as Record<string, unknown>), surprise: 1 };
     expect(schemaMismatch(["status"], withExtra)).toMatch(/surprise/);
@@ -63,7 +67,9 @@ describe("json-output.schema.json", () => {
   });
 
   it("names every event the engine has; watch --help and the README list them all", async () => {
-    const schema = JSON.parse(await readFile(join(REPO, "json-output.schema.json"), "utf8")) as { definitions: { event: { oneOf: { properties: { event: { const: string } } }[] } } };
+    const schema = JSON.parse(await readFile(join(REPO, "json-output.schema.json"), "utf8")) as {
+      definitions: { event: { oneOf: { properties: { event: { const: string } } }[] } };
+    };
     expect(schema.definitions.event.oneOf.map((o) => o.properties.event.const)).toEqual([...SYNC_EVENT_NAMES]);
     const help = await world.run(["watch", "--help"]);
     const readme = await readFile(join(REPO, "README.md"), "utf8");

@@ -92,7 +92,10 @@ describe("one voice", () => {
     await t.until(/pushed/);
     t.child.kill("SIGINT");
     await t.closed;
-    const lines = t.screen().split(/\r?\n/).filter((l) => l.trim() !== "");
+    const lines = t
+      .screen()
+      .split(/\r?\n/)
+      .filter((l) => l.trim() !== "");
     expect(lines.filter((l) => /\b(INFO|WARN|DEBUG|ERROR)\b/.test(l))).toEqual([]);
     expect(lines.filter((l) => /\s\w+=\S/.test(l))).toEqual([]);
     expect(lines.find((l) => /reload/i.test(l))).toMatch(/^\d\d:\d\d:\d\d \S+ /);

@@ -92,7 +92,10 @@ describe("status --watch, piped", () => {
     child.kill("SIGINT");
     const code = await new Promise((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
-    const docs = out.trim().split("\n").map((l) => JSON.parse(l) as { designs: { dir: string; state: string }[] });
+    const docs = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { designs: { dir: string; state: string }[] });
     expect(docs.length).toBeGreaterThanOrEqual(2);
     expect(docs[0]?.designs[0]).toMatchObject({ dir: "site", localChanges: [] });
   });

@@ -39,7 +39,8 @@ describe("a reader that leaves early (mpsync pull -v | head -1)", () => {
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       expect(stderr).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
       expect(code).toBe(0);
-      for (let i = 0; i < 400; i += 57) expect(await readFile(join(other.cwd, "site", "src", `g${String(i).padStart(3, "0")}.ts`), "utf8")).toBe(`export const g${i} = ${i};\n`);
+      for (let i = 0; i < 400; i += 57)
+        expect(await readFile(join(other.cwd, "site", "src", `g${String(i).padStart(3, "0")}.ts`), "utf8")).toBe(`export const g${i} = ${i};\n`);
       expect(await readFile(join(other.cwd, "site", "src", "g399.ts"), "utf8")).toBe("export const g399 = 399;\n");
     } finally {
       await other.close();

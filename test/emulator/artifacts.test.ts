@@ -4,7 +4,9 @@ import {
   designStatusSchema,
   publishResponseSchema,
   readFilesResponseSchema,
-  writeFilesResponseSchema, toPublishResult } from "../../src/api/schemas.js";
+  writeFilesResponseSchema,
+  toPublishResult,
+} from "../../src/api/schemas.js";
 import { call, createBlank, json, useEmulators } from "./helpers.js";
 
 const start = useEmulators();
@@ -23,13 +25,7 @@ describe("emulator: artifacts and files", () => {
       },
     });
     expect(answer.status).toBe(200);
-    expect(writeFilesResponseSchema.parse(answer.body).files).toEqual([
-      "App.tsx",
-      "index.tsx",
-      "index.css",
-      "tailwind.config.js",
-      "components/Button.tsx",
-    ]);
+    expect(writeFilesResponseSchema.parse(answer.body).files).toEqual(["App.tsx", "index.tsx", "index.css", "tailwind.config.js", "components/Button.tsx"]);
     const after = emu.control.getFiles(editorId);
     expect(after["App.tsx"]).toBe("export default function App() { return null; }\n");
     expect(after["components/Button.tsx"]).toBe("export const Button = 1;\n");
@@ -44,7 +40,12 @@ describe("emulator: artifacts and files", () => {
     const { editorId, artifactId } = await createBlank(emu);
     for (const fileName of ["../evil.ts", "/etc/passwd", "a\\b.ts", "a//b.ts", "x\u0000.ts"]) {
       const answer = await call(emu, "PATCH", `/v3/designs/${editorId}/artifacts/${artifactId}/files`, {
-        body: { files: [{ fileName: "ok.ts", code: "" }, { fileName, code: "" }] },
+        body: {
+          files: [
+            { fileName: "ok.ts", code: "" },
+            { fileName, code: "" },
+          ],
+        },
       });
       expect(answer.status, JSON.stringify(fileName)).toBe(400);
       expect(json(answer)["error"]).toMatch(/Invalid file name/);

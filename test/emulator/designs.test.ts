@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  designSchema,
-  designSystemsResponseSchema,
-  readFilesResponseSchema,
-  versionsPageSchema,
-} from "../../src/api/schemas.js";
+import { designSchema, designSystemsResponseSchema, readFilesResponseSchema, versionsPageSchema } from "../../src/api/schemas.js";
 import { call, createBlank, json, KEY_A, KEY_B, useEmulators } from "./helpers.js";
 
 const start = useEmulators();
@@ -60,9 +55,7 @@ describe("emulator: designs", () => {
     if (first === undefined) throw new Error("no design system");
     const byId = designSchema.parse(json(await call(emu, "POST", "/v3/designs", { body: { designSystemId: first.id } })));
     expect(emu.control.getDesign(byId.editorId).designSystemId).toBe(first.id);
-    const byName = designSchema.parse(
-      json(await call(emu, "POST", "/v3/designs", { body: { designSystem: first.name.toUpperCase() } })),
-    );
+    const byName = designSchema.parse(json(await call(emu, "POST", "/v3/designs", { body: { designSystem: first.name.toUpperCase() } })));
     expect(emu.control.getDesign(byName.editorId).designSystemId).toBe(first.id);
     const badId = await call(emu, "POST", "/v3/designs", { body: { designSystemId: "ds-nope" } });
     expect(badId.status).toBe(400);
@@ -75,8 +68,7 @@ describe("emulator: designs", () => {
     const { editorId, artifactId } = await createBlank(emu);
     let source = artifactId;
     for (let i = 2; i <= 45; i += 1) source = emu.control.setFiles(editorId, { "App.tsx": `// ${i}` }, { newArtifact: true, title: `t${i}` });
-    const page = async (skip: number) =>
-      versionsPageSchema.parse((await call(emu, "GET", `/v3/designs/${editorId}/versions?skip=${skip}`)).body);
+    const page = async (skip: number) => versionsPageSchema.parse((await call(emu, "GET", `/v3/designs/${editorId}/versions?skip=${skip}`)).body);
     const [p1, p2, p3, p4] = await Promise.all([page(0), page(20), page(40), page(45)]);
     expect(p1.versions.map((v) => v.versionLabel).slice(0, 3)).toEqual(["v45", "v44", "v43"]);
     expect(p1.versions[0]).toMatchObject({ artifactId: source, title: "t45" });

@@ -80,7 +80,12 @@ describe("emulator: fault injection", () => {
     ).rejects.toThrow();
     // The write happened even though its answer was lost.
     expect(emu.control.getFiles(editorId)["a.ts"]).toBe("1");
-    expect(emu.control.requests().filter((e) => e.status === 0).map((e) => e.fault)).toEqual(["drop", "drop"]);
+    expect(
+      emu.control
+        .requests()
+        .filter((e) => e.status === 0)
+        .map((e) => e.fault),
+    ).toEqual(["drop", "drop"]);
   });
 
   it("sends malformed answers: html, truncated, wrong shape, invalid JSON", async () => {

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  designSchema,
-  designStatusSchema,
-  messagesPageSchema,
-  promptResponseSchema, messageText } from "../../src/api/schemas.js";
+import { designSchema, designStatusSchema, messagesPageSchema, promptResponseSchema, messageText } from "../../src/api/schemas.js";
 import { call, createBlank, json, KEY_A, KEY_B, useEmulators, waitUntilIdle } from "./helpers.js";
 
 const start = useEmulators();
@@ -140,7 +136,12 @@ describe("emulator: generation", () => {
     const files = emu.control.getFiles(editorId);
     expect(files["App.tsx"]).toBe("custom app without region");
     expect(Object.keys(files)).toEqual(["App.tsx", "components/AddNav.tsx"]);
-    expect(emu.control.getDesign(editorId).versions.map((v) => v.artifactId).slice(0, 2)).toEqual([artifactId, picked]);
+    expect(
+      emu.control
+        .getDesign(editorId)
+        .versions.map((v) => v.artifactId)
+        .slice(0, 2),
+    ).toEqual([artifactId, picked]);
   });
 
   it("pages messages 10 at a time, newest first", async () => {

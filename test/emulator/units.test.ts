@@ -62,7 +62,14 @@ describe("router, compile, poll limiter", () => {
   it("picks loaders by extension and reports 1-based columns", async () => {
     expect(loaderFor("a/b.TSX")).toBe("tsx");
     expect(loaderFor("README.md")).toBeUndefined();
-    expect(await compileFiles(new Map([["ok.css", "a{}"], ["x.ts", "const = 1;"]]))).toEqual({ ok: false, error: 'x.ts:1:7: Expected identifier but found "="' });
+    expect(
+      await compileFiles(
+        new Map([
+          ["ok.css", "a{}"],
+          ["x.ts", "const = 1;"],
+        ]),
+      ),
+    ).toEqual({ ok: false, error: 'x.ts:1:7: Expected identifier but found "="' });
   });
 
   it("limits polls per owner and design, rounding Retry-After up", () => {

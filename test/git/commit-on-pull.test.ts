@@ -52,7 +52,9 @@ describe("git.commitOnPull with mpsync pull", () => {
 
     expect(subjects(h.home, "HEAD")).toEqual(["initial", "design: v1 Initial version", "design: v2 make the header sticky", "design: v3 add a footer"]);
     expect(git(h.home, "log", "-1", "--format=%at", "HEAD")).toBe(String(Math.floor(v3.timeCreated / 1000)));
-    expect(git(h.home, "log", "-1", "--format=%B", "HEAD~1")).toBe(`design: v2 make the header sticky\n\neditorId: ${h.editorId}\nartifactId: ${v2.artifactId}`);
+    expect(git(h.home, "log", "-1", "--format=%B", "HEAD~1")).toBe(
+      `design: v2 make the header sticky\n\neditorId: ${h.editorId}\nartifactId: ${v2.artifactId}`,
+    );
     const touched = git(h.home, "show", "--name-only", "--format=", "HEAD~1").split("\n");
     expect(touched.length).toBeGreaterThan(0);
     expect(touched.every((p) => p.startsWith("design/"))).toBe(true);
@@ -93,10 +95,17 @@ describe("git.commitOnPull with mpsync pull", () => {
     await setCommitOnPull(false);
     expect((await pull()).code).toBe(0);
     const v1 = h.remoteFiles();
-    h.emu.control.setFiles(h.editorId, { ...v1, "components/AddTabs.tsx": "export function AddTabs() { return null; }\n" }, { newArtifact: true, title: "add tabs" });
+    h.emu.control.setFiles(
+      h.editorId,
+      { ...v1, "components/AddTabs.tsx": "export function AddTabs() { return null; }\n" },
+      { newArtifact: true, title: "add tabs" },
+    );
     expect((await pull()).code).toBe(0);
     await setCommitOnPull(true);
-    const v3: Record<string, string> = { ...h.remoteFiles(), "App.tsx": 'import { AddTabs } from "./components/AddTabs";\nexport function App() { return <AddTabs />; }\n' };
+    const v3: Record<string, string> = {
+      ...h.remoteFiles(),
+      "App.tsx": 'import { AddTabs } from "./components/AddTabs";\nexport function App() { return <AddTabs />; }\n',
+    };
     h.emu.control.setFiles(h.editorId, v3, { newArtifact: true, title: "use the tabs" });
     // A local edit waiting to be pushed stays out of the version's commit.
     await h.writeLocal("index.css", "/* mine, not pushed yet */\n");
@@ -104,7 +113,11 @@ describe("git.commitOnPull with mpsync pull", () => {
 
     expect(subjects(h.home, "HEAD")).toEqual(["initial", "design: v3 use the tabs"]);
     const tree = git(h.home, "ls-tree", "-r", "--name-only", "HEAD", "--", "design").split("\n").sort();
-    expect(tree).toEqual(Object.keys(v3).map((n) => `design/${n}`).sort());
+    expect(tree).toEqual(
+      Object.keys(v3)
+        .map((n) => `design/${n}`)
+        .sort(),
+    );
     expect(git(h.home, "show", "HEAD:design/components/AddTabs.tsx") + "\n").toBe(v3["components/AddTabs.tsx"]);
     expect(git(h.home, "show", "HEAD:design/index.css") + "\n").toBe(v3["index.css"]);
     // The local edit shows as an unstaged change on top of the version, nothing as staged.

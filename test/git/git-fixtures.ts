@@ -49,7 +49,10 @@ export async function treeFingerprint(root: string): Promise<Record<string, stri
       const abs = join(dir, entry.name);
       if (entry.name === ".git") continue;
       if (entry.isDirectory()) await walk(abs);
-      else out[relative(root, abs)] = createHash("sha256").update(await readFile(abs)).digest("hex");
+      else
+        out[relative(root, abs)] = createHash("sha256")
+          .update(await readFile(abs))
+          .digest("hex");
     }
   };
   await walk(root);

@@ -10,7 +10,10 @@ describe("a git command that fails", () => {
   it("is GIT_FAILED (a failure of git, not a bug: INTERNAL was wrong) and says git's first line", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mpsync-gitfail-"));
     try {
-      const err: unknown = await runGit(["rev-parse", "HEAD"], { cwd: dir }).then(() => undefined, (e: unknown) => e);
+      const err: unknown = await runGit(["rev-parse", "HEAD"], { cwd: dir }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(errorCode(err)).toBe("GIT_FAILED");
       expect((err as Error).message).toMatch(/^git rev-parse failed: not a git repository/);
     } finally {

@@ -49,7 +49,9 @@ async function repoSnapshot() {
   return {
     head: git(h.home, "rev-parse", "HEAD"),
     branch: git(h.home, "symbolic-ref", "HEAD"),
-    index: createHash("sha256").update(await readFile(join(h.home, ".git", "index"))).digest("hex"),
+    index: createHash("sha256")
+      .update(await readFile(join(h.home, ".git", "index")))
+      .digest("hex"),
     staged: stagedPaths(h.home),
     tree: await treeFingerprint(h.home),
   };
@@ -84,7 +86,11 @@ describe("mpsync history export", () => {
       // Each commit holds exactly that version's files, under the mapped folder's path.
       const files = h.emu.control.getFiles(h.editorId, v.artifactId);
       const listed = git(h.home, "ls-tree", "-r", "--name-only", sha).split("\n").sort();
-      expect(listed).toEqual(Object.keys(files).map((n) => `design/${n}`).sort());
+      expect(listed).toEqual(
+        Object.keys(files)
+          .map((n) => `design/${n}`)
+          .sort(),
+      );
       expect(git(h.home, "show", `${sha}:design/App.tsx`) + "\n").toBe(files["App.tsx"]);
     });
     expect(git(h.home, "log", "--format=%s", "design-history", "--", "design/App.tsx").split("\n").length).toBeGreaterThan(0);

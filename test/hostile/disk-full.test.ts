@@ -65,7 +65,9 @@ describe("a full disk", () => {
     await h.writeLocal("index.css", "/* an edit on a full disk */\n");
     await fillDisk(join(h.root, "filler.bin"));
     const full = await h.waitForEvent((e) => e.event === "error" && e.code === "DISK_FULL", { since: mark, timeoutMs: 15_000 });
-    expect(full.message).toMatch(/^the disk holding design is full \(ENOSPC\): its pushes and pulls wait, .*your edits stay on disk; sync resumes by itself once space is freed \(next try in [\d.]+ s\)$/);
+    expect(full.message).toMatch(
+      /^the disk holding design is full \(ENOSPC\): its pushes and pulls wait, .*your edits stay on disk; sync resumes by itself once space is freed \(next try in [\d.]+ s\)$/,
+    );
     // Several retries later (the push fails before any request now: its texts are journalled
     // before the remote read), still that one line: ten status polls span several backoffs.
     const polls = (): number => h.emu.control.countRequests((e) => e.path.endsWith("/status"));

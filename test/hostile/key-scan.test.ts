@@ -110,7 +110,10 @@ describe("the API key never leaks", () => {
     expect(outputs.some((o) => o.text.includes(": 403"))).toBe(true);
 
     for (const secret of [KEY, WRONG_KEY]) {
-      expect(outputs.filter((o) => o.text.includes(secret)).map((o) => o.what), `outputs holding ${secret}`).toEqual([]);
+      expect(
+        outputs.filter((o) => o.text.includes(secret)).map((o) => o.what),
+        `outputs holding ${secret}`,
+      ).toEqual([]);
       expect(await filesContaining(home, secret), `files holding ${secret}`).toEqual([]);
     }
   }, 60_000);

@@ -140,7 +140,8 @@ describe("hostile bytes from a raw server", () => {
     expect(report.refusedNames[0]?.reason).toContain("size cap");
     expect(summarizeCycle(report).removed).toEqual([]);
     // The working files are untouched (only .mpsync/ may record the cycle).
-    const working = (tree: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(tree).filter(([k]) => !k.startsWith(".mpsync")));
+    const working = (tree: Record<string, unknown>): Record<string, unknown> =>
+      Object.fromEntries(Object.entries(tree).filter(([k]) => !k.startsWith(".mpsync")));
     expect(working(await snapshotTree(harness.root))).toEqual(working(before));
   });
 

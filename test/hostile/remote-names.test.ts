@@ -42,7 +42,9 @@ async function expectContained(harness: Harness): Promise<string[]> {
   const gitLike = entries.filter((e) => e.rel.split("/").some((seg) => seg.toLowerCase().replace(/[. ]+$/, "") === ".git"));
   expect(gitLike, "a .git entry was created").toEqual([]);
   expect(entries.filter((e) => e.kind === "symlink")).toEqual([]);
-  return entries.filter((e) => e.kind === "file" && e.rel.startsWith("design/") && !e.rel.startsWith("design/.mpsync/")).map((e) => e.rel.slice("design/".length));
+  return entries
+    .filter((e) => e.kind === "file" && e.rel.startsWith("design/") && !e.rel.startsWith("design/.mpsync/"))
+    .map((e) => e.rel.slice("design/".length));
 }
 
 function refusedSet(s: CycleSummary): Set<string> {
@@ -100,7 +102,10 @@ describe("hostile remote names through a real pull", () => {
     const { h: harness, s } = await pullWith(Object.fromEntries(hostile.map((n, i) => [n, `pwned ${i}\n`])));
 
     const refused = refusedSet(s);
-    expect(hostile.filter((n) => !refused.has(n)), "names that were not refused").toEqual([]);
+    expect(
+      hostile.filter((n) => !refused.has(n)),
+      "names that were not refused",
+    ).toEqual([]);
     for (const r of s.refusedNames) {
       expect(r.reason, `reason for ${JSON.stringify(r.name)}`).toMatch(/\S/);
       expect(r.reason).not.toContain("\n");
@@ -191,7 +196,11 @@ describe("hostile remote names through a real pull", () => {
       await symlink(outside, join(harness.root, "linkdir"));
       await rm(join(harness.root, "index.css"));
       await symlink(join(outside, "target.txt"), join(harness.root, "index.css"));
-      harness.emu.control.setFiles(harness.editorId, { ...SAFE_FILES, "index.css": "remote css\n", "linkdir/pwn.txt": "pwned\n", "linkdir/target.txt": "pwned\n" }, { newArtifact: true });
+      harness.emu.control.setFiles(
+        harness.editorId,
+        { ...SAFE_FILES, "index.css": "remote css\n", "linkdir/pwn.txt": "pwned\n", "linkdir/target.txt": "pwned\n" },
+        { newArtifact: true },
+      );
       // A refusal may reject the cycle or be reported; either way the link targets stay untouched.
       await sync.fullSync().catch(() => undefined);
       expect((await readdir(outside)).sort()).toEqual(["target.txt"]);

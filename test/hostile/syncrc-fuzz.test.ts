@@ -23,7 +23,21 @@ afterAll(async () => {
 
 /** A problem line longer than this is not "one line a user can read". */
 const MAX_PROBLEM_CHARS = 600;
-const KEYS = ["baseUrl", "designs", "pollIntervalSec", "remoteCheckSec", "debounceMs", "ignore", "onConflict", "git", "concurrency", "publishOnPush", "logLevel", "$schema", "apiKey"];
+const KEYS = [
+  "baseUrl",
+  "designs",
+  "pollIntervalSec",
+  "remoteCheckSec",
+  "debounceMs",
+  "ignore",
+  "onConflict",
+  "git",
+  "concurrency",
+  "publishOnPush",
+  "logLevel",
+  "$schema",
+  "apiKey",
+];
 
 const VALID = {
   $schema: "./syncrc.schema.json",
@@ -67,27 +81,37 @@ function breach(outcome: unknown): string | undefined {
 async function check(bytes: string | Uint8Array): Promise<void> {
   const outcome = await load(bytes);
   const why = breach(outcome);
-  if (why !== undefined) throw new Error(`${why}\n  for .syncrc ${JSON.stringify(typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("latin1")).slice(0, 400)}`);
+  if (why !== undefined)
+    throw new Error(`${why}\n  for .syncrc ${JSON.stringify(typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("latin1")).slice(0, 400)}`);
 }
 
 const anyJson = fc.jsonValue({ maxDepth: 4 });
 const nearValid = fc
   .record({
     top: fc.dictionary(fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 12 })), anyJson, { maxKeys: 6 }),
-    designs: fc.array(fc.dictionary(fc.oneof(fc.constantFrom("dir", "design"), fc.string({ maxLength: 6 })), fc.oneof(anyJson, fc.string({ unit: "binary" })), { maxKeys: 3 }), {
-      maxLength: 3,
-    }),
+    designs: fc.array(
+      fc.dictionary(fc.oneof(fc.constantFrom("dir", "design"), fc.string({ maxLength: 6 })), fc.oneof(anyJson, fc.string({ unit: "binary" })), { maxKeys: 3 }),
+      {
+        maxLength: 3,
+      },
+    ),
     keepDesigns: fc.boolean(),
   })
   .map(({ top, designs, keepDesigns }) => ({ ...VALID, ...top, ...(keepDesigns ? {} : { designs }) }));
 
 describe(".syncrc fuzzing", () => {
   it("random JSON values: CONFIG_INVALID, one line per problem", async () => {
-    await fc.assert(fc.asyncProperty(anyJson, (value) => check(JSON.stringify(value))), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(anyJson, (value) => check(JSON.stringify(value))),
+      { numRuns: 300 },
+    );
   });
 
   it("valid configs with random keys and values (every key, and inside designs)", async () => {
-    await fc.assert(fc.asyncProperty(nearValid, (value) => check(JSON.stringify(value, null, 2))), { numRuns: 400 });
+    await fc.assert(
+      fc.asyncProperty(nearValid, (value) => check(JSON.stringify(value, null, 2))),
+      { numRuns: 400 },
+    );
   });
 
   it("hostile strings in every string slot: newlines, control characters, huge values, lone surrogates", async () => {
@@ -113,12 +137,33 @@ describe(".syncrc fuzzing", () => {
     const spliced = fc
       .tuple(fc.nat({ max: text.length }), fc.nat({ max: 8 }), fc.string({ unit: "binary", maxLength: 6 }))
       .map(([at, drop, insert]) => text.slice(0, at) + insert + text.slice(at + drop));
-    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), (bytes) => check(bytes)), { numRuns: 300 });
-    await fc.assert(fc.asyncProperty(spliced, (t) => check(t)), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), (bytes) => check(bytes)),
+      { numRuns: 300 },
+    );
+    await fc.assert(
+      fc.asyncProperty(spliced, (t) => check(t)),
+      { numRuns: 300 },
+    );
   });
 
   it("known edge texts", async () => {
-    for (const t of ["", "\ufeff", "null", "[]", "{", '{"designs":', "/* only a comment */", "{}//", '{"__proto__":{"designs":[]}}', '{"constructor":{"prototype":{}}}', "1e999", '"\\ud800"', "{".repeat(5_000) + "}".repeat(5_000), "[".repeat(100_000)]) {
+    for (const t of [
+      "",
+      "\ufeff",
+      "null",
+      "[]",
+      "{",
+      '{"designs":',
+      "/* only a comment */",
+      "{}//",
+      '{"__proto__":{"designs":[]}}',
+      '{"constructor":{"prototype":{}}}',
+      "1e999",
+      '"\\ud800"',
+      "{".repeat(5_000) + "}".repeat(5_000),
+      "[".repeat(100_000),
+    ]) {
       await check(t);
     }
   });

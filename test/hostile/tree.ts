@@ -37,7 +37,12 @@ export async function listTree(root: string): Promise<TreeEntry[]> {
 export async function snapshotTree(root: string): Promise<Record<string, string>> {
   const snap: Record<string, string> = {};
   for (const entry of await listTree(root)) {
-    snap[entry.rel] = entry.kind === "file" ? createHash("sha256").update(await readFile(join(root, entry.rel))).digest("hex") : entry.kind;
+    snap[entry.rel] =
+      entry.kind === "file"
+        ? createHash("sha256")
+            .update(await readFile(join(root, entry.rel)))
+            .digest("hex")
+        : entry.kind;
   }
   return snap;
 }

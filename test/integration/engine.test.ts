@@ -284,7 +284,10 @@ describe("safety", () => {
     const snapshot = sync.readRemote();
     const remoteAfterScan = {
       then(ok: (s: RemoteSnapshot) => unknown, fail: (e: unknown) => unknown) {
-        return h.writeLocal("index.css", "/* saved during pull */\n").then(() => snapshot).then(ok, fail);
+        return h
+          .writeLocal("index.css", "/* saved during pull */\n")
+          .then(() => snapshot)
+          .then(ok, fail);
       },
     } as unknown as Promise<RemoteSnapshot>;
     await sync.fullSync({ remote: remoteAfterScan });

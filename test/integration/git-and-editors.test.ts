@@ -25,7 +25,6 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   return stdout;
 }
 
-
 describe("git", () => {
   it("a branch switch during watch goes out as one PATCH, with no conflict from the daemon's own writes", async () => {
     h = await startHarness({ syncrc: { debounceMs: 200 } });
@@ -94,7 +93,10 @@ describe("git pause", () => {
     // ...and all of them went out as one PATCH once it was released.
     expect(h.emu.control.countRequests(isPatch) - patchesBefore, requestLog()).toBe(1);
     expect(h.remoteFiles()["components/Button.tsx"]).toBe("/* during rebase: components/Button.tsx */\n");
-    expect(logs.some((l) => l.includes("held pushes during rebase")), logs.join("\n")).toBe(true);
+    expect(
+      logs.some((l) => l.includes("held pushes during rebase")),
+      logs.join("\n"),
+    ).toBe(true);
     await daemon.stop();
     daemon = undefined;
     await runtime.close();

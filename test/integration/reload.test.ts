@@ -68,7 +68,9 @@ describe("a saved .syncrc", () => {
     let mark = h.mark();
     await writeFile(path, '{ "designs": [ { "dir": "design", "design": 42 } ] }');
     const refused = await h.waitForEvent((e) => e.event === "error" && e.code === "CONFIG_INVALID", { since: mark });
-    expect(refused.message).toMatch(/^reload refused, the running designs keep their settings \(fix \.syncrc: it is read again when saved\): .*designs\[0\]\.design/);
+    expect(refused.message).toMatch(
+      /^reload refused, the running designs keep their settings \(fix \.syncrc: it is read again when saved\): .*designs\[0\]\.design/,
+    );
     await h.writeLocal("index.css", "/* after a refused reload */\n");
     await h.waitForEvent((e) => e.event === "pushed", { since: mark });
     expect(h.events.filter((e) => codeOf(e) === "CONFIG_INVALID")).toHaveLength(1);

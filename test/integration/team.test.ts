@@ -52,7 +52,11 @@ describe("two daemons on one design", () => {
     const [a, b] = await team();
     await a.writeLocal("from-a.ts", "export const a = 1;\n");
     await b.writeLocal("from-b.ts", "export const b = 2;\n");
-    await until(async () => (await a.readLocal("from-b.ts")) !== undefined && (await b.readLocal("from-a.ts")) !== undefined, 15_000, "both files in both folders");
+    await until(
+      async () => (await a.readLocal("from-b.ts")) !== undefined && (await b.readLocal("from-a.ts")) !== undefined,
+      15_000,
+      "both files in both folders",
+    );
     expect(await a.readLocal("from-b.ts")).toBe("export const b = 2;\n");
     expect(await b.readLocal("from-a.ts")).toBe("export const a = 1;\n");
     expect(a.remoteFiles()["from-a.ts"]).toBe("export const a = 1;\n");

@@ -15,7 +15,6 @@ afterEach(async () => {
 
 const isPatch = (e: { method: string }): boolean => e.method === "PATCH";
 
-
 describe("watch", () => {
   it("pulls at start, then pushes a save as one PATCH and never echoes its own writes", async () => {
     h = await startHarness();
@@ -27,7 +26,9 @@ describe("watch", () => {
     expect(h.emu.control.countRequests(isPatch)).toBe(1);
     // A few poll cycles later there is still exactly one PATCH: the pull's writes did not echo.
     const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
-    await h.emu.control.waitForRequest((e) => e.path.endsWith("/status") && h.emu.control.countRequests((x) => x.path.endsWith("/status")) >= polls + 3, { timeoutMs: 5000 });
+    await h.emu.control.waitForRequest((e) => e.path.endsWith("/status") && h.emu.control.countRequests((x) => x.path.endsWith("/status")) >= polls + 3, {
+      timeoutMs: 5000,
+    });
     expect(h.emu.control.countRequests(isPatch)).toBe(1);
   });
 
@@ -78,7 +79,11 @@ describe("watch", () => {
     await mkdir(join(h.root, "features", "cart", "ui"), { recursive: true });
     await writeFile(join(h.root, "features", "cart", "index.ts"), "export * from './ui/Cart';\n");
     await writeFile(join(h.root, "features", "cart", "ui", "Cart.tsx"), "export const Cart = () => null;\n");
-    await until(() => h.remoteFiles()["features/cart/ui/Cart.tsx"] !== undefined && h.remoteFiles()["features/cart/index.ts"] !== undefined, 10_000, "the new tree on the service");
+    await until(
+      () => h.remoteFiles()["features/cart/ui/Cart.tsx"] !== undefined && h.remoteFiles()["features/cart/index.ts"] !== undefined,
+      10_000,
+      "the new tree on the service",
+    );
     await daemon.workers[0]!.idle();
     await writeFile(join(h.root, "features", "cart", "ui", "Cart.tsx"), "export const Cart = () => 'cart';\n");
     await until(() => h.remoteFiles()["features/cart/ui/Cart.tsx"] === "export const Cart = () => 'cart';\n", 10_000, "the later save");
@@ -93,7 +98,11 @@ describe("watch", () => {
     await until(() => h.remoteFiles()["widgets/B.tsx"] !== undefined && h.remoteFiles()["widgets/A.tsx"] !== undefined, 10_000, "the folder on the service");
     await daemon.workers[0]!.idle();
     await rename(join(h.root, "widgets"), join(h.root, "parts"));
-    await until(() => h.remoteFiles()["parts/A.tsx"] === "export const A = 1;\n" && h.remoteFiles()["parts/B.tsx"] === "export const B = 2;\n", 10_000, "the renamed folder on the service");
+    await until(
+      () => h.remoteFiles()["parts/A.tsx"] === "export const A = 1;\n" && h.remoteFiles()["parts/B.tsx"] === "export const B = 2;\n",
+      10_000,
+      "the renamed folder on the service",
+    );
     await daemon.workers[0]!.idle();
     // Not pulled back into the old folder, not deleted on the service.
     expect(await readdir(h.root)).not.toContain("widgets");
@@ -231,7 +240,9 @@ describe("publishOnPush", () => {
     expect(published).not.toBe(before);
     // Let the daemon see the moved artifact through a few status polls.
     const polls = h.emu.control.countRequests((e) => e.path.endsWith("/status"));
-    await h.emu.control.waitForRequest((e) => e.path.endsWith("/status") && h.emu.control.countRequests((x) => x.path.endsWith("/status")) >= polls + 3, { timeoutMs: 10_000 });
+    await h.emu.control.waitForRequest((e) => e.path.endsWith("/status") && h.emu.control.countRequests((x) => x.path.endsWith("/status")) >= polls + 3, {
+      timeoutMs: 10_000,
+    });
     await daemon.workers[0]!.idle();
     const after = h.events.slice(mark);
     expect(after.filter((e) => ["pulled", "conflict", "error", "halted"].includes(e.event))).toEqual([]);

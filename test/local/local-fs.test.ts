@@ -2,13 +2,7 @@ import { chmod, mkdir, open, readdir, readFile, rename, stat, symlink, writeFile
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { INLINE_WRITE_MAX_BYTES, removeHeld, writeFileAtomicallyGuarded } from "../../src/local/atomic-write.js";
-import {
-  backupLocalFile,
-  removeIfUnchanged,
-  removeLocalFile,
-  replaceIfUnchanged,
-  writeLocalFile,
-} from "../../src/local/local-fs.js";
+import { backupLocalFile, removeIfUnchanged, removeLocalFile, replaceIfUnchanged, writeLocalFile } from "../../src/local/local-fs.js";
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
 import { hashContent } from "../../src/core/hash.js";
 import { makeTempDir } from "../support/temp-dir.js";

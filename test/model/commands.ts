@@ -71,7 +71,10 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   {
     arbitrary: fc.record({
       k: fc.constant("generate" as const),
-      edits: fc.array(fc.record({ path, op: fc.constantFrom("edit" as const, "edit" as const, "add" as const, "remove" as const), line }), { minLength: 1, maxLength: 3 }),
+      edits: fc.array(fc.record({ path, op: fc.constantFrom("edit" as const, "edit" as const, "add" as const, "remove" as const), line }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
       hostile: fc.option(fc.nat({ max: HOSTILE_NAMES.length - 1 }), { nil: undefined, freq: 4 }),
     }),
     weight: 3,
@@ -304,7 +307,10 @@ function generate(w: World, edits: GenEdit[], hostile: number | undefined): void
   for (const [rel, text] of w.service.active().files) w.noteRemote(rel, text);
 }
 
-async function applyEngineCommand(w: World, c: Extract<Command, { k: "push" | "pushCommand" | "full" | "check" | "crash" | "crashMid" | "quiet" }>): Promise<string[]> {
+async function applyEngineCommand(
+  w: World,
+  c: Extract<Command, { k: "push" | "pushCommand" | "full" | "check" | "crash" | "crashMid" | "quiet" }>,
+): Promise<string[]> {
   switch (c.k) {
     case "check":
       // Like the worker: a content check runs only with nothing pending (else a full sync).

@@ -173,14 +173,7 @@ function jsonResponse(status: number, body: unknown, headers: IncomingHttpHeader
  * Answers one call: `effect` runs (the server did the work) unless the fault struck before it,
  * then the answer (or its loss) goes through the client's own response handling.
  */
-function answer<T>(
-  fault: FaultKind | undefined,
-  endpoint: Endpoint<T>,
-  url: string,
-  now: number,
-  effect: () => unknown,
-  invalid: unknown,
-): T {
+function answer<T>(fault: FaultKind | undefined, endpoint: Endpoint<T>, url: string, now: number, effect: () => unknown, invalid: unknown): T {
   const ctx = callContext(endpoint, url, []);
   const schema: z.ZodType<T> = endpoint.response;
   switch (fault) {
@@ -229,7 +222,14 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
         const fault = takeFault(service, "getActiveArtifact");
         const a = artifactOf(editorId, service.activeId);
         // The fake always has an artifact: the answer is never the "no artifact yet" shape.
-        return answer(fault, ENDPOINTS.getActiveArtifact, urlOf(ENDPOINTS.getActiveArtifact, { editorId }), now(), () => ({ artifactId: a.id, files: [...a.files.keys()] }), { artifactId: "", files: [] }) as Artifact;
+        return answer(
+          fault,
+          ENDPOINTS.getActiveArtifact,
+          urlOf(ENDPOINTS.getActiveArtifact, { editorId }),
+          now(),
+          () => ({ artifactId: a.id, files: [...a.files.keys()] }),
+          { artifactId: "", files: [] },
+        ) as Artifact;
       }),
     readFiles: (editorId, artifactId, fileNames) =>
       call(() => {
@@ -237,7 +237,9 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
         const names = ENDPOINTS.readFiles.body.parse({ fileNames }).fileNames;
         const a = artifactOf(editorId, artifactId);
         const effect = () => ({ files: names.flatMap((name) => (a.files.has(name) ? [{ name, content: a.files.get(name) }] : [])) });
-        const got = answer(fault, ENDPOINTS.readFiles, urlOf(ENDPOINTS.readFiles, { editorId, artifactId }), now(), effect, { files: [{ name: names[0] ?? "x" }] }).files;
+        const got = answer(fault, ENDPOINTS.readFiles, urlOf(ENDPOINTS.readFiles, { editorId, artifactId }), now(), effect, {
+          files: [{ name: names[0] ?? "x" }],
+        }).files;
         for (const f of got) service.served.set(f.name, (service.served.get(f.name) ?? new Set()).add(f.content));
         return got;
       }),
@@ -258,7 +260,12 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
           service.betweenAttempts?.(body.files.map((f) => f.fileName));
           fault = ENDPOINTS.writeFiles.idempotent ? undefined : "retry-after-edit";
         }
-        const record: PatchRecord = { artifactId, files: body.files, applied: false, before: new Map(body.files.map((f) => [f.fileName, a.files.get(f.fileName)])) };
+        const record: PatchRecord = {
+          artifactId,
+          files: body.files,
+          applied: false,
+          before: new Map(body.files.map((f) => [f.fileName, a.files.get(f.fileName)])),
+        };
         service.patches.push(record);
         service.onPatch?.(record);
         const effect = () => {
@@ -279,7 +286,9 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
           versions: all.slice(skip, skip + 20).map((a) => ({ artifactId: a.id, versionLabel: a.label, title: a.label, timeCreated: a.createdAt })),
           hasMore: skip + 20 < all.length,
         });
-        return answer(fault, ENDPOINTS.listVersions, urlOf(ENDPOINTS.listVersions, { editorId }, `?skip=${skip}`), now(), effect, { versions: [{ versionLabel: "seven" }] });
+        return answer(fault, ENDPOINTS.listVersions, urlOf(ENDPOINTS.listVersions, { editorId }, `?skip=${skip}`), now(), effect, {
+          versions: [{ versionLabel: "seven" }],
+        });
       }),
     listAllVersions: notModelled("listAllVersions"),
     getStatus: (editorId) =>

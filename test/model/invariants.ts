@@ -55,7 +55,10 @@ export function checkNoHiddenEdit(w: World): string[] {
     if (announced) continue;
     for (const key of owed) {
       if (!key.startsWith("t:")) continue;
-      const mine = key.slice(2).split(/\r?\n/).filter((l) => l !== "" && !remoteLines.has(l));
+      const mine = key
+        .slice(2)
+        .split(/\r?\n/)
+        .filter((l) => l !== "" && !remoteLines.has(l));
       const hidden = mine.filter((l) => !visible.has(l));
       if (hidden.length > 0) out.push(`hidden edit of ${rel}: ${JSON.stringify(hidden[0])} replaced silently (only in backups, if anywhere)`);
     }
@@ -111,7 +114,8 @@ export function checkBases(w: World): string[] {
   }
   // Flush before save: a state.json naming a base whose file is not yet durable could, after a
   // power loss, take the older text on disk for a local edit of that base.
-  for (const s of [...w.store.unflushedBases, ...(w.mate?.store.unflushedBases ?? [])]) out.push(`state saved naming the base of ${s} before its write was flushed`);
+  for (const s of [...w.store.unflushedBases, ...(w.mate?.store.unflushedBases ?? [])])
+    out.push(`state saved naming the base of ${s} before its write was flushed`);
   return out;
 }
 

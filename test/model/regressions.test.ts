@@ -142,7 +142,14 @@ describe("found by the model this session", () => {
     const { runScenario } = await import("./scenario.js");
     const commands = [
       { k: "delete", path: 2 },
-      { k: "generate", edits: [{ path: 1, op: "remove", line: 0 }, { path: 0, op: "remove", line: 0 }], hostile: undefined },
+      {
+        k: "generate",
+        edits: [
+          { path: 1, op: "remove", line: 0 },
+          { path: 0, op: "remove", line: 0 },
+        ],
+        hostile: undefined,
+      },
     ] as Command[];
     expect(await runScenario("merge", commands)).toEqual([]);
   });
@@ -245,7 +252,14 @@ describe("other writers: each found by the model when its fix is reverted", () =
   it("an edit pushed over a remote deletion, then overwritten by another writer's: a conflict, not a pull", async () => {
     const found = await runScenario("merge", [
       { k: "mateSync" },
-      { k: "generate", edits: [{ path: 2, op: "remove", line: 0 }, { path: 0, op: "edit", line: 0 }], hostile: undefined },
+      {
+        k: "generate",
+        edits: [
+          { path: 2, op: "remove", line: 0 },
+          { path: 0, op: "edit", line: 0 },
+        ],
+        hostile: undefined,
+      },
       { k: "sameMoment", path: 2, line: 0, mateLine: 0 },
     ]);
     expect(found).toEqual([]);
@@ -261,7 +275,13 @@ describe("other writers: each found by the model when its fix is reverted", () =
   // kill ("lost line u4 edited"). Now a displaced edit is reported for merges too, before writing.
   it("an edit made after the push does not hide a displaced pushed line: the merge reports it", async () => {
     const w = await started();
-    expect(await run(w, [{ k: "staleVersion", path: 2, genPath: 0, line: 0 }, { k: "edit", path: 2, line: 2 }, { k: "crashMid", after: 3, full: false }])).toEqual([]);
+    expect(
+      await run(w, [
+        { k: "staleVersion", path: 2, genPath: 0, line: 0 },
+        { k: "edit", path: 2, line: 2 },
+        { k: "crashMid", after: 3, full: false },
+      ]),
+    ).toEqual([]);
     expect(w.events.some((e) => e.event === "conflict" && e["displaced"] === true && e.files?.includes("components/Button.tsx") === true)).toBe(true);
   });
 

@@ -9,10 +9,7 @@ import { World } from "./world.js";
 const MAX_COMMANDS = Number(process.env.MPSYNC_MODEL_COMMANDS ?? 24);
 
 /** A policy and a command sequence. */
-export const scenarioArb = fc.tuple(
-  fc.constantFrom<ConflictPolicy>("merge", "keep-local", "keep-remote"),
-  fc.array(commandArb, { maxLength: MAX_COMMANDS }),
-);
+export const scenarioArb = fc.tuple(fc.constantFrom<ConflictPolicy>("merge", "keep-local", "keep-remote"), fc.array(commandArb, { maxLength: MAX_COMMANDS }));
 
 /** Histories of failed and answer-lost requests meeting remote changes (merge policy). */
 export const failureScenarioArb = fc.tuple(fc.constant<ConflictPolicy>("merge"), fc.array(failureCommandArb, { maxLength: 12 }));

@@ -11,12 +11,7 @@ import type { Clock } from "../../src/core/clock.js";
 import { DesignSync, type CycleReport } from "../../src/sync/design-sync.js";
 import type { SyncEvent } from "../../src/sync/events.js";
 import { hashContent } from "../../src/core/hash.js";
-import {
-  createMemoryFolder,
-  type MemoryContent,
-  type MemoryDesignStore,
-  type MemoryLocalTree,
-} from "../support/memory-ports.js";
+import { createMemoryFolder, type MemoryContent, type MemoryDesignStore, type MemoryLocalTree } from "../support/memory-ports.js";
 import type { DesignStore } from "../../src/sync/ports.js";
 import type { ConflictPolicy } from "../../src/sync/model.js";
 import { createFakeService, type FakeService, type PatchRecord } from "./fake-service.js";

@@ -40,7 +40,10 @@ describe("NpmInstaller with the real npm, no network", () => {
 
   it("a package npm cannot get is a one-line reason, not npm's log", async () => {
     const cache = new DependencyCache({ dir: join(base, "cache-b"), installer: new NpmInstaller({ env: offlineNpmEnv() }) });
-    const err = await cache.ensure("mpsync-no-such-package-3f9a").then(() => undefined, (e: unknown) => e as Error);
+    const err = await cache.ensure("mpsync-no-such-package-3f9a").then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(err?.message).toMatch(/^npm install mpsync-no-such-package-3f9a failed: /);
     expect(err?.message.split("\n")).toHaveLength(1);
     expect(cache.has("mpsync-no-such-package-3f9a")).toBe(false);
@@ -96,10 +99,16 @@ describe("DependencyCache", () => {
 
   it("lives in the user's cache folder unless MPSYNC_PREVIEW_CACHE says otherwise", () => {
     expect(previewCacheDir({ MPSYNC_PREVIEW_CACHE: "/x/cache" })).toBe("/x/cache");
-    expect(previewCacheDir({ XDG_CACHE_HOME: "/c", MPSYNC_CODE_CACHE: "0" })).toBe(process.platform === "linux" ? "/c/mpsync/preview" : previewCacheDir({ XDG_CACHE_HOME: "/c" }));
+    expect(previewCacheDir({ XDG_CACHE_HOME: "/c", MPSYNC_CODE_CACHE: "0" })).toBe(
+      process.platform === "linux" ? "/c/mpsync/preview" : previewCacheDir({ XDG_CACHE_HOME: "/c" }),
+    );
   });
 
   it("npmReason keeps the telling line", () => {
-    expect(npmReason("npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/nope - Not found\nnpm error A complete log of this run can be found in: /x.log\n")).toBe("404 Not Found - GET https://registry.npmjs.org/nope - Not found");
+    expect(
+      npmReason(
+        "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/nope - Not found\nnpm error A complete log of this run can be found in: /x.log\n",
+      ),
+    ).toBe("404 Not Found - GET https://registry.npmjs.org/nope - Not found");
   });
 });

@@ -11,7 +11,8 @@ import { HAS_BROWSER, launchBrowser, reportNoBrowser, type TestBrowser } from ".
 import { until } from "../support/wait.js";
 import { packFixture, startPreview, type PreviewWorld } from "./preview-harness.js";
 
-const APP = (body: string, imports = ""): string => `import React from "react";\n${imports}\nexport function App() {\n  return (\n    <main className="min-h-screen bg-gray-50 p-8">\n      ${body}\n    </main>\n  );\n}\n`;
+const APP = (body: string, imports = ""): string =>
+  `import React from "react";\n${imports}\nexport function App() {\n  return (\n    <main className="min-h-screen bg-gray-50 p-8">\n      ${body}\n    </main>\n  );\n}\n`;
 
 // The page's globals, for the functions run in the browser (this file compiles without the DOM lib).
 interface El {
@@ -62,7 +63,12 @@ else
       await page.waitForSelector("#root h1");
       const style = await page.evaluate(() => {
         const h1 = document.querySelector("h1")!;
-        return { text: h1.textContent, weight: getComputedStyle(h1).fontWeight, size: getComputedStyle(h1).fontSize, bg: getComputedStyle(document.querySelector("main")!).backgroundColor };
+        return {
+          text: h1.textContent,
+          weight: getComputedStyle(h1).fontWeight,
+          size: getComputedStyle(h1).fontSize,
+          bg: getComputedStyle(document.querySelector("main")!).backgroundColor,
+        };
       });
       expect(style).toEqual({ text: "Preview test", weight: "700", size: "30px", bg: "rgb(249, 250, 251)" });
       expect(await page.locator("mpsync-badge").getAttribute("data-state")).toBe("starting");
@@ -72,7 +78,10 @@ else
       const { w, page } = await open();
       await page.waitForSelector("h1");
       await page.evaluate(() => (window.kept = 42));
-      await w.write("index.css", "@import 'tailwindcss/base';\n@import 'tailwindcss/components';\n@import 'tailwindcss/utilities';\nh1 { letter-spacing: 3px; }\n");
+      await w.write(
+        "index.css",
+        "@import 'tailwindcss/base';\n@import 'tailwindcss/components';\n@import 'tailwindcss/utilities';\nh1 { letter-spacing: 3px; }\n",
+      );
       await page.waitForFunction(() => getComputedStyle(document.querySelector("h1")!).letterSpacing === "3px");
       expect(await page.evaluate(() => window.kept)).toBe(42);
       await w.write("App.tsx", APP('<h1 className="text-blue-600 underline">Edited</h1>'));
@@ -97,9 +106,16 @@ else
     it("a runtime error shows the overlay and names the design's file and line in the terminal", async () => {
       const { w, page } = await open();
       await page.waitForSelector("h1");
-      await w.write("App.tsx", `import React from "react";\n\nexport function App() {\n  const items: string[] | undefined = undefined;\n  return <ul>{items!.map((i) => <li key={i}>{i}</li>)}</ul>;\n}\n`);
+      await w.write(
+        "App.tsx",
+        `import React from "react";\n\nexport function App() {\n  const items: string[] | undefined = undefined;\n  return <ul>{items!.map((i) => <li key={i}>{i}</li>)}</ul>;\n}\n`,
+      );
       await until(async () => (await overlayText(page)).includes("Runtime error"), 10_000, "the runtime overlay");
-      await until(() => w.lines.some((l) => l.startsWith("preview: runtime error: App.tsx:5:")), 10_000, `a runtime line naming App.tsx:5 (got ${JSON.stringify(w.lines)})`);
+      await until(
+        () => w.lines.some((l) => l.startsWith("preview: runtime error: App.tsx:5:")),
+        10_000,
+        `a runtime line naming App.tsx:5 (got ${JSON.stringify(w.lines)})`,
+      );
     });
 
     it("renders a design importing a package installed in the local cache", async () => {

@@ -41,7 +41,10 @@ export async function startPreview(options: { files?: Record<string, string>; in
   for (const [rel, text] of scaffoldFiles("Preview test")) await write(rel, text);
   for (const [rel, text] of Object.entries(options.files ?? {})) await write(rel, text);
   tools ??= loadToolchain({ cacheDir: undefined, installer: new NpmInstaller() });
-  const cache = new DependencyCache({ dir: options.cacheDir ?? join(base, "cache"), installer: options.installer ?? new NpmInstaller({ env: offlineNpmEnv() }) });
+  const cache = new DependencyCache({
+    dir: options.cacheDir ?? join(base, "cache"),
+    installer: options.installer ?? new NpmInstaller({ env: offlineNpmEnv() }),
+  });
   const preview = new DevPreview({ root, tools: await tools, cache, say: (line) => lines.push(line), settleMs: 0 });
   await preview.start();
   const port = await preview.listen(0);

@@ -33,7 +33,12 @@ describe("loadToolchain", () => {
       },
     };
     const said: string[] = [];
-    const options = { cacheDir: dir, installer, besideMpsync: join(dir, "nowhere", "x.js"), onInstall: (specs: readonly string[]) => said.push(specs.join(" ")) };
+    const options = {
+      cacheDir: dir,
+      installer,
+      besideMpsync: join(dir, "nowhere", "x.js"),
+      onInstall: (specs: readonly string[]) => said.push(specs.join(" ")),
+    };
     const first = await loadToolchain(options);
     expect(calls).toEqual([[...TOOLCHAIN_SPECS]]);
     expect(said).toHaveLength(1);

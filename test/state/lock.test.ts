@@ -42,10 +42,7 @@ describe("acquireFolderLock", () => {
   });
 
   it("lets exactly one of two concurrent acquires win; the loser names the holder", async () => {
-    const results = await Promise.allSettled([
-      acquireFolderLock(root, { command: "watch" }),
-      acquireFolderLock(root, { command: "push" }),
-    ]);
+    const results = await Promise.allSettled([acquireFolderLock(root, { command: "watch" }), acquireFolderLock(root, { command: "push" })]);
     const won = results.filter((r) => r.status === "fulfilled");
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(won).toHaveLength(1);

@@ -15,7 +15,16 @@ export const CHROMIUM = process.env["MPSYNC_CHROMIUM"] ?? "/usr/bin/chromium";
 /** True when it is installed. */
 export const HAS_BROWSER = existsSync(CHROMIUM);
 
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** A headless Chromium with a fresh profile. */
 export interface TestBrowser {

@@ -9,15 +9,50 @@ const T = 1_700_000_000_000;
 
 describe("staleReason", () => {
   const rows: { name: string; stamp: number | undefined; inputs: [string, number][]; want: string | undefined }[] = [
-    { name: "every input older than the stamp: fresh", stamp: T, inputs: [["src/a.ts", T - 5], ["src", T - 9]], want: undefined },
+    {
+      name: "every input older than the stamp: fresh",
+      stamp: T,
+      inputs: [
+        ["src/a.ts", T - 5],
+        ["src", T - 9],
+      ],
+      want: undefined,
+    },
     { name: "an input as old as the stamp (read by the build): fresh", stamp: T, inputs: [["src/a.ts", T]], want: undefined },
-    { name: "an input saved after the build began: stale", stamp: T, inputs: [["src/a.ts", T - 5], ["src/b.ts", T + 1]], want: "src/b.ts changed after the last build" },
-    { name: "names the newest of several", stamp: T, inputs: [["src/a.ts", T + 3], ["package-lock.json", T + 7], ["src/c.ts", T + 1]], want: "package-lock.json changed after the last build" },
-    { name: "no stamp: stale whatever the times", stamp: undefined, inputs: [["src/a.ts", 0]], want: `${BUILD_STAMP} is missing (never built, or the last build failed)` },
+    {
+      name: "an input saved after the build began: stale",
+      stamp: T,
+      inputs: [
+        ["src/a.ts", T - 5],
+        ["src/b.ts", T + 1],
+      ],
+      want: "src/b.ts changed after the last build",
+    },
+    {
+      name: "names the newest of several",
+      stamp: T,
+      inputs: [
+        ["src/a.ts", T + 3],
+        ["package-lock.json", T + 7],
+        ["src/c.ts", T + 1],
+      ],
+      want: "package-lock.json changed after the last build",
+    },
+    {
+      name: "no stamp: stale whatever the times",
+      stamp: undefined,
+      inputs: [["src/a.ts", 0]],
+      want: `${BUILD_STAMP} is missing (never built, or the last build failed)`,
+    },
     { name: "no inputs: fresh", stamp: T, inputs: [], want: undefined },
   ];
   it.each(rows)("$name", ({ stamp, inputs, want }) => {
-    expect(staleReason(stamp, inputs.map(([path, mtimeMs]) => ({ path, mtimeMs })))).toBe(want);
+    expect(
+      staleReason(
+        stamp,
+        inputs.map(([path, mtimeMs]) => ({ path, mtimeMs })),
+      ),
+    ).toBe(want);
   });
 });
 
@@ -73,7 +108,13 @@ describe("on a real folder", () => {
 
   it("a failed build is one error line that says what to do", async () => {
     const repo = await repoAt(T);
-    await expect(buildIfStale(repo, () => 2, () => undefined)).rejects.toThrow(
+    await expect(
+      buildIfStale(
+        repo,
+        () => 2,
+        () => undefined,
+      ),
+    ).rejects.toThrow(
       /^dist\/ is stale \(dist\/\.build-stamp is missing \(never built, or the last build failed\)\) and npm run build failed \(exit 2\): fix the build, then run the tests again$/,
     );
   });

@@ -17,10 +17,7 @@ export const FAST_FAIL: Partial<ClientOptions> = {
 };
 
 /** A DesignSync over `h.root` whose client is built from `options` (base URL: the emulator unless given). */
-export async function openWithClient(
-  h: Harness,
-  options: Partial<ClientOptions> = {},
-): Promise<{ sync: DesignSync; client: ClosableV3Client }> {
+export async function openWithClient(h: Harness, options: Partial<ClientOptions> = {}): Promise<{ sync: DesignSync; client: ClosableV3Client }> {
   const clock = createSystemClock();
   const client = createClient({ baseUrl: h.emu.baseUrl, apiKey: TEST_KEY, ...FAST_FAIL, ...options });
   const folder = await openFsFolder(h.root, [], clock);

@@ -85,7 +85,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     options.sharing !== undefined
       ? options.sharing.editorId
       : options.prompt === undefined
-        ? emu.control.createDesign(TEST_KEY, { files: options.files ?? STARTER_FILES }).editorId : await createPrompted(emu.baseUrl, options.prompt);
+        ? emu.control.createDesign(TEST_KEY, { files: options.files ?? STARTER_FILES }).editorId
+        : await createPrompted(emu.baseUrl, options.prompt);
   const syncrc = {
     baseUrl: emu.baseUrl,
     pollIntervalSec: 0.1,
@@ -122,14 +123,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     events,
     emit,
     mark: () => events.length,
-    waitForEvent: ((predicate: (e: SyncEvent) => boolean, { since = 0, timeoutMs = 10_000 }: { since?: number; timeoutMs?: number } = {}): Promise<SyncEvent> => {
+    waitForEvent: ((
+      predicate: (e: SyncEvent) => boolean,
+      { since = 0, timeoutMs = 10_000 }: { since?: number; timeoutMs?: number } = {},
+    ): Promise<SyncEvent> => {
       const past = events.slice(since).find(predicate);
       if (past !== undefined) return Promise.resolve(past);
       return new Promise((resolve, reject) => {
         const waiter = { predicate, resolve };
         waiters.add(waiter);
         setTimeout(() => {
-          if (waiters.delete(waiter)) reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${events.map((e) => e.event + ":" + e.message).join(" | ")}`));
+          if (waiters.delete(waiter))
+            reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${events.map((e) => e.event + ":" + e.message).join(" | ")}`));
         }, timeoutMs).unref();
       });
     }) as Harness["waitForEvent"],

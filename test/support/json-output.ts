@@ -15,7 +15,7 @@ const SCHEMA_FILE = join(import.meta.dirname, "../../json-output.schema.json");
 /** Every command the program declares. */
 const COMMAND_NAMES = buildProgram({} as CliIo, { code: 0 }).commands.map((c) => c.name());
 
-let published: { definitions: Record<string, unknown> } & Record<string, unknown> | undefined;
+let published: ({ definitions: Record<string, unknown> } & Record<string, unknown>) | undefined;
 const validators = new Map<string, z.ZodType>();
 
 /** The validator of one definition of the published file (`status`, `event`, `error`...). */
@@ -58,7 +58,14 @@ export function assertPublishedShape(args: readonly string[], stdout: string): v
   const { kinds, lines } = kindsOf(args);
   // A stream's command that failed before it began prints one (indented) error document.
   const whole = lines && stdout.startsWith("{\n") ? [JSON.parse(stdout) as unknown] : undefined;
-  const docs = whole ?? (lines ? stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as unknown) : [JSON.parse(stdout) as unknown]);
+  const docs =
+    whole ??
+    (lines
+      ? stdout
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .map((l) => JSON.parse(l) as unknown)
+      : [JSON.parse(stdout) as unknown]);
   for (const doc of docs) {
     const mismatch = schemaMismatch(kinds, doc);
     if (mismatch !== undefined) throw new Error(mismatch);

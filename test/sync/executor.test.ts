@@ -107,7 +107,11 @@ const rows: Row[] = [
       { kind: "push", path: "new.ts", expectLocal: h(MINE), reason: "local-new" },
     ],
     remoteAnswers: "refuses-new",
-    want: { bases: [{ path: "a.ts", hash: h(MINE) }], sent: [["a.ts", "new.ts"], ["a.ts"], ["new.ts"]], result: { pushed: ["a.ts"], refused: [{ path: "new.ts", reason: "new-name" }] } },
+    want: {
+      bases: [{ path: "a.ts", hash: h(MINE) }],
+      sent: [["a.ts", "new.ts"], ["a.ts"], ["new.ts"]],
+      result: { pushed: ["a.ts"], refused: [{ path: "new.ts", reason: "new-name" }] },
+    },
   },
   {
     name: "pushes larger than one part go out in parts, in order, each confirmed on its own",
@@ -233,8 +237,10 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
         sent.push(files.map((f) => f.fileName));
         const answer = row.remoteAnswers ?? "answered";
         if (answer === "fails") return Promise.reject(new MpsyncError("SERVER_ERROR", "500 from the service"));
-        if (answer === "refuses-new" && files.some((f) => !remoteNames.has(f.fileName))) return Promise.reject(new MpsyncError("BAD_REQUEST", "the service refused a new name"));
-        if (answer === "too-large" && (files.length > 1 || files.some((f) => f.fileName === "big.ts"))) return Promise.reject(new MpsyncError("TOO_LARGE", "413 from the service"));
+        if (answer === "refuses-new" && files.some((f) => !remoteNames.has(f.fileName)))
+          return Promise.reject(new MpsyncError("BAD_REQUEST", "the service refused a new name"));
+        if (answer === "too-large" && (files.length > 1 || files.some((f) => f.fileName === "big.ts")))
+          return Promise.reject(new MpsyncError("TOO_LARGE", "413 from the service"));
         if (answer === "fails-second" && sent.length > 1) return Promise.reject(new MpsyncError("SERVER_ERROR", "500 from the service"));
         return Promise.resolve();
       },

@@ -27,7 +27,8 @@ export async function runLogout(ctx: CommandContext, flags: { baseUrl?: string; 
 /** The address a key is for: the flag, else the one in effect (.syncrc, MPSYNC_BASE_URL, default). */
 async function addressOf(ctx: CommandContext, flag: string | undefined): Promise<string> {
   if (flag !== undefined) {
-    if (!URL.canParse(flag)) throw new MpsyncError("USAGE", `--base-url ${JSON.stringify(flag)} is not a URL`, { hint: "e.g. https://api.magicpatterns.com/api" });
+    if (!URL.canParse(flag))
+      throw new MpsyncError("USAGE", `--base-url ${JSON.stringify(flag)} is not a URL`, { hint: "e.g. https://api.magicpatterns.com/api" });
     return addressKey(flag);
   }
   // A broken .syncrc must not block storing a key: the address then comes from the env or the default.
@@ -37,10 +38,13 @@ async function addressOf(ctx: CommandContext, flag: string | undefined): Promise
 
 async function login(ctx: CommandContext, baseUrlFlag: string | undefined, withToken: boolean): Promise<void> {
   if (withToken && ctx.io.stdin.isTTY === true) {
-    throw new MpsyncError("USAGE", "--with-token reads the key from standard input, and that is a terminal here", { hint: "pipe it: printenv KEY | mpsync login --with-token; or run mpsync login to type it hidden" });
+    throw new MpsyncError("USAGE", "--with-token reads the key from standard input, and that is a terminal here", {
+      hint: "pipe it: printenv KEY | mpsync login --with-token; or run mpsync login to type it hidden",
+    });
   }
   const key = (withToken ? await readFirstLine(ctx.io.stdin) : await readSecret(ctx.io, "API key (input hidden): ")).trim();
-  if (key === "") throw new MpsyncError("USAGE", "no API key given: nothing was saved", { hint: "paste the key from your account settings, or pipe it on stdin" });
+  if (key === "")
+    throw new MpsyncError("USAGE", "no API key given: nothing was saved", { hint: "paste the key from your account settings, or pipe it on stdin" });
   const baseUrl = await addressOf(ctx, baseUrlFlag);
   // A client of its own: the runtime's client is bound to the key already in effect.
   const client = createClient({ baseUrl, apiKey: key });

@@ -14,7 +14,6 @@ interface CheckoutFlags {
   name?: string;
 }
 
-
 /** `mpsync checkout`. */
 export async function runCheckout(ctx: CommandContext, version: string, flags: CheckoutFlags): Promise<number> {
   const { mapping, editorId } = await openMapped(ctx, flags.dir);
@@ -35,7 +34,16 @@ export async function runCheckout(ctx: CommandContext, version: string, flags: C
   });
   const label = await labelOf(client, editorId, artifact.artifactId);
   const { pull, pulledBy } = await pullIfFree(ctx, mapping);
-  const doc = { ok: pull?.halted === undefined, dir: mapping.dir, editorId, from: { versionLabel: source?.versionLabel, artifactId: sourceArtifactId }, artifactId: artifact.artifactId, versionLabel: label, pull, pulledBy };
+  const doc = {
+    ok: pull?.halted === undefined,
+    dir: mapping.dir,
+    editorId,
+    from: { versionLabel: source?.versionLabel, artifactId: sourceArtifactId },
+    artifactId: artifact.artifactId,
+    versionLabel: label,
+    pull,
+    pulledBy,
+  };
   ctx.out.result("checkout", doc, () => {
     ctx.out.success(`${fromLabel} is active again as ${label ?? artifact.artifactId}`);
     if (pull !== undefined) renderPlan(ctx.out, { ...pull, dir: mapping.dir }, false, pull.elapsedMs);
@@ -52,7 +60,15 @@ export async function runSnapshot(ctx: CommandContext, name: string, flags: { di
   const active = await client.getActiveArtifact(editorId);
   const artifact = await client.createArtifact(editorId, { sourceArtifactId: active.artifactId, name });
   const label = await labelOf(client, editorId, artifact.artifactId);
-  const doc = { ok: true as const, dir: mapping.dir, editorId, name, sourceArtifactId: active.artifactId, artifactId: artifact.artifactId, versionLabel: label };
+  const doc = {
+    ok: true as const,
+    dir: mapping.dir,
+    editorId,
+    name,
+    sourceArtifactId: active.artifactId,
+    artifactId: artifact.artifactId,
+    versionLabel: label,
+  };
   ctx.out.result("snapshot", doc, () => ctx.out.success(`saved ${label ?? artifact.artifactId} "${name}"`));
 }
 

@@ -24,7 +24,11 @@ export function printCompletion(io: CliIo, shell: string, program: Command): num
     io.stderr.write(`✗ ${err.message}; ${err.hint ?? ""}\n`);
     return EXIT.usage;
   }
-  const specs: Spec[] = program.commands.map((c) => ({ name: c.name(), description: c.description(), options: c.options.map((o) => o.long ?? o.short ?? "").filter((f) => f !== "") }));
+  const specs: Spec[] = program.commands.map((c) => ({
+    name: c.name(),
+    description: c.description(),
+    options: c.options.map((o) => o.long ?? o.short ?? "").filter((f) => f !== ""),
+  }));
   const globals = program.options.map((o) => o.long ?? "").filter((f) => f !== "");
   io.stdout.write(script(shell as Shell, specs, globals));
   return EXIT.ok;
@@ -64,6 +68,7 @@ function fish(specs: Spec[], globals: string[]): string {
   const lines = ["# mpsync completion (fish): mpsync completion fish > ~/.config/fish/completions/mpsync.fish", "complete -c mpsync -f"];
   for (const s of specs) lines.push(`complete -c mpsync -n __fish_use_subcommand -a ${s.name} -d ${q(s.description)}`);
   for (const g of globals) lines.push(`complete -c mpsync -l ${g.replace(/^--/, "")}`);
-  for (const s of specs) for (const o of s.options) if (o.startsWith("--")) lines.push(`complete -c mpsync -n '__fish_seen_subcommand_from ${s.name}' -l ${o.slice(2)}`);
+  for (const s of specs)
+    for (const o of s.options) if (o.startsWith("--")) lines.push(`complete -c mpsync -n '__fish_seen_subcommand_from ${s.name}' -l ${o.slice(2)}`);
   return `${lines.join("\n")}\n`;
 }

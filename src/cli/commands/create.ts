@@ -10,7 +10,6 @@ interface CreateCommandFlags extends CreateFlags {
   wait?: boolean;
 }
 
-
 /** `mpsync create`. */
 export async function runCreate(ctx: CommandContext, flags: CreateCommandFlags): Promise<number> {
   const body = await buildCreateRequest(ctx, flags);

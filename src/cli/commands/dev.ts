@@ -16,11 +16,11 @@ interface DevFlags {
   dir?: string;
 }
 
-
 /** `mpsync dev`. */
 export async function runDev(ctx: CommandContext, dir: string | undefined, flags: DevFlags): Promise<number> {
   const port = parsePort(flags.port);
-  if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) throw new MpsyncError("USAGE", `two folders given (${dir} and --dir ${flags.dir}): give one`);
+  if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir)
+    throw new MpsyncError("USAGE", `two folders given (${dir} and --dir ${flags.dir}): give one`);
   const mapping = await ctx.runtime.singleMapping(dir ?? flags.dir);
   const installer = new NpmInstaller({ env: ctx.io.env });
   const cacheDir = previewCacheDir(ctx.io.env);

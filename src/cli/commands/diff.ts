@@ -20,13 +20,13 @@ interface FileDiff {
   binary: boolean;
 }
 
-
 /** `mpsync diff`. */
 export async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: string; remote?: boolean }): Promise<void> {
   // An argument is a mapped folder (`mpsync diff web`) or a path inside one.
   const located = await Promise.all(args.map((a) => wholeFolder(ctx, a).then((m) => m ?? locate(ctx, a.replace(/\/+$/, ""), flags.dir))));
   const mapping = located[0]?.mapping ?? (await ctx.runtime.singleMapping(flags.dir));
-  if (located.some((l) => l.mapping.root !== mapping.root)) throw new MpsyncError("USAGE", "the paths lie in different mapped folders: diff one folder at a time");
+  if (located.some((l) => l.mapping.root !== mapping.root))
+    throw new MpsyncError("USAGE", "the paths lie in different mapped folders: diff one folder at a time");
   const sync = await openReadOnly(ctx.runtime, mapping);
   const wanted = located.flatMap((l) => (l.rel === "" ? [] : [l.rel]));
   const inScope = (p: string): boolean => wanted.length === 0 || wanted.some((w) => p === w || p.startsWith(`${w}/`));
@@ -52,9 +52,22 @@ export async function runDiff(ctx: CommandContext, args: string[], flags: { dir?
     }
     if (local === before) continue;
     const from = remote === undefined ? "last synced" : "remote";
-    files.push({ path, binary: false, patch: createTwoFilesPatch(before === undefined ? "/dev/null" : `a/${path}`, local === undefined ? "/dev/null" : `b/${path}`, before ?? "", local ?? "", from, "local") });
+    files.push({
+      path,
+      binary: false,
+      patch: createTwoFilesPatch(
+        before === undefined ? "/dev/null" : `a/${path}`,
+        local === undefined ? "/dev/null" : `b/${path}`,
+        before ?? "",
+        local ?? "",
+        from,
+        "local",
+      ),
+    });
   }
-  ctx.out.result("diff", { ok: true, dir: mapping.dir, editorId: sync.editorId, against: remote === undefined ? "base" : "remote", files }, () => render(ctx.out, files));
+  ctx.out.result("diff", { ok: true, dir: mapping.dir, editorId: sync.editorId, against: remote === undefined ? "base" : "remote", files }, () =>
+    render(ctx.out, files),
+  );
 }
 
 /** The mapping `arg` names as a whole (a mapped folder), with an empty path; else undefined. */

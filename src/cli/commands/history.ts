@@ -10,7 +10,6 @@ interface ExportFlags {
   into?: string;
 }
 
-
 /** `mpsync history export`. */
 export async function runExport(ctx: CommandContext, flags: ExportFlags): Promise<number> {
   const mapping = await ctx.runtime.singleMapping(flags.dir);

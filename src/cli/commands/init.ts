@@ -48,7 +48,11 @@ interface InitStage {
 
 async function initFolder(ctx: CommandContext, dir: string, flags: InitFlags): Promise<number> {
   const stage: InitStage = { progress: newPullProgress() };
-  return untilInterrupted(ctx, () => runInitWork(ctx, dir, flags, stage), () => describeInitStage(ctx, dir, stage));
+  return untilInterrupted(
+    ctx,
+    () => runInitWork(ctx, dir, flags, stage),
+    () => describeInitStage(ctx, dir, stage),
+  );
 }
 
 /** What an interrupted init leaves, and the command that finishes (or undoes) it. */
@@ -77,16 +81,25 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
   stage.mapped = { dir: written.dir, editorId, configPath: written.path };
   ctx.out.success(`mapped ${written.dir} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
   if (noVersion) {
-    ctx.out.result("init", { ok: false, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pull: undefined }, () => {
-      ctx.out.warn(`the design's first generation ended without a version: nothing to pull yet into ${written.dir}`);
-      ctx.out.info(ctx.out.c.dim(`next: mpsync prompt "..." --dir ${written.dir} --wait`));
-    });
+    ctx.out.result(
+      "init",
+      { ok: false, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pull: undefined },
+      () => {
+        ctx.out.warn(`the design's first generation ended without a version: nothing to pull yet into ${written.dir}`);
+        ctx.out.info(ctx.out.c.dim(`next: mpsync prompt "..." --dir ${written.dir} --wait`));
+      },
+    );
     return EXIT.failure;
   }
 
   // A running `mpsync watch` sees the new mapping in .syncrc and may take the folder first:
   // then it pulls the design, and init has nothing left to do.
-  const { pull: summary, pulledBy } = await pullMappedIfFree(ctx.runtime, { dir: written.dir, design: editorId, root }, "mpsync init", shownPull(ctx, { send: flags.force === true, progress: stage.progress }));
+  const { pull: summary, pulledBy } = await pullMappedIfFree(
+    ctx.runtime,
+    { dir: written.dir, design: editorId, root },
+    "mpsync init",
+    shownPull(ctx, { send: flags.force === true, progress: stage.progress }),
+  );
   if (summary === undefined) {
     ctx.out.result("init", { ok: true, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pulledBy }, () =>
       ctx.out.info(`${written.dir} is synced by ${pulledBy ?? "another mpsync process"}: it pulls the design`),
@@ -162,7 +175,11 @@ async function refuseNonEmpty(root: string, dir: string): Promise<void> {
   });
 }
 
-async function obtainDesign(ctx: CommandContext, flags: InitFlags, stage: InitStage): Promise<{ editorId: string; created: Design | undefined; noVersion: boolean }> {
+async function obtainDesign(
+  ctx: CommandContext,
+  flags: InitFlags,
+  stage: InitStage,
+): Promise<{ editorId: string; created: Design | undefined; noVersion: boolean }> {
   const client = await ctx.runtime.client();
   if (flags.design !== undefined) {
     const editorId = isBareEditorId(flags.design) ? flags.design : await client.resolveUrl(normalizeDesignUrl(flags.design));
@@ -201,10 +218,7 @@ async function writeMapping(ctx: CommandContext, target: ConfigTarget, dir: stri
   return { path: added.path, created: added.created, dir: added.mapping.dir };
 }
 
-function report(
-  ctx: CommandContext,
-  r: { dir: string; editorId: string; written: Written; created: Design | undefined; summary: TimedSummary },
-): void {
+function report(ctx: CommandContext, r: { dir: string; editorId: string; written: Written; created: Design | undefined; summary: TimedSummary }): void {
   const doc = {
     ok: r.summary.halted === undefined,
     dir: r.dir,

@@ -33,7 +33,6 @@ export interface PromptResult {
   pulledBy: string | undefined;
 }
 
-
 /** `mpsync prompt`. */
 export async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags): Promise<number> {
   if (text.trim() === "") throw new MpsyncError("USAGE", "the prompt is empty");

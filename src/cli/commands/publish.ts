@@ -43,7 +43,15 @@ export async function runPublish(ctx: CommandContext, dirs: string[], flags: { a
 }
 
 async function publishOne(ctx: CommandContext, mapping: { dir: string; design: string; root: string }): Promise<{ result: PublishOutcome; err?: unknown }> {
-  const result: PublishOutcome = { dir: mapping.dir, editorId: undefined, artifactId: undefined, previewUrl: undefined, compiledFiles: undefined, warning: undefined, error: undefined };
+  const result: PublishOutcome = {
+    dir: mapping.dir,
+    editorId: undefined,
+    artifactId: undefined,
+    previewUrl: undefined,
+    compiledFiles: undefined,
+    warning: undefined,
+    error: undefined,
+  };
   try {
     const sync = await openReadOnly(ctx.runtime, mapping);
     result.editorId = sync.editorId;

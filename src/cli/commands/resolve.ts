@@ -33,11 +33,10 @@ interface Resolved {
   backedUpTo: string | undefined;
 }
 
-
 /** `mpsync resolve`. */
 export async function runResolve(ctx: CommandContext, paths: string[], flags: ResolveFlags): Promise<number> {
   if (flags.ours === flags.theirs) throw new MpsyncError("USAGE", "say which side to keep: --ours or --theirs", { hint: "mpsync resolve PATH --theirs" });
-  if ((paths.length > 0) === (flags.all === true)) throw new MpsyncError("USAGE", "name the conflicted files, or pass --all (not both)");
+  if (paths.length > 0 === (flags.all === true)) throw new MpsyncError("USAGE", "name the conflicted files, or pass --all (not both)");
   const side = flags.ours === true ? "ours" : "theirs";
   const targets: { mapping: Mapping; rel: string }[] = [];
   if (flags.all === true) {
@@ -71,7 +70,9 @@ async function resolveOne(ctx: CommandContext, mapping: Mapping, rel: string, si
   const store = openStateStore(mapping.root);
   const copy = await newestSide(store, rel, side === "ours" ? "local" : "remote");
   if (copy === undefined) {
-    throw new MpsyncError("USAGE", `${mapping.dir}: no saved conflict of ${rel} under .mpsync/conflicts/`, { hint: `see what mpsync holds of it: mpsync restore ${rel} --dir ${mapping.dir} --list` });
+    throw new MpsyncError("USAGE", `${mapping.dir}: no saved conflict of ${rel} under .mpsync/conflicts/`, {
+      hint: `see what mpsync holds of it: mpsync restore ${rel} --dir ${mapping.dir} --list`,
+    });
   }
   const stamp = recoveryStamp(ctx.runtime.clock.now());
   const backedUpTo = await backupLocalFile(mapping.root, rel, store.backupsDir, stamp);

@@ -19,7 +19,6 @@ interface RestoreFlags {
   force?: boolean;
 }
 
-
 /** `mpsync restore`. */
 export async function runRestore(ctx: CommandContext, path: string, flags: RestoreFlags): Promise<number> {
   const { mapping, rel } = await locate(ctx, path, flags.dir);
@@ -53,7 +52,11 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
     const message = `not restored: this copy of ${rel} (${label(chosen).trim()}) lacks ${lines(change.removed.length)} of the last synced version, first ${first}; the next push would take them away on the service too`;
     ctx.out.result("restore", { ok: false, dir: mapping.dir, path: rel, wouldRemove: change.removed, wouldAdd: change.added, needs: "--force" }, () => {
       ctx.out.warn(message);
-      ctx.out.info(ctx.out.c.dim(`  to restore it anyway: mpsync restore ${path}${flags.dir === undefined ? "" : ` --dir ${flags.dir}`}${flags.from === undefined ? "" : ` --from ${flags.from}`} --force`));
+      ctx.out.info(
+        ctx.out.c.dim(
+          `  to restore it anyway: mpsync restore ${path}${flags.dir === undefined ? "" : ` --dir ${flags.dir}`}${flags.from === undefined ? "" : ` --from ${flags.from}`} --force`,
+        ),
+      );
     });
     return EXIT.failure;
   }

@@ -16,10 +16,25 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
   const c = out.c;
   for (const r of reports) {
     const stateText =
-      r.state === "generating" ? c.yellow("generating") : r.state === "idle" ? c.green("idle") : r.state === "halted" ? c.red("needs attention") : r.state === "error" ? c.red("error") : r.state === "no-version" ? c.yellow("no version yet") : c.dim("state unknown");
+      r.state === "generating"
+        ? c.yellow("generating")
+        : r.state === "idle"
+          ? c.green("idle")
+          : r.state === "halted"
+            ? c.red("needs attention")
+            : r.state === "error"
+              ? c.red("error")
+              : r.state === "no-version"
+                ? c.yellow("no version yet")
+                : c.dim("state unknown");
     // A live daemon polls all the time but saves an unchanged status once a minute: its age
     // would mislead. Without one, the age says how old the last known status is.
-    const age = r.daemon !== undefined ? c.dim(", watched") : r.statusAgeSec === undefined || r.statusAgeSec === 0 ? "" : c.dim(`, as of ${formatDuration(r.statusAgeSec * 1000)} ago`);
+    const age =
+      r.daemon !== undefined
+        ? c.dim(", watched")
+        : r.statusAgeSec === undefined || r.statusAgeSec === 0
+          ? ""
+          : c.dim(`, as of ${formatDuration(r.statusAgeSec * 1000)} ago`);
     const paused = r.paused === undefined ? "" : `  ${c.yellow("paused")}`;
     out.info(`${c.bold(out.folder(r.dir))}  ${r.editorId ?? ""}  ${stateText}${age}${paused}  ${r.activeVersion ?? ""}`.trimEnd());
     if (r.error !== undefined) out.info(`  ${c.red(r.error)}`);
@@ -32,11 +47,15 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
       out.info(`  ${c.yellow("paused")}${since}: nothing is synced until mpsync resume`);
     }
     if (r.daemon !== undefined) out.info(`  ${c.dim(`daemon: pid ${r.daemon.pid}, up ${formatDuration(r.daemon.uptimeSec * 1000)}, ${r.daemon.command}`)}`);
-    if (r.staleLock !== undefined) out.info(`  ${c.dim(`no daemon running: pid ${r.staleLock.pid} (${r.staleLock.command}) is gone; its lock is taken over by the next run`)}`);
+    if (r.staleLock !== undefined)
+      out.info(`  ${c.dim(`no daemon running: pid ${r.staleLock.pid} (${r.staleLock.command}) is gone; its lock is taken over by the next run`)}`);
     const list = (label: string, items: string[]): void => {
       if (items.length === 0) return;
       // A long list names the first few (--json keeps every one).
-      const shown = items.length > STATUS_LIST_LIMIT ? [...items.slice(0, STATUS_LIST_LIMIT), `and ${(items.length - STATUS_LIST_LIMIT).toLocaleString("en-US")} more`] : items;
+      const shown =
+        items.length > STATUS_LIST_LIMIT
+          ? [...items.slice(0, STATUS_LIST_LIMIT), `and ${(items.length - STATUS_LIST_LIMIT).toLocaleString("en-US")} more`]
+          : items;
       out.info(`  ${label} (${items.length.toLocaleString("en-US")}): ${shown.join(", ")}`);
     };
     list(c.green("local changes"), r.localChanges);
@@ -45,7 +64,8 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
     list(c.yellow("unresolved markers"), r.unresolvedConflicts);
     list(c.yellow("deleted locally"), r.deletedLocally);
     if (r.unresolvedConflicts.length > 0) out.info(`  ${c.dim("resolve: edit the markers and save, or mpsync resolve PATH --ours|--theirs")}`);
-    if (r.deletedLocally.length > 0) out.info(`  ${c.dim("deleted locally: the service cannot delete; bring a file back with mpsync restore PATH, or remove it in the web editor")}`);
+    if (r.deletedLocally.length > 0)
+      out.info(`  ${c.dim("deleted locally: the service cannot delete; bring a file back with mpsync restore PATH, or remove it in the web editor")}`);
     if (r.notSynced.length > 0) {
       out.info(`  ${c.yellow(`not synced (${r.notSynced.length})`)}:`);
       for (const n of r.notSynced) out.info(`    ${n.path}: ${n.reason}`);

@@ -27,10 +27,13 @@ export function runPush(ctx: CommandContext, dirs: string[], flags: OneShotFlags
 async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push"): Promise<number> {
   const progress = newPullProgress();
   const resume = `mpsync ${kind}${dirs.length > 0 ? ` ${dirs.join(" ")}` : ""}`;
-  return untilInterrupted(ctx, () => runOneShotWork(ctx, dirs, flags, kind, progress), () =>
-    flags.dryRun === true
-      ? "nothing was changed (a dry run)"
-      : `${kind} stopped ${describeProgress(progress)}; what was written is kept (replaced files are in .mpsync/backups/); run "${resume}" to finish`,
+  return untilInterrupted(
+    ctx,
+    () => runOneShotWork(ctx, dirs, flags, kind, progress),
+    () =>
+      flags.dryRun === true
+        ? "nothing was changed (a dry run)"
+        : `${kind} stopped ${describeProgress(progress)}; what was written is kept (replaced files are in .mpsync/backups/); run "${resume}" to finish`,
   );
 }
 
@@ -45,7 +48,14 @@ async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneSho
     try {
       const started = ctx.runtime.clock.monotonic();
       Object.assign(progress, { dir: mapping.dir, done: 0, total: 0 });
-      const one = await syncOnce(ctx.runtime, mapping, { kind, dryRun: flags.dryRun === true, force: flags.force === true, emit, progress, view: oneShotView(ctx) });
+      const one = await syncOnce(ctx.runtime, mapping, {
+        kind,
+        dryRun: flags.dryRun === true,
+        force: flags.force === true,
+        emit,
+        progress,
+        view: oneShotView(ctx),
+      });
       progress.finished.push(mapping.dir);
       results.push({ ...one, elapsedMs: ctx.runtime.clock.monotonic() - started });
     } catch (err) {

@@ -23,7 +23,7 @@ export async function openMapped(ctx: CommandContext, dir: string | undefined): 
 /** Finds version `label` (`v12`) by paging the history; throws NOT_FOUND with the range that exists. */
 export async function findVersion(client: V3Client, editorId: string, label: string): Promise<Version> {
   let newest: string | undefined;
-  for (let skip = 0; ; ) {
+  for (let skip = 0; ;) {
     const page = await client.listVersions(editorId, skip);
     newest ??= page.versions[0]?.versionLabel;
     const found = page.versions.find((v) => v.versionLabel === label);

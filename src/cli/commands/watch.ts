@@ -25,14 +25,21 @@ export async function runDaemonUntilStopped(ctx: CommandContext, daemon: WatchDa
       warn: (line) => ctx.out.warn(line),
       subscribe: async () =>
         (await ctx.runtime.requestQueue()).onRateLimited((e) =>
-          ctx.out.event({ event: "rate_limited", dir: "*", message: `rate limited: requests paused for ${Math.ceil(e.delayMs / 1000)} s`, delayMs: e.delayMs, until: e.until }),
+          ctx.out.event({
+            event: "rate_limited",
+            dir: "*",
+            message: `rate limited: requests paused for ${Math.ceil(e.delayMs / 1000)} s`,
+            delayMs: e.delayMs,
+            until: e.until,
+          }),
         ),
     });
     return EXIT.ok;
   } catch (err) {
     const explained = explainRefusedKey(err, ctx);
     // --json: stdout stays JSON Lines to the end, so the last word is an event too.
-    if (ctx.out.opts.json) ctx.out.event({ event: "error", dir: "*", code: errorCode(explained), message: describeError(explained), exitCode: exitCodeFor(explained) });
+    if (ctx.out.opts.json)
+      ctx.out.event({ event: "error", dir: "*", code: errorCode(explained), message: describeError(explained), exitCode: exitCodeFor(explained) });
     else ctx.out.error(explained);
     return exitCodeFor(err);
   }

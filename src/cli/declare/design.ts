@@ -44,9 +44,7 @@ Examples:
     )
     .action(run(async () => (await import("../commands/init.js")).runInit));
 
-  const create = program
-    .command("create")
-    .description("create a design (blank, from a template, or generated from a prompt) and print its editorId and URLs");
+  const create = program.command("create").description("create a design (blank, from a template, or generated from a prompt) and print its editorId and URLs");
   addCreateOptions(create)
     .option("--wait", "with --prompt: poll until the generation ends")
     .addHelpText(

@@ -9,14 +9,20 @@ export function declareSetupCommands(program: Command, { run, io, exit }: Declar
   program
     .command("design-systems")
     .description("list the design systems available to your key (for --design-system)")
-    .addHelpText("after", '\nExamples:\n  $ mpsync design-systems\n  $ mpsync create --design-system "$(mpsync design-systems --json | jq -r \'.designSystems[0].id\')"')
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ mpsync design-systems\n  $ mpsync create --design-system \"$(mpsync design-systems --json | jq -r '.designSystems[0].id')\"",
+    )
     .action(run(async () => (await import("../commands/lookup.js")).runDesignSystems));
 
   program
     .command("resolve-url")
     .description("print the editorId of a design, published or canvas URL")
     .argument("<url>", "e.g. https://www.magicpatterns.com/c/<id>, https://project-x.magicpatterns.app, or a canvas URL")
-    .addHelpText("after", "\nExamples:\n  $ mpsync resolve-url https://project-acme.magicpatterns.app\n  $ mpsync resolve-url 'https://www.magicpatterns.com/s/abc?nodeIds=def' --json")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ mpsync resolve-url https://project-acme.magicpatterns.app\n  $ mpsync resolve-url 'https://www.magicpatterns.com/s/abc?nodeIds=def' --json",
+    )
     .action(run(async () => (await import("../commands/lookup.js")).runResolveUrl));
 
   program
@@ -51,7 +57,10 @@ Examples:
   program
     .command("doctor")
     .description("check the config, the API key (GET /v3/health), the service, the clock and every mapped folder")
-    .addHelpText("after", "\nExits 0 when every check passes, 1 otherwise.\n\nExamples:\n  $ mpsync doctor\n  $ mpsync doctor --json | jq '.checks[] | select(.ok | not)'")
+    .addHelpText(
+      "after",
+      "\nExits 0 when every check passes, 1 otherwise.\n\nExamples:\n  $ mpsync doctor\n  $ mpsync doctor --json | jq '.checks[] | select(.ok | not)'",
+    )
     .action(run(async () => (await import("../commands/doctor.js")).runDoctor));
 
   program
@@ -60,7 +69,7 @@ Examples:
     .argument("<shell>", COMPLETION_SHELLS.join(", "))
     .addHelpText(
       "after",
-      '\nExamples:\n  $ echo \'source <(mpsync completion bash)\' >> ~/.bashrc\n  $ echo \'source <(mpsync completion zsh)\' >> ~/.zshrc\n  $ mpsync completion fish > ~/.config/fish/completions/mpsync.fish',
+      "\nExamples:\n  $ echo 'source <(mpsync completion bash)' >> ~/.bashrc\n  $ echo 'source <(mpsync completion zsh)' >> ~/.zshrc\n  $ mpsync completion fish > ~/.config/fish/completions/mpsync.fish",
     )
     // No runtime: the script is written from the program's own declarations.
     .action(async (shell: string, _flags: unknown, command: Command) => {

@@ -61,7 +61,10 @@ Examples:
     .command("pause")
     .description("hold a folder's sync (a running mpsync watch syncs nothing of it) until mpsync resume")
     .argument("[dir...]", "mapped folders (default: the mapped folder you are in, else all)")
-    .addHelpText("after", "\nThe pause is kept in .mpsync/ and outlives the daemon; status shows it.\n\nExamples:\n  $ mpsync pause            # inside web/: hold web during a long refactor\n  $ mpsync pause web admin")
+    .addHelpText(
+      "after",
+      "\nThe pause is kept in .mpsync/ and outlives the daemon; status shows it.\n\nExamples:\n  $ mpsync pause            # inside web/: hold web during a long refactor\n  $ mpsync pause web admin",
+    )
     .action(run(async () => (await import("../commands/controls.js")).runPause));
 
   program
