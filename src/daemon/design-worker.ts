@@ -17,18 +17,13 @@ import { classifyFailure, describeFailure } from "../sync/failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 import { WorkerCycles } from "./worker-cycles.js";
+import { isPlainEffect, runPlainEffect, type EffectContext } from "./worker-effects.js";
 import type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
 
 /** Engine events that only an answer of the service lets through. */
 const ANSWERED_EVENTS: ReadonlySet<SyncEvent["event"]> = new Set(["pushed", "pulled", "conflict"]);
 
 export type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
-
-/** What some effects hand on, kept out of the (pure) loop's events. */
-interface EffectContext {
-  report?: CycleReport | undefined;
-  err?: unknown;
-}
 
 /** One design's part of `mpsync watch`. */
 export class DesignWorker {
@@ -193,16 +188,8 @@ export class DesignWorker {
   }
 
   async #run(effect: Effect, about: EffectContext): Promise<void> {
-    const { sync, emit, dir } = this.#o;
+    if (isPlainEffect(effect)) return runPlainEffect(this.#o, effect, about);
     switch (effect.do) {
-      case "emit":
-        emit({ ...effect.event, dir, editorId: sync.editorId });
-        return;
-      case "set-status":
-        sync.daemon.recordStatus(effect.status, effect.status.at);
-        return;
-      case "save":
-        return sync.save();
       case "cycle":
         return this.#cycle();
       case "enqueue-cycle":
@@ -235,21 +222,8 @@ export class DesignWorker {
         }, effect.delayMs);
         this.#retryTimer.unref?.();
         return;
-      case "record-error":
-        // `mpsync status` (another process) reads this from .mpsync.
-        sync.daemon.recordError(effect, this.#o.clock.now());
-        sync.save().catch((err: unknown) => this.#o.logger.debug({ err }, "could not record the error"));
-        return;
-      case "clear-error":
-        sync.daemon.clearError();
-        return sync.save();
-      case "after-pull":
-        return about.report === undefined ? undefined : this.#o.onPulled?.(about.report, sync.editorId, (p) => sync.baseText(p));
       case "publish":
         return about.report === undefined ? undefined : this.#cycles.publish(about.report.artifactId);
-      case "settle-heap":
-        this.#o.settleHeap?.();
-        return;
       case "halt":
         this.#abort.abort();
         if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
@@ -257,15 +231,8 @@ export class DesignWorker {
       case "close-source":
         void this.#source?.close();
         return;
-      case "stopped":
-        this.#o.onStopped?.(about.err);
-        return;
-      case "fatal":
-        this.#o.onFatal(about.err);
-        return;
-      case "log":
-        this.#o.logger[effect.level](effect.fields, effect.message);
-        return;
+      default:
+        return effect satisfies never;
     }
   }
 
