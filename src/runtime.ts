@@ -302,6 +302,7 @@ export class Runtime {
 
   /** Releases sockets (keep-alive) so the process can exit. */
   async close(): Promise<void> {
+    await this.#poller?.flush();
     await this.#client?.close();
     this.#logger?.flush();
   }
