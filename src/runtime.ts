@@ -302,7 +302,6 @@ export class Runtime {
 
   /** Releases sockets (keep-alive) so the process can exit. */
   async close(): Promise<void> {
-    await this.#poller?.flush();
     await this.#client?.close();
     this.#logger?.flush();
   }

@@ -63,8 +63,7 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     // connection is gone: a TCP and TLS handshake would otherwise delay the push).
     watch: (onBatch, onError) =>
       createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError, onActivity: () => client.warm?.() }),
-    // The answer goes on at once (a new version is read without waiting for the poll ledger's write).
-    schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal, recordLater: true }),
+    schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
     gitBusy,
     waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
     onFatal: wiring.onFatal,

@@ -25,8 +25,6 @@ export class PollScheduler {
   readonly #lastPoll = new Map<string, number>();
   /** Tail of the poll chain of each design, so two callers never poll one design at once. */
   readonly #chains = new Map<string, Promise<unknown>>();
-  /** Ledger writes still under way (polls with `recordLater`); the next look at a design waits for its own. */
-  readonly #writes = new Map<string, Promise<void>>();
 
   constructor(options: PollSchedulerOptions) {
     if (!Number.isFinite(options.intervalMs) || options.intervalMs < 0) {
@@ -57,15 +55,10 @@ export class PollScheduler {
     return Math.max(0, this.#intervalMs - elapsed);
   }
 
-  /**
-   * Waits until `editorId` may be polled, runs `fn`, and records the time it finished. With
-   * `recordLater` (a long-running daemon), the answer is handed on at once and the shared
-   * ledger is written behind it: this process spaces its polls from memory at once, the next
-   * poll of the design waits for the write, and `flush` before exit.
-   */
-  poll<T>(editorId: string, fn: () => Promise<T>, options: { signal?: AbortSignal | undefined; recordLater?: boolean } = {}): Promise<T> {
+  /** Waits until `editorId` may be polled, runs `fn`, and records the time it finished. */
+  poll<T>(editorId: string, fn: () => Promise<T>, options: { signal?: AbortSignal | undefined } = {}): Promise<T> {
     const previous = this.#chains.get(editorId) ?? Promise.resolve();
-    const run = previous.then(() => this.#pollNow(editorId, fn, options.signal, options.recordLater === true));
+    const run = previous.then(() => this.#pollNow(editorId, fn, options.signal));
     const tail = run.then(
       () => undefined,
       () => undefined,
@@ -77,12 +70,7 @@ export class PollScheduler {
     return run;
   }
 
-  /** Resolves once every ledger write under way has landed. */
-  async flush(): Promise<void> {
-    await Promise.all(this.#writes.values());
-  }
-
-  async #pollNow<T>(editorId: string, fn: () => Promise<T>, signal: AbortSignal | undefined, recordLater: boolean): Promise<T> {
+  async #pollNow<T>(editorId: string, fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     signal?.throwIfAborted();
     const delayMs = await this.delayUntilNextPoll(editorId);
     if (delayMs > 0) await this.#clock.sleep(delayMs, signal);
@@ -92,21 +80,11 @@ export class PollScheduler {
     } finally {
       // Recorded when the poll finished, not when it started: the service counts arrivals,
       // and the next one then arrives at least a full interval after this one did.
-      const write = this.#record(editorId, this.#clock.now());
-      if (recordLater) this.#writeBehind(editorId, write);
-      else await write;
+      await this.#record(editorId, this.#clock.now());
     }
   }
 
-  #writeBehind(editorId: string, write: Promise<void>): void {
-    this.#writes.set(editorId, write);
-    void write.then(() => {
-      if (this.#writes.get(editorId) === write) this.#writes.delete(editorId);
-    });
-  }
-
   async #lastPollOf(editorId: string): Promise<number | undefined> {
-    await this.#writes.get(editorId);
     const local = this.#lastPoll.get(editorId);
     let stored: number | undefined;
     try {

@@ -71,34 +71,6 @@ describe("PollScheduler", () => {
     expect(ran).toBe(false);
   });
 
-  it("recordLater: the answer goes on before the ledger is written; the next poll and flush wait for the write", async () => {
-    const clock = createFakeClock();
-    const inner = createMemoryPollLedger();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const order: string[] = [];
-    const ledger = {
-      get: (id: string) => inner.get(id),
-      set: async (id: string, at: number) => {
-        order.push("write begins");
-        await held;
-        await inner.set(id, at);
-        order.push("written");
-      },
-    };
-    const scheduler = new PollScheduler({ intervalMs: 1000, clock, ledger });
-    const answer = await scheduler.poll("d1", async () => "status", { recordLater: true });
-    order.push(`answer: ${answer}`);
-    // This process spaces its polls from memory at once; the shared file is not written yet.
-    expect(await inner.get("d1")).toBeUndefined();
-    const flushed = scheduler.flush().then(() => order.push("flushed"));
-    const delay = scheduler.delayUntilNextPoll("d1").then((ms) => order.push(`next poll in ${ms} ms`));
-    release();
-    await Promise.all([flushed, delay]);
-    expect(order).toEqual(["write begins", "answer: status", "written", "flushed", "next poll in 1000 ms"]);
-    expect(await inner.get("d1")).toBe(clock.now());
-  });
-
   it("shares the interval across schedulers (commands, restarts) through the file ledger", async () => {
     const clock = createFakeClock();
     const file = join(dir, "polls.json");
