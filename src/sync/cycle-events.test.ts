@@ -1,23 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { emitCycleEvents } from "./cycle-events.js";
 import type { SyncEvent } from "./events.js";
-import type { ExecuteResult } from "./executor.js";
+import { emptyExecuteResult, type ExecuteResult } from "./execution-run.js";
 
 function result(failed: [string, string][]): ExecuteResult {
-  return {
-    bases: [],
-    pushed: [],
-    pulled: [],
-    removed: [],
-    conflicts: [],
-    changedMeanwhile: [],
-    refused: [],
-    refusedContent: new Map(),
-    blocked: [],
-    pushError: undefined,
-    notSent: [],
-    failed: failed.map(([path, code]) => ({ path, code, message: code })),
-  };
+  return { ...emptyExecuteResult(), failed: failed.map(([path, code]) => ({ path, code, message: code })) };
 }
 
 describe("emitCycleEvents: failed writes", () => {

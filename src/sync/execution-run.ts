@@ -66,6 +66,24 @@ export interface ExecuteResult {
   failed: { path: string; code: string; message: string }[];
 }
 
+/** A result with nothing done yet (a run fills it in). */
+export function emptyExecuteResult(): ExecuteResult {
+  return {
+    bases: [],
+    pushed: [],
+    pulled: [],
+    removed: [],
+    conflicts: [],
+    changedMeanwhile: [],
+    refused: [],
+    refusedContent: new Map(),
+    blocked: [],
+    pushError: undefined,
+    notSent: [],
+    failed: [],
+  };
+}
+
 /** A file the service would not take: a new name refused (400), or too large alone (413). */
 export interface RefusedPush {
   path: string;

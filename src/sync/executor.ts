@@ -7,7 +7,7 @@
  */
 import { errnoCode } from "../core/errors.js";
 import { mapBounded } from "../local/bounded.js";
-import type { ExecuteDeps, ExecuteInput, ExecuteResult, ExecutionRun } from "./execution-run.js";
+import { emptyExecuteResult, type ExecuteDeps, type ExecuteInput, type ExecuteResult, type ExecutionRun } from "./execution-run.js";
 import { applyLocalAction } from "./local-actions.js";
 import { pushAll, PUSH_PART_BYTES } from "./push-parts.js";
 
@@ -22,20 +22,7 @@ export const LOCAL_ACTION_CONCURRENCY = 16;
 
 /** Executes `input.plan` (which must not be halted). */
 export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promise<ExecuteResult> {
-  const result: ExecuteResult = {
-    bases: [],
-    pushed: [],
-    pulled: [],
-    removed: [],
-    conflicts: [],
-    changedMeanwhile: [],
-    refused: [],
-    refusedContent: new Map(),
-    blocked: [],
-    pushError: undefined,
-    notSent: [],
-    failed: [],
-  };
+  const result = emptyExecuteResult();
   const run: ExecutionRun = { ...input, ...deps, result, pushes: [], partBytes: deps.pushPartBytes ?? PUSH_PART_BYTES };
   // Each path has one action and its own file, so local work runs in parallel: a pull of
   // thousands of files is bound by file-system latency, not CPU (BENCHMARKS.md).
