@@ -47,7 +47,7 @@ async function measure(emu, files, bytes) {
       activePerCheck,
       other: Object.fromEntries(other),
       perHour: Math.round(perHour),
-      cpuMsPerCheck: checks === 0 ? undefined : (cpu.user + cpu.system) / 1000 / checks,
+      cpuMsPerCheck: (cpu.user + cpu.system) / 1000 / checks,
     };
   } finally {
     await daemon.stop();
@@ -85,7 +85,7 @@ export function remoteCheckRows(rows) {
     `${r.files.toLocaleString("en-US")} files`,
     String(r.perHour),
     `${num(r.activePerCheck)} active-artifact + ${num(r.readsPerCheck)} files/read (${r.checks} checks)`,
-    r.cpuMsPerCheck === undefined ? "no check ran" : `${r.cpuMsPerCheck.toFixed(1)} ms`,
+    `${r.cpuMsPerCheck.toFixed(1)} ms`,
     Object.keys(r.other).length === 0 ? "none" : JSON.stringify(r.other),
   ]);
 }

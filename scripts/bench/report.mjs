@@ -317,7 +317,7 @@ export function latencyRows(l) {
   const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
   const pct = (x) => `${((100 * x.bytesPerHour) / x.fullEveryCheckPerHour).toFixed(1)} %`;
   const idleDetail = (x) =>
-    `decoded ${mb(x.decodedPerHour)} (${(x.decodedPerHour / x.bytesPerHour).toFixed(2)}x the wire); sent ${mb(x.sentPerHour)}; reading every file at every check, uncompressed (before issue 27): ${mb(x.fullEveryCheckPerHour)} (one full read ${mb(x.fullReadBytes)}); requests per hour ${showRoutes(x.requestsPerHour)}; from ${x.checks} checks at 0.5 s (${Math.round(x.windowMs / 1000)} s, ${num(x.statusPerCheck, 1)} status polls per check, all counted in the bytes), per check x 60; files cut from real TypeScript`;
+    `decoded ${mb(x.decodedPerHour)} (${(x.decodedPerHour / x.bytesPerHour).toFixed(2)}x the wire); sent ${mb(x.sentPerHour)}; reading every file at every check, uncompressed (before the sweep of check-scope.ts): ${mb(x.fullEveryCheckPerHour)} (one full read ${mb(x.fullReadBytes)}); requests per hour ${showRoutes(x.requestsPerHour)}; from ${x.checks} checks at 0.5 s (${Math.round(x.windowMs / 1000)} s, ${num(x.statusPerCheck, 1)} status polls per check, all counted in the bytes), per check x 60; files cut from real TypeScript`;
   const i = l.idle;
   const target = `<= 10 % of reading every file (${mb(i.fullEveryCheckPerHour / 10)})`;
   rows.push([

@@ -17,11 +17,10 @@ type Callback = buildConnector.Callback;
 type Settled = (err: Error | null, socket: Socket | null) => void;
 
 /** A pre-opened socket left unused this long is closed (below node:http's 5 s keep-alive). */
-export const UNUSED_SOCKET_MS = 4_000;
+const UNUSED_SOCKET_MS = 4_000;
 
 interface Pending {
   socket?: Socket;
-  failed: boolean;
   /** undici's callback once it took this entry before the socket was ready. */
   taker?: Settled;
   timer?: NodeJS.Timeout;
@@ -31,6 +30,8 @@ interface Pending {
 export class Preconnector {
   readonly #base: Connector;
   readonly #stash = new Map<string, Pending[]>();
+  /** After close(), a handshake that completes late is closed at once, not stashed. */
+  #closed = false;
 
   constructor(base: Connector) {
     this.#base = base;
@@ -39,13 +40,14 @@ export class Preconnector {
   /** The connector to give undici (`new Agent({ connect })`). */
   readonly connect = (options: ConnectOptions, callback: Callback): void => {
     const entry = this.#take(originKey(options));
-    if (entry === undefined) {
+    // A failed handshake leaves the stash at once; a socket the server closed or half-closed
+    // since (its keep-alive, unknown for the real service) is not handed on.
+    const socket = entry?.socket;
+    if (entry === undefined || (socket !== undefined && !isUsable(socket))) {
+      socket?.destroy();
       this.#base(options, callback);
-    } else if (entry.failed || entry.socket?.destroyed === true) {
-      this.#base(options, callback);
-    } else if (entry.socket !== undefined) {
+    } else if (socket !== undefined) {
       // Never synchronously: undici's Client is inside its own resume loop when it asks.
-      const socket = entry.socket;
       process.nextTick(() => callback(null, socket));
     } else {
       // Still handshaking: undici gets it the moment it is ready, or a fresh one if it failed.
@@ -61,15 +63,13 @@ export class Preconnector {
     const list = this.#stash.get(key) ?? [];
     this.#stash.set(key, list);
     for (let i = list.length; i < count; i += 1) {
-      const entry: Pending = { failed: false };
+      const entry: Pending = {};
       list.push(entry);
       this.#base(options, (err: Error | null, socket: Socket | null) => {
         const taker = entry.taker;
         if (taker !== undefined) return taker(err, socket);
-        if (err !== null || socket === null) {
-          entry.failed = true;
-          return this.#drop(key, entry);
-        }
+        if (err !== null || socket === null) return this.#drop(key, entry);
+        if (this.#closed) return void socket.destroy();
         entry.socket = socket;
         // The server may close it first (its keep-alive): then it is no longer offered.
         socket.once("close", () => this.#drop(key, entry));
@@ -84,6 +84,7 @@ export class Preconnector {
 
   /** Closes every socket not handed out. */
   close(): void {
+    this.#closed = true;
     for (const list of this.#stash.values()) for (const entry of list) entry.socket?.destroy();
     this.#stash.clear();
   }
@@ -100,6 +101,11 @@ export class Preconnector {
     if (at >= 0) list?.splice(at, 1);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
   }
+}
+
+/** Still open both ways: not destroyed, not ended by the server, still writable. */
+function isUsable(socket: Socket): boolean {
+  return !socket.destroyed && !socket.readableEnded && socket.writable;
 }
 
 function originKey(options: ConnectOptions): string {

@@ -79,15 +79,17 @@ export class DesignWorker {
     void this.#pollLoop();
   }
 
-  /** Flushes pending local changes (one last push), then stops everything. */
   /**
    * Called with each event of this folder's engine before it is said: one that needed the
    * service's answer (pushed, pulled, a conflict) says "back online" first after an outage.
    */
   beforeSyncEvent(event: SyncEvent): void {
-    if (ANSWERED_EVENTS.has(event.event)) void this.#send({ type: "answered" });
+    if (!ANSWERED_EVENTS.has(event.event)) return;
+    // Off the cycle's chain: its save (clear-error) must not fail the cycle, nor go unhandled.
+    this.#send({ type: "answered" }).catch((err: unknown) => this.#o.logger.debug({ err }, "could not clear the recorded error"));
   }
 
+  /** Flushes pending local changes (one last push), then stops everything. */
   async stop(): Promise<void> {
     if (this.#loop.stopped) return;
     if (this.#o.gitBusy()) this.#o.logger.warn("stopping during a git operation: its changes are pushed at the next start");
@@ -176,9 +178,8 @@ export class DesignWorker {
     return this.#chain;
   }
 
-  /** Feeds one event to the state machine and runs its effects, in order. */
   /**
-   * `about` is what the loop keeps opaque but some effects hand on: the cycle's report
+   * Feeds one event to the state machine and runs its effects, in order. `about` is what the loop keeps opaque but some effects hand on: the cycle's report
    * (commit-on-pull, publish) or the failure (fatal).
    */
   async #send(event: LoopEvent, about: EffectContext = {}): Promise<void> {

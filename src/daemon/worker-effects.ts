@@ -60,5 +60,7 @@ export async function runPlainEffect(o: DesignWorkerOptions, effect: PlainEffect
     case "log":
       o.logger[effect.level](effect.fields, effect.message);
       return;
+    default:
+      return effect satisfies never;
   }
 }

@@ -99,7 +99,7 @@ function anchorsOf(file: string): Set<string> {
   return new Set(headings.map((h) => h.replace(/^#+ /, "").trim().toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-")));
 }
 
-function resolves(name: string, from: string, anchor: string | undefined, bases: string[]): string | undefined {
+function resolves(name: string, anchor: string | undefined, bases: string[]): string | undefined {
   const found = bases.map((b) => join(b, name)).find((p) => existsSync(p));
   if (found === undefined) return `${name} does not exist`;
   if (anchor !== undefined && !anchorsOf(found).has(anchor.slice(1))) return `${name} has no section ${anchor}`;
@@ -117,7 +117,7 @@ export function problemsOf({ file, line, text }: Text): string[] {
     const relativeName = name.startsWith("./") || name.startsWith("../");
     if (!relativeName && !KNOWN_FIRST.has(name.split("/")[0]!)) continue;
     const bases = relativeName ? [here] : [ROOT, join(ROOT, "src"), join(ROOT, "test")];
-    const problem = resolves(name, here, m[2], bases);
+    const problem = resolves(name, m[2], bases);
     if (problem !== undefined) problems.push(`${at(m.index)}: ${problem}`);
   }
   for (const m of text.matchAll(FOLDER)) {
@@ -126,7 +126,7 @@ export function problemsOf({ file, line, text }: Text): string[] {
   }
   for (const m of text.matchAll(BARE_MD)) {
     if (m[1]!.includes(OUTSIDE_NOTES)) continue;
-    const problem = resolves(m[1]!, here, m[2], [ROOT, join(ROOT, "docs")]);
+    const problem = resolves(m[1]!, m[2], [ROOT, join(ROOT, "docs")]);
     if (problem !== undefined) problems.push(`${at(m.index)}: ${problem}`);
   }
   const notes = file === FACTS_DOC ? [] : text.matchAll(new RegExp(OUTSIDE_NOTES, "g"));

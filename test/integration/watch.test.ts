@@ -165,7 +165,7 @@ describe("watch", () => {
 
   it("after an outage, a retried push before any status poll says back online before pushed", async () => {
     // One poll at start, none after: the retry timer's cycle is the first to reach the service.
-    h = await startHarness({ syncrc: { pollIntervalSec: 3600 } });
+    h = await startHarness({ syncrc: { pollIntervalSec: 3600 }, retry: { baseDelayMs: 10, maxDelayMs: 50 } });
     daemon = await startDaemon(h);
     h.emu.control.setFaults({ errorRate: 1 });
     await h.writeLocal("index.css", "/* edit made offline */\n");
