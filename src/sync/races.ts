@@ -42,7 +42,8 @@ export async function rebaseRaces(files: FileTriple[], ledger: BaseLedger, remot
     const sent = await bases.getBase(landed.hash);
     const before = await editBase(landed, bases);
     if (sent === undefined || before === undefined || holdsEdit(before, sent, now)) continue;
-    triple.base = landed.previous ?? undefined;
+    // Reconciled against the text the edit was judged on (what it replaced, else its basis).
+    triple.base = landed.previous ?? landed.basis;
     raced.add(triple.path);
   }
   return raced;
