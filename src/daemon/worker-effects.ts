@@ -36,16 +36,17 @@ export async function runPlainEffect(o: DesignWorkerOptions, effect: PlainEffect
     case "set-status":
       sync.daemon.recordStatus(effect.status, effect.status.at);
       return;
+    // These change only daemon.json: state.json (the bases) is neither rebuilt nor checked.
     case "save":
-      return sync.save();
+      return sync.daemon.save();
     case "record-error":
       // `mpsync status` (another process) reads this from .mpsync.
       sync.daemon.recordError(effect, o.clock.now());
-      sync.save().catch((err: unknown) => o.logger.debug({ err }, "could not record the error"));
+      sync.daemon.save().catch((err: unknown) => o.logger.debug({ err }, "could not record the error"));
       return;
     case "clear-error":
       sync.daemon.clearError();
-      return sync.save();
+      return sync.daemon.save();
     case "after-pull":
       return about.report === undefined ? undefined : o.onPulled?.(about.report, sync.editorId, (p) => sync.baseText(p));
     case "settle-heap":
