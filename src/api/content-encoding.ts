@@ -27,7 +27,7 @@ export class BodyDecodingError extends Error {
 }
 
 /** The codings of `headers`' Content-Encoding, in the order they were applied; identity left out. */
-export function contentCodings(headers: IncomingHttpHeaders): string[] {
+function contentCodings(headers: IncomingHttpHeaders): string[] {
   const raw = headers["content-encoding"];
   const value = Array.isArray(raw) ? raw.join(",") : (raw ?? "");
   return value

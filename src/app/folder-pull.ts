@@ -75,6 +75,6 @@ async function timedPull(runtime: Runtime, mapping: Mapping, sync: DesignSync, o
 }
 
 /** Names the process holding a folder, for messages and `pulledBy` in JSON. */
-export function holderLabel(holder: LockInfo | undefined): string {
+function holderLabel(holder: LockInfo | undefined): string {
   return holder === undefined ? "another mpsync process" : `${holder.command} (pid ${holder.pid})`;
 }

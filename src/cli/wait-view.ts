@@ -4,7 +4,7 @@ import { formatDuration } from "../core/duration.js";
 import type { CommandContext } from "./context.js";
 
 /** How often a live wait redraws its elapsed time and countdown. */
-export const PROGRESS_TICK_MS = 1000;
+const PROGRESS_TICK_MS = 1000;
 
 /**
  * A spinner from the first poll on (nothing shows when the design is idle at once). It redraws

@@ -63,18 +63,18 @@ export async function runUntilStopped(daemon: WatchDaemon, io: DaemonProcess): P
 }
 
 /** How long a stop flushes before abandoning pending requests. @default 10000 (MPSYNC_STOP_FLUSH_MS, for tests) */
-export function stopFlushMs(env: Record<string, string | undefined>): number {
+function stopFlushMs(env: Record<string, string | undefined>): number {
   return msFromEnv(env, "MPSYNC_STOP_FLUSH_MS", DEFAULT_STOP_FLUSH_MS, { zeroAllowed: false });
 }
 
 /** A stop flushes pending pushes for at most this long. */
-export const DEFAULT_STOP_FLUSH_MS = 10_000;
+const DEFAULT_STOP_FLUSH_MS = 10_000;
 
 /** A signal this soon after the one that started a stop is the same request passed on. */
-export const DEFAULT_SIGNAL_REPEAT_MS = 500;
+const DEFAULT_SIGNAL_REPEAT_MS = 500;
 
 /** MPSYNC_SIGNAL_REPEAT_MS (tests: 0 makes any second signal exit at once), else the default. */
-export function signalRepeatMs(env: Record<string, string | undefined>): number {
+function signalRepeatMs(env: Record<string, string | undefined>): number {
   return msFromEnv(env, "MPSYNC_SIGNAL_REPEAT_MS", DEFAULT_SIGNAL_REPEAT_MS, { zeroAllowed: true });
 }
 

@@ -51,7 +51,7 @@ export function pickCoding(acceptEncoding: string | string[] | undefined): Answe
 }
 
 /** Compresses `text` in `coding` (node:zlib on the thread pool: the server's loop keeps answering). */
-export function compressText(text: string | Uint8Array, coding: AnswerCoding): Promise<Buffer> {
+function compressText(text: string | Uint8Array, coding: AnswerCoding): Promise<Buffer> {
   // Loaded on the first answer it compresses (not import(): see api/content-encoding.ts).
   const zlib = process.getBuiltinModule("node:zlib");
   const input = typeof text === "string" ? Buffer.from(text) : text;
@@ -71,10 +71,15 @@ export function compressText(text: string | Uint8Array, coding: AnswerCoding): P
  */
 export async function encodeAnswer(outcome: SendOutcome, requestHeaders: IncomingHttpHeaders, mode: CompressMode): Promise<SendOutcome> {
   if (mode === "off" || outcome.headers["content-encoding"] !== undefined) return outcome;
-  const size = typeof outcome.text === "string" ? Buffer.byteLength(outcome.text) : outcome.text.length;
+  const size = byteSize(outcome.text);
   if (size < COMPRESS_MIN_BYTES) return outcome;
   const coding = pickCoding(requestHeaders["accept-encoding"]);
   if (coding === undefined) return outcome;
   const text = await compressText(outcome.text, coding);
   return { ...outcome, text, headers: { ...outcome.headers, "content-encoding": coding, vary: "accept-encoding" } };
+}
+
+/** Bytes of an answer's body, text or bytes. */
+export function byteSize(text: string | Uint8Array): number {
+  return typeof text === "string" ? Buffer.byteLength(text) : text.length;
 }

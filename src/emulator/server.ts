@@ -11,7 +11,7 @@ import { dispatchApi } from "./api-dispatch.js";
 import { apiRoutes } from "./api-routes.js";
 import { createControl, type EmulatorControl } from "./control.js";
 import { controlRoutes, type ControlHandler } from "./control-routes.js";
-import { encodeAnswer } from "./compression.js";
+import { byteSize, encodeAnswer } from "./compression.js";
 import { decideOutcome, type Outcome } from "./fault-outcome.js";
 import { FaultState } from "./faults.js";
 import { GenerationRunner } from "./generation.js";
@@ -222,10 +222,6 @@ function recordRequest(parts: Parts, info: Handled): void {
 function writeJson(res: ServerResponse, response: JsonResponse): void {
   const { text, headers } = encodeJson(response);
   writeRaw(res, response.status, text, headers);
-}
-
-function byteSize(text: string | Uint8Array): number {
-  return typeof text === "string" ? Buffer.byteLength(text) : text.length;
 }
 
 function urlHost(host: string): string {
