@@ -74,7 +74,8 @@ export interface HttpResponse {
    * library's heap: BENCHMARKS.md, idle RSS).
    */
   body: string | undefined;
-  bodyProblem?: "too-large" | "not-utf8";
+  /** "undecodable": an error answer (not 2xx) in an unknown coding or corrupt; its status and headers stand. */
+  bodyProblem?: "too-large" | "not-utf8" | "undecodable";
 }
 
 /** Why an attempt got no response. */
@@ -133,7 +134,12 @@ export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest):
       headersTimeout: req.timeouts.headersMs,
       bodyTimeout: req.timeouts.bodyMs,
     });
-    const read = await readCapped(res.body, res.headers, req.maxBodyBytes);
+    const read = await readCapped(res.body, res.headers, req.maxBodyBytes).catch((err: unknown) => {
+      // Only an answer whose body is the result fails here: an error answer keeps its status
+      // and Retry-After (a 429 or 503 whose body a proxy mangled is still a 429 or 503).
+      if (err instanceof BodyDecodingError && (res.statusCode < 200 || res.statusCode > 299)) return { body: undefined, bodyProblem: "undecodable" as const };
+      throw err;
+    });
     return { status: res.statusCode, headers: res.headers, ...read };
   } catch (err) {
     if (req.signal?.aborted) throw req.signal.reason;

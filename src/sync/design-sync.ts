@@ -154,7 +154,8 @@ export class DesignSync {
     let last = report;
     for (let round = 0; round < MAX_REAPPLY_ROUNDS; round += 1) {
       if (last.dryRun || last.result === undefined) break;
-      const raced = await readBackPushed(this.#o.client, ctx.editorId, last.artifactId, last.result);
+      // What another writer replaced after our PATCH, and what it changed before a later one.
+      const raced = [...(await readBackPushed(this.#o.client, ctx.editorId, last.artifactId, last.result)), ...last.result.remoteMoved];
       if (raced.length === 0) break;
       const again = await planPush(ctx, raced, { verify: true });
       if (again === undefined) break;

@@ -13,6 +13,11 @@ export interface ExecuteDeps {
   bases: BaseTexts;
   /** PATCH the active artifact; resolves when the service confirmed the write. */
   writeRemote(files: FileWrite[]): Promise<void>;
+  /**
+   * The texts of `paths` on the artifact the run pushes to, read now (a path it does not hold is
+   * absent). A PATCH after the run's first one reads its files again first (push-parts.ts).
+   */
+  readRemote(paths: string[]): Promise<ReadonlyMap<string, string>>;
   saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
   /** Label for the remote side of conflict markers, e.g. "remote v7". */
   remoteLabel(): Promise<string>;
@@ -62,6 +67,11 @@ export interface ExecuteResult {
   pushError: unknown;
   /** Merged locally but not sent (send: false): waiting for the next push. */
   notSent: string[];
+  /**
+   * Not sent: the remote text changed after the cycle read it (found by the read before a PATCH
+   * after the run's first: a later part, a re-send after a 413 or a 400). The caller plans them again.
+   */
+  remoteMoved: string[];
   /** Local paths whose write failed (permissions, a full disk, a folder in the way): retried by a later cycle. */
   failed: { path: string; code: string; message: string }[];
 }
@@ -80,6 +90,7 @@ export function emptyExecuteResult(): ExecuteResult {
     blocked: [],
     pushError: undefined,
     notSent: [],
+    remoteMoved: [],
     failed: [],
   };
 }
@@ -102,4 +113,6 @@ export interface ExecutionRun extends ExecuteInput, ExecuteDeps {
   readonly pushes: PendingPush[];
   /** Bytes of text per PATCH, lowered by a 413 (push-parts.ts pushHalves) for the parts after it. */
   partBytes: number;
+  /** PATCHes tried so far (answered or not): every one after the first reads its files again. */
+  patches: number;
 }

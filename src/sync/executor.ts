@@ -23,7 +23,7 @@ export const LOCAL_ACTION_CONCURRENCY = 16;
 /** Executes `input.plan` (which must not be halted). */
 export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promise<ExecuteResult> {
   const result = emptyExecuteResult();
-  const run: ExecutionRun = { ...input, ...deps, result, pushes: [], partBytes: deps.pushPartBytes ?? PUSH_PART_BYTES };
+  const run: ExecutionRun = { ...input, ...deps, result, pushes: [], partBytes: deps.pushPartBytes ?? PUSH_PART_BYTES, patches: 0 };
   // Each path has one action and its own file, so local work runs in parallel: a pull of
   // thousands of files is bound by file-system latency, not CPU (BENCHMARKS.md).
   // One unwritable path must not block the rest of the cycle, pushes included.
@@ -40,7 +40,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
   run.pushes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (run.pushes.length > 0 && input.send === false) result.notSent.push(...run.pushes.map((p) => p.path));
   else if (run.pushes.length > 0) await pushAll(run);
-  for (const list of [result.pulled, result.removed, result.changedMeanwhile, result.pushed]) list.sort();
+  for (const list of [result.pulled, result.removed, result.changedMeanwhile, result.pushed, result.remoteMoved]) list.sort();
   result.conflicts.sort((a, b) => (a.path < b.path ? -1 : 1));
   return result;
 }

@@ -3,6 +3,12 @@
  * PUSH_PART_BYTES when larger (a 413 halves a part; a batch refused for a new name is sent
  * again file by file). A part's bases move (run.result.bases) only once its PATCH is answered;
  * a failed part leaves it and the parts after it pending, for the next cycle.
+ *
+ * The cycle read the remote once, just before its first PATCH. Every PATCH after that one goes
+ * out later (after the parts before it, or after a 413 or 400 it answers), so it reads its files
+ * again first: one another writer changed meanwhile is not sent (run.result.remoteMoved), and
+ * the caller plans it again against the new text. The API has no compare-and-swap: this keeps
+ * every PATCH's unguarded window as short as the first one's.
  */
 import { hasCode } from "../core/errors.js";
 import type { ExecutionRun, PendingPush, RefusedPush } from "./execution-run.js";
@@ -105,13 +111,27 @@ async function pushSeparately(run: ExecutionRun, all: PendingPush[], newFiles: P
   return true;
 }
 
-/** One PATCH of `files`; once answered, their bases move to what was sent. */
-async function send(run: ExecutionRun, files: PendingPush[]): Promise<void> {
+/** One PATCH of `files` (less those another writer changed since the cycle read them); once answered, their bases move to what was sent. */
+async function send(run: ExecutionRun, all: PendingPush[]): Promise<void> {
+  const files = run.patches === 0 ? all : await unmoved(run, all);
+  if (files.length === 0) return;
+  run.patches += 1;
   await run.writeRemote(files.map((p) => ({ fileName: p.path, code: p.text })));
   for (const p of files) {
     run.result.bases.push({ path: p.path, hash: await run.bases.putBase(p.text) });
     run.result.pushed.push(p.path);
   }
+}
+
+/** `files` whose remote text is still what the cycle read; the others go to result.remoteMoved. */
+async function unmoved(run: ExecutionRun, files: PendingPush[]): Promise<PendingPush[]> {
+  const now = await run.readRemote(files.map((p) => p.path));
+  const kept: PendingPush[] = [];
+  for (const p of files) {
+    if (now.get(p.path) === run.remoteTexts.get(p.path)) kept.push(p);
+    else run.result.remoteMoved.push(p.path);
+  }
+  return kept;
 }
 
 /** Records a file the service refused: not sent again until its content changes. */

@@ -85,6 +85,7 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
         await ledger.intendPush(await pushIntents(o.store, files, remote));
         await o.client.writeFiles(ctx.editorId, remote.artifactId, files);
       },
+      readRemote: async (paths) => new Map((await o.client.readFiles(ctx.editorId, remote.artifactId, paths)).map((f) => [f.name, f.content])),
       saveConflict: (rel, sides, s) => o.store.saveConflict(rel, sides, s),
       remoteLabel: () => label ?? versionLabel(ctx, remote.artifactId),
       ...(run.progress === undefined ? {} : { progress: run.progress }),

@@ -6,16 +6,18 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultAgent, DEFAULT_TIMEOUTS, sendHttpRequest } from "../../src/api/http-transport.js";
+import { createDefaultAgent, DEFAULT_TIMEOUTS, sendHttpRequest, TransportFailure } from "../../src/api/http-transport.js";
 
 let server: Server;
 let origin: string;
 /** The body of the next answer, as separate writes (each flushed before the next). */
 let parts: Buffer[] = [];
+/** The status and extra headers of the next answer. */
+let head: { status: number; headers: Record<string, string> } = { status: 200, headers: {} };
 
 beforeAll(async () => {
   server = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json" });
+    res.writeHead(head.status, { "content-type": "application/json", ...head.headers });
     const send = (i: number): void => {
       if (i === parts.length) {
         res.end();
@@ -33,8 +35,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-async function fetchBody(chunks: Buffer[], maxBodyBytes = 1024) {
+async function fetchBody(chunks: Buffer[], maxBodyBytes = 1024, answer: typeof head = { status: 200, headers: {} }) {
   parts = chunks;
+  head = answer;
   const agent = createDefaultAgent(DEFAULT_TIMEOUTS);
   try {
     return await sendHttpRequest(agent, { method: "GET", url: `${origin}/x`, headers: {}, timeouts: DEFAULT_TIMEOUTS, maxBodyBytes });
@@ -75,5 +78,23 @@ describe("response bodies, decoded once whole", () => {
     const res = await fetchBody([Buffer.alloc(600, 0x20), Buffer.alloc(600, 0x20)], 1000);
     expect(res.body).toBeUndefined();
     expect(res.bodyProblem).toBe("too-large");
+  });
+});
+
+describe("an answer whose body cannot be decoded", () => {
+  const mangled = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]), Buffer.from("not deflate")]);
+
+  it("a 2xx fails the attempt (its body is the result), as a network failure of a sent request", async () => {
+    const err = await fetchBody([mangled], 1024, { status: 200, headers: { "content-encoding": "gzip" } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportFailure);
+    expect(err).toMatchObject({ kind: "network", sent: true });
+  });
+
+  it("an error answer keeps its status and Retry-After; only its body is lost", async () => {
+    const res = await fetchBody([mangled], 1024, { status: 429, headers: { "content-encoding": "gzip", "retry-after": "7" } });
+    expect(res.status).toBe(429);
+    expect(res.headers["retry-after"]).toBe("7");
+    expect(res.body).toBeUndefined();
+    expect(res.bodyProblem).toBe("undecodable");
   });
 });

@@ -18,6 +18,7 @@ async function open(harness: Harness): Promise<DesignSync> {
 }
 
 const isPatch = (e: { method: string; path: string }): boolean => e.method === "PATCH";
+const isRead = (e: { method: string; path: string }): boolean => e.method === "POST" && e.path.endsWith("/files/read");
 
 describe("pull", () => {
   it("mirrors every remote file into an empty folder and records the base", async () => {
@@ -132,6 +133,10 @@ describe("push", () => {
     const patches = h.emu.control.requests().filter(isPatch);
     expect(patches.filter((p) => p.status === 413).length).toBeGreaterThan(0);
     expect(patches.filter((p) => p.status === 200).length).toBeLessThan(12);
+    // Every PATCH after the first read its files again just before it left (push-parts.ts).
+    const log = h.emu.control.requests();
+    const patchAt = log.flatMap((r, i) => (isPatch(r) ? [i] : []));
+    for (const i of patchAt.slice(1)) expect(isRead(log[i - 1]!)).toBe(true);
     // The refused content is not sent again; nothing else is pending.
     const before = h.emu.control.countRequests(isPatch);
     const again = await sync.pushPaths(await sync.localChanges());

@@ -40,6 +40,7 @@ export type Command =
   | { k: "mateEdit"; path: number; line: number }
   | { k: "retriedPush" }
   | { k: "sameMoment"; path: number; line: number; mateLine: number }
+  | { k: "resendRace"; path: number; other: number; line: number; webLine: number }
   | { k: "staleVersion"; path: number; genPath: number; line: number }
   | { k: "mateSync" }
   | { k: "full" }
@@ -99,6 +100,8 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   // check and our PATCH, a version built before our push.
   { arbitrary: fc.constant({ k: "retriedPush" as const }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("sameMoment" as const), path, line, mateLine: line }), weight: 1 },
+  // A web edit between a 413 and the halves this client sends again.
+  { arbitrary: fc.record({ k: fc.constant("resendRace" as const), path, other: path, line, webLine: line }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("staleVersion" as const), path, genPath: path, line }), weight: 1 },
   // A push whose PATCH is refused, times out, is dropped after landing or answered garbage:
   // the move that once found a failed PATCH, then a remote change, pulled over the edit.
@@ -153,6 +156,7 @@ export const failureCommandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant("crashMid" as const), after: fc.integer({ min: 1, max: 4 }), full: fc.boolean() }), weight: 1 },
   { arbitrary: fc.constant({ k: "retriedPush" as const }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant("sameMoment" as const), path: fc.nat({ max: 2 }), line, mateLine: line }), weight: 2 },
+  { arbitrary: fc.record({ k: fc.constant("resendRace" as const), path: fc.nat({ max: 2 }), other: fc.nat({ max: 2 }), line, webLine: line }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("staleVersion" as const), path: fc.nat({ max: 3 }), genPath: fc.nat({ max: 2 }), line }), weight: 1 },
   { arbitrary: fc.constant({ k: "mateSync" as const }), weight: 1 },
 );
@@ -255,6 +259,23 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
       };
       await applyEngineCommand(w, { k: "push" });
       w.service.beforePatch = undefined;
+      return [];
+    }
+    case "resendRace": {
+      // Two files go out together; the service finds the body too large (413) and the client
+      // sends them again in halves. A web edit of one of them lands after the 413, before the
+      // halves: a re-send made on the strength of the first pre-push read overwrites it unseen.
+      for (const rel of new Set([pick(c.path), pick(c.other)])) {
+        const current = w.tree.files.get(rel);
+        w.userWrite(rel, typeof current === "string" ? w.editLine(current, c.line) : w.freshText("new"));
+      }
+      const limit = w.service.maxPatchFiles;
+      w.service.maxPatchFiles = 1;
+      // The web edit lands as the first PATCH (the one refused) is answered.
+      w.service.afterPatch = () => w.webEdit(pick(c.path), c.webLine);
+      await applyEngineCommand(w, { k: "push" });
+      w.service.afterPatch = undefined;
+      w.service.maxPatchFiles = limit;
       return [];
     }
     case "staleVersion": {

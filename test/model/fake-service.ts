@@ -97,6 +97,8 @@ export interface FakeService {
    * earlier). Cleared before it runs, so its own PATCHes pass.
    */
   beforePatch: (() => Promise<void>) | undefined;
+  /** Runs once (then cleared) after the next PATCH is answered or refused, before the client goes on. */
+  afterPatch: (() => void) | undefined;
   /** The web editor's save between two attempts of a PATCH ("retry-after-edit"): the names sent. */
   betweenAttempts: ((names: string[]) => void) | undefined;
 }
@@ -127,6 +129,7 @@ export function createFakeService(options: { editorId: string; files: Record<str
     refuseNew: new Set(),
     maxPatchFiles: undefined,
     beforePatch: undefined,
+    afterPatch: undefined,
     betweenAttempts: undefined,
     served: new Map(),
     active() {
@@ -248,6 +251,8 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
       const hook = service.beforePatch;
       service.beforePatch = undefined;
       if (hook !== undefined) await hook();
+      const after = service.afterPatch;
+      service.afterPatch = undefined;
       return call(() => {
         const body = ENDPOINTS.writeFiles.body.parse({ files });
         const a = artifactOf(editorId, artifactId);
@@ -275,7 +280,7 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
           return { files: [...a.files.keys()] };
         };
         return answer(fault, ENDPOINTS.writeFiles, urlOf(ENDPOINTS.writeFiles, { editorId, artifactId }), now(), effect, { files: "nope" }).files;
-      });
+      }).finally(() => after?.());
     },
     listVersions: (editorId, skip = 0) =>
       call(() => {

@@ -184,6 +184,25 @@ describe("content the service refused as too large (413)", () => {
   });
 });
 
+describe("a push sent again in halves after a 413", () => {
+  // The halves went out on the strength of the cycle's one pre-push read: a web edit landing
+  // after the 413 was overwritten by the half that carried the same file, unseen (the read-back
+  // finds the text it sent). Every PATCH after the first now reads its files again.
+  it("does not overwrite a web edit that landed after the 413", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "resendRace", path: 0, other: 1, line: 0, webLine: 2 }])).toEqual([]);
+    expect(await quiet(w)).toEqual([]);
+    const app = w.service.active().files.get("App.tsx") ?? "";
+    expect(app.split("\n").filter((l) => l.includes("edited"))).toHaveLength(2);
+  });
+
+  it("the same, with the edited file in the second half", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "resendRace", path: 1, other: 0, line: 0, webLine: 2 }])).toEqual([]);
+    expect(await quiet(w)).toEqual([]);
+  });
+});
+
 describe("a save caught half-written", () => {
   // Found by a fresh-clone CI run (test/integration/watch.test.ts saw an empty file on the
   // service) when the push read each file once; as a model move: ["merge",[{"k":"halfSave",

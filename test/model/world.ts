@@ -235,6 +235,7 @@ export class World {
   async step(run: (sync: DesignSync) => Promise<CycleReport | undefined>): Promise<CycleReport | undefined> {
     this.#now += 1000;
     const remoteBefore = new Map(this.service.active().files);
+    const servedBefore = new Map([...this.service.served].map(([name, texts]) => [name, new Set(texts)]));
     const firstEvent = this.events.length;
     try {
       return await run(this.sync);
@@ -247,7 +248,7 @@ export class World {
       if (!(err instanceof ApiError)) throw err;
       return undefined;
     } finally {
-      this.#noteStep(remoteBefore, firstEvent);
+      this.#noteStep(remoteBefore, servedBefore, firstEvent);
     }
   }
 
@@ -260,13 +261,16 @@ export class World {
     await this.step((s) => s.fullSync());
   }
 
-  #noteStep(remoteBefore: Map<string, string>, firstEvent: number): void {
+  #noteStep(remoteBefore: Map<string, string>, servedBefore: Map<string, Set<string>>, firstEvent: number): void {
     for (const e of this.events.slice(firstEvent)) {
       if (e.event !== "conflict") continue;
       for (const p of e.files ?? []) {
         if (this.policy === "keep-local") this.keptLocal.add(p);
+        // The conflict's base is the remote side it read: as the step began, or a text first
+        // served during it (another writer's edit landing mid-step, read back after a PATCH).
         const text = remoteBefore.get(p);
         if (text !== undefined) addTo(this.conflictBases, p, hashContent(text));
+        for (const served of this.service.served.get(p) ?? []) if (servedBefore.get(p)?.has(served) !== true) addTo(this.conflictBases, p, hashContent(served));
       }
     }
     for (const patch of this.service.patches.slice(this.#patchesNoted)) {

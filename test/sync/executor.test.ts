@@ -34,11 +34,14 @@ interface Row {
   send?: boolean;
   /** ExecuteDeps.pushPartBytes */
   partBytes?: number;
+  /** Another writer sets `path` to `text` once the `after`-th PATCH was answered or refused. */
+  remoteEdit?: { after: number; path: string; text: string };
   want: {
     bases: { path: string; hash: string | undefined }[];
     local?: Record<string, string | undefined>;
     sent?: string[][];
-    result?: Partial<Record<"pushed" | "pulled" | "removed" | "changedMeanwhile" | "notSent", string[]>> & Pick<Partial<ExecuteResult>, "refused">;
+    result?: Partial<Record<"pushed" | "pulled" | "removed" | "changedMeanwhile" | "notSent" | "remoteMoved", string[]>> &
+      Pick<Partial<ExecuteResult>, "refused">;
     pushError?: boolean;
     conflicts?: { path: string; unresolved: boolean }[];
   };
@@ -163,6 +166,32 @@ const rows: Row[] = [
     },
   },
   {
+    name: "a re-send after a 413 reads its files again: one another writer changed since the cycle's read is not sent",
+    local: { "a.ts": MINE, "b.ts": MINE, "c.ts": MINE },
+    remote: { "a.ts": BASE, "b.ts": BASE, "c.ts": BASE },
+    actions: ["a.ts", "b.ts", "c.ts"].map((path) => ({ kind: "push", path, expectLocal: h(MINE), reason: "local-changed" })),
+    remoteAnswers: "too-large",
+    remoteEdit: { after: 1, path: "b.ts", text: THEIRS },
+    want: {
+      bases: ["a.ts", "c.ts"].map((path) => ({ path, hash: h(MINE) })),
+      sent: [["a.ts", "b.ts", "c.ts"], ["a.ts"], ["c.ts"]],
+      result: { pushed: ["a.ts", "c.ts"], remoteMoved: ["b.ts"] },
+    },
+  },
+  {
+    name: "a later part reads its files again: a file another writer changed after the first part is not sent",
+    local: { "a.ts": MINE, "b.ts": MINE, "c.ts": MINE },
+    remote: { "a.ts": BASE, "b.ts": BASE, "c.ts": BASE },
+    actions: ["a.ts", "b.ts", "c.ts"].map((path) => ({ kind: "push", path, expectLocal: h(MINE), reason: "local-changed" })),
+    partBytes: MINE.length,
+    remoteEdit: { after: 1, path: "c.ts", text: THEIRS },
+    want: {
+      bases: ["a.ts", "b.ts"].map((path) => ({ path, hash: h(MINE) })),
+      sent: [["a.ts"], ["b.ts"]],
+      result: { pushed: ["a.ts", "b.ts"], remoteMoved: ["c.ts"] },
+    },
+  },
+  {
     name: "a failed part stops the push: the parts before it are confirmed, the rest stays pending",
     local: { "a.ts": MINE, "b.ts": MINE, "c.ts": MINE },
     remote: { "a.ts": BASE, "b.ts": BASE, "c.ts": BASE },
@@ -218,6 +247,8 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
   await store.putBase(BASE);
   const sent: string[][] = [];
   const remoteNames = new Set(Object.keys(row.remote));
+  // The service's texts as they stand now: answered PATCHes and other writers change them.
+  const remoteNow = new Map(Object.entries(row.remote));
   const result = await executePlan(
     {
       plan: { actions: row.actions, halt: undefined },
@@ -235,6 +266,8 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
       hashOf: hashContent,
       writeRemote: (files: FileWrite[]) => {
         sent.push(files.map((f) => f.fileName));
+        const edit = row.remoteEdit;
+        if (edit !== undefined && edit.after === sent.length) remoteNow.set(edit.path, edit.text);
         const answer = row.remoteAnswers ?? "answered";
         if (answer === "fails") return Promise.reject(new MpsyncError("SERVER_ERROR", "500 from the service"));
         if (answer === "refuses-new" && files.some((f) => !remoteNames.has(f.fileName)))
@@ -242,8 +275,10 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
         if (answer === "too-large" && (files.length > 1 || files.some((f) => f.fileName === "big.ts")))
           return Promise.reject(new MpsyncError("TOO_LARGE", "413 from the service"));
         if (answer === "fails-second" && sent.length > 1) return Promise.reject(new MpsyncError("SERVER_ERROR", "500 from the service"));
+        for (const f of files) remoteNow.set(f.fileName, f.code);
         return Promise.resolve();
       },
+      readRemote: (paths: string[]) => Promise.resolve(new Map(paths.flatMap((p) => (remoteNow.has(p) ? [[p, remoteNow.get(p)!] as const] : [])))),
       saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),
       remoteLabel: () => Promise.resolve("remote v2"),
     },
