@@ -497,6 +497,14 @@ describe("worker loop: failures", () => {
       { failures: 1, retryArmed: true, lastErrorCode: "NETWORK" },
     ],
     [
+      "the service answering 5xx: said as the service's trouble, not as this machine offline",
+      {},
+      failed("retry", "SERVER_ERROR"),
+      ["arm-retry", "emit", "record-error"],
+      ["error: service unavailable: service unreachable; retrying (next try in 0.8 s)"],
+      { failures: 1, retryArmed: true, lastErrorCode: "SERVER_ERROR" },
+    ],
+    [
       "the same failure again: not said again",
       { failures: 1, lastErrorCode: "NETWORK" },
       failed("retry", "NETWORK"),

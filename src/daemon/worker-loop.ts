@@ -229,7 +229,8 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
       // One line per kind of failure, not one per retry: an outage prints once, then "back online".
       if (e.code !== s.lastErrorCode) {
         const nextTry = delay === undefined ? "" : ` (next try in ${formatSeconds(delay)})`;
-        const offline = OFFLINE_CODES.has(e.code) ? "offline: " : "";
+        // A 5xx is the service failing, not this machine's network: said as such.
+        const offline = e.code === "SERVER_ERROR" ? "service unavailable: " : OFFLINE_CODES.has(e.code) ? "offline: " : "";
         const retrying = e.code === DISK_FULL ? "sync resumes by itself once space is freed" : "retrying";
         effects.push({ do: "emit", event: { event: "error", code: e.code, message: `${offline}${e.message}; ${retrying}${nextTry}` } });
       }
