@@ -135,9 +135,18 @@ export function checkNoLostLine(w: World): string[] {
   return w.lines.lost(seen, (rel) => events.some((e) => e.event === "conflict" && e.files?.includes(rel) === true));
 }
 
+/**
+ * 7. The content check's sweep (check-scope.ts): no synced path goes unread through
+ * CHECK_SWEEP_ROUNDS content checks in a row, so an in-place remote edit of a cold file is
+ * found within that many checks.
+ */
+export function checkSweep(w: World): string[] {
+  return w.sweep.violations(w.sweptPaths());
+}
+
 /** Invariants that hold after every step. */
 export function checkAlways(w: World): string[] {
-  return [...checkNoLostContent(w), ...checkNoHiddenEdit(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w), ...checkNoLostLine(w)];
+  return [...checkNoLostContent(w), ...checkNoHiddenEdit(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w), ...checkNoLostLine(w), ...checkSweep(w)];
 }
 
 /**
