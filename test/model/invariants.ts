@@ -116,6 +116,9 @@ export function checkBases(w: World): string[] {
   // power loss, take the older text on disk for a local edit of that base.
   for (const s of [...w.store.unflushedBases, ...(w.mate?.store.unflushedBases ?? [])])
     out.push(`state saved naming the base of ${s} before its write was flushed`);
+  // Removals too: a removal the disk could undo would come back as a new local file, and be pushed.
+  for (const s of [...w.store.unflushedRemovals, ...(w.mate?.store.unflushedRemovals ?? [])])
+    out.push(`state saved recording the removal of ${s} before the removal was flushed`);
   return out;
 }
 
