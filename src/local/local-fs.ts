@@ -65,13 +65,17 @@ export async function removeLocalFile(root: string, rel: string): Promise<boolea
  * after the move makes a new file, which stays; a file that fails the check is put back):
  * see removeHeld.
  */
-export async function removeIfUnchanged(root: string, rel: string, expectedHash: string): Promise<CasRemoveResult> {
+export async function removeIfUnchanged(root: string, rel: string, expectedHash: string, options: { session?: WriteSession } = {}): Promise<CasRemoveResult> {
   if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
   const abs = resolveInside(root, rel);
   const st = await checkPathChain(root, rel);
   if (st === undefined || !st.isFile()) return "changed-meanwhile";
   if (!(await removeHeld(abs, async (held) => hashContent(await readFile(held)) === expectedHash))) return "changed-meanwhile";
-  await removeEmptyParents(root, abs);
+  // The unlink (or the last rmdir) is durable once the folder that held it is: in a session,
+  // the cycle's flush fsyncs it before state.json records the removal, so a power loss cannot
+  // bring back a file the state says is gone (it would read as a new local file, and be pushed).
+  const holder = await removeEmptyParents(root, abs);
+  options.session?.removedFrom.add(holder);
   return "removed";
 }
 
@@ -175,14 +179,17 @@ async function currentHash(root: string, rel: string): Promise<string | undefine
   return (await readLocalFile(root, rel))?.hash;
 }
 
-async function removeEmptyParents(root: string, abs: string): Promise<void> {
+/** Removes the folders `abs` leaves empty; resolves the folder that held the last entry removed. */
+async function removeEmptyParents(root: string, abs: string): Promise<string> {
   const base = resolve(root);
-  for (let dir = dirname(abs); dir !== base && !relative(base, dir).startsWith(".."); dir = dirname(dir)) {
+  let dir = dirname(abs);
+  for (; dir !== base && !relative(base, dir).startsWith(".."); dir = dirname(dir)) {
     try {
       // rmdir only succeeds on an empty folder: a file created there meanwhile keeps it.
       await rmdir(dir);
     } catch {
-      return;
+      return dir;
     }
   }
+  return dir;
 }

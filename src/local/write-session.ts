@@ -7,7 +7,9 @@
  * names them as bases, `flushWrites` makes them durable in one go: on Linux, with more than a
  * few files, one `syncfs(2)` of the folder's file system (`sync --file-system`, coreutils),
  * like git's batch fsync mode; else, or when that fails, an fsync per written file (in
- * parallel) and one per folder. So state.json never names a base its file could lose.
+ * parallel) and one per folder. Removals join the same flush: the folder that held each removed
+ * file is fsynced with the others (syncfs covers them too). So state.json never names a base its
+ * file could lose, nor records a removal a power loss could undo.
  */
 import { execFile } from "node:child_process";
 import { dirname } from "node:path";
@@ -25,25 +27,38 @@ export interface WriteSession {
   readonly dirs: Set<string>;
   /** Absolute files written (not yet durable). */
   readonly written: string[];
+  /** Absolute folders a removal unlinked from (not yet durable). */
+  readonly removedFrom: Set<string>;
 }
 
 /** A fresh session (one per cycle). */
 export function newWriteSession(): WriteSession {
-  return { dirs: new Set(), written: [] };
+  return { dirs: new Set(), written: [], removedFrom: new Set() };
+}
+
+/** How a flush reaches the disk; tests may record the fsyncs (`fsync`) or rule out syncfs. */
+export interface FlushOptions {
+  /** Try one syncfs(2) for many files. @default true on Linux */
+  syncfs?: boolean;
+  /** fsync of a file or folder. @default fsyncPath */
+  fsync?: (path: string) => Promise<void>;
 }
 
 /** How the last flush made the writes durable (for tests and benchmarks). */
 export type FlushMethod = "none" | "syncfs" | "fsync";
 
 /** Makes every write of the session durable, then forgets them (see the strategy above). */
-export async function flushWrites(session: WriteSession, options: { syncfs?: boolean } = {}): Promise<FlushMethod> {
+export async function flushWrites(session: WriteSession, options: FlushOptions = {}): Promise<FlushMethod> {
   const files = session.written.splice(0);
+  const removedFrom = [...session.removedFrom];
+  session.removedFrom.clear();
   session.dirs.clear();
-  if (files.length === 0) return "none";
-  const useSyncfs = (options.syncfs ?? process.platform === "linux") && files.length >= SYNCFS_MIN_FILES;
-  if (useSyncfs && (await syncFileSystem(files[0]!))) return "syncfs";
-  await mapBounded(files, FSYNC_CONCURRENCY, (f) => fsyncPath(f));
-  for (const dir of new Set(files.map((f) => dirname(f)))) await fsyncPath(dir);
+  if (files.length + removedFrom.length === 0) return "none";
+  const useSyncfs = (options.syncfs ?? process.platform === "linux") && files.length + removedFrom.length >= SYNCFS_MIN_FILES;
+  if (useSyncfs && (await syncFileSystem(files[0] ?? removedFrom[0]!))) return "syncfs";
+  const fsync = options.fsync ?? fsyncPath;
+  await mapBounded(files, FSYNC_CONCURRENCY, (f) => fsync(f));
+  for (const dir of new Set([...files.map((f) => dirname(f)), ...removedFrom])) await fsync(dir);
   return "fsync";
 }
 

@@ -9,7 +9,7 @@ import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged, type BackupMemo
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
 import { removeStaleTempFiles } from "../local/stale-temps.js";
-import { flushWrites, newWriteSession } from "../local/write-session.js";
+import { flushWrites, newWriteSession, type FlushOptions } from "../local/write-session.js";
 import { WriteGate } from "../local/write-gate.js";
 import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
@@ -32,8 +32,16 @@ export interface FsFolder {
   interrupt(): Promise<string[]>;
 }
 
-/** Builds the real adapters of the folder `root` (reads `.syncignore`). */
-export async function openFsFolder(root: string, ignorePatterns: readonly string[], clock: Pick<Clock, "now">): Promise<FsFolder> {
+/**
+ * Builds the real adapters of the folder `root` (reads `.syncignore`). `flush`: how the
+ * cycle's durability flush reaches the disk (tests record its fsyncs).
+ */
+export async function openFsFolder(
+  root: string,
+  ignorePatterns: readonly string[],
+  clock: Pick<Clock, "now">,
+  options: { flush?: FlushOptions } = {},
+): Promise<FsFolder> {
   const matcher = await loadIgnoreMatcher(root, ignorePatterns);
   const cache = new ScanCache();
   // Set when a scan had to read a file (a cache miss): the new entry is worth persisting.
@@ -135,9 +143,10 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
       session.dirs.clear();
     },
     async flush() {
-      await flushWrites(session);
+      await flushWrites(session, options.flush);
     },
-    removeIfUnchanged: (rel, expect) => gate.run(async () => ((await removeIfUnchanged(root, rel, expect)) === "removed" ? "done" : "changed-meanwhile")),
+    removeIfUnchanged: (rel, expect) =>
+      gate.run(async () => ((await removeIfUnchanged(root, rel, expect, { session })) === "removed" ? "done" : "changed-meanwhile")),
     backup: (rel, stamp) =>
       gate.run(async () => {
         await store.ensureLayout();

@@ -1,8 +1,9 @@
 /** A cycle's writes: folders asked once, files made durable together (one flush, not one per file). */
-import { mkdir, readFile, symlink } from "node:fs/promises";
+import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { replaceIfUnchanged } from "../../src/local/local-fs.js";
+import { removeIfUnchanged, replaceIfUnchanged } from "../../src/local/local-fs.js";
+import { hashContent } from "../../src/core/hash.js";
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
 import { flushWrites, newWriteSession, SYNCFS_MIN_FILES } from "../../src/local/write-session.js";
 import { useTempDirs } from "../support/temp-dir.js";
@@ -47,5 +48,24 @@ describe("write sessions", () => {
     const session = newWriteSession();
     await expect(replaceIfUnchanged(root, "linked/x.ts", undefined, "x\n", { session })).rejects.toBeInstanceOf(UnsafeLocalPathError);
     await expect(readFile(join(outside, "x.ts"), "utf8")).rejects.toThrow();
+  });
+
+  it("a removal joins the flush: the folder that held it is fsynced (the nearest one left when its folders emptied)", async () => {
+    await mkdir(join(root, "a/b"), { recursive: true });
+    await writeFile(join(root, "a/b/only.ts"), "only\n");
+    await writeFile(join(root, "a/keep.ts"), "keep\n");
+    await writeFile(join(root, "top.ts"), "top\n");
+    await writeFile(join(root, "kept.ts"), "mine\n");
+    const session = newWriteSession();
+    expect(await removeIfUnchanged(root, "a/b/only.ts", hashContent("only\n"), { session })).toBe("removed");
+    expect(await removeIfUnchanged(root, "top.ts", hashContent("top\n"), { session })).toBe("removed");
+    expect(await removeIfUnchanged(root, "kept.ts", hashContent("other\n"), { session })).toBe("changed-meanwhile");
+    await expect(stat(join(root, "a/b"))).rejects.toMatchObject({ code: "ENOENT" });
+    const synced: string[] = [];
+    const fsync = (path: string): Promise<void> => (synced.push(path), Promise.resolve());
+    // No file written: the removals alone still make a flush.
+    expect(await flushWrites(session, { syncfs: false, fsync })).toBe("fsync");
+    expect(synced.sort()).toEqual([root, join(root, "a")].sort());
+    expect(await flushWrites(session, { syncfs: false, fsync })).toBe("none");
   });
 });

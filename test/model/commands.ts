@@ -6,7 +6,8 @@ import { Teammate } from "./teammate.js";
 import fc from "fast-check";
 import { FAULT_KINDS, type FaultKind, type FaultTarget } from "./fake-service.js";
 import { addTo, HOSTILE_NAMES, PATHS, type World } from "./world.js";
-import { checkConverged } from "./invariants.js";
+import { checkConverged, checkSweep } from "./invariants.js";
+import { CHECK_SWEEP_ROUNDS, RECENT_MS } from "../../src/sync/check-scope.js";
 
 /** One edit a generation makes to the active artifact's files. */
 export interface GenEdit {
@@ -45,6 +46,8 @@ export type Command =
   | { k: "mateSync" }
   | { k: "full" }
   | { k: "check" }
+  | { k: "clockJump" }
+  | { k: "checks"; count: number; webEdit: { path: number; line: number; at: number } | undefined }
   | { k: "crash"; loseState: boolean }
   | { k: "crashMid"; after: number; full: boolean }
   | { k: "quiet" };
@@ -115,6 +118,17 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.constant({ k: "full" as const }), weight: 4 },
   // The daemon's content check: recent files and a slice of the rest (check-scope.ts).
   { arbitrary: fc.constant({ k: "check" as const }), weight: 2 },
+  // An hour passes with nobody touching anything: every file is cold, left to the sweep.
+  { arbitrary: fc.constant({ k: "clockJump" as const }), weight: 1 },
+  // A daemon left idle: a run of content checks, a web edit (of a cold file, after a jump) among them.
+  {
+    arbitrary: fc.record({
+      k: fc.constant("checks" as const),
+      count: fc.integer({ min: 1, max: CHECK_SWEEP_ROUNDS + 2 }),
+      webEdit: fc.option(fc.record({ path, line, at: fc.nat({ max: CHECK_SWEEP_ROUNDS }) }), { nil: undefined }),
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ k: fc.constant("crash" as const), loseState: fc.boolean() }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("crashMid" as const), after: fc.integer({ min: 1, max: 4 }), full: fc.boolean() }), weight: 2 },
   { arbitrary: fc.constant({ k: "quiet" as const }), weight: 1 },
@@ -330,13 +344,24 @@ function generate(w: World, edits: GenEdit[], hostile: number | undefined): void
 
 async function applyEngineCommand(
   w: World,
-  c: Extract<Command, { k: "push" | "pushCommand" | "full" | "check" | "crash" | "crashMid" | "quiet" }>,
+  c: Extract<Command, { k: "push" | "pushCommand" | "full" | "check" | "checks" | "clockJump" | "crash" | "crashMid" | "quiet" }>,
 ): Promise<string[]> {
   switch (c.k) {
     case "check":
       // Like the worker: a content check runs only with nothing pending (else a full sync).
       if (w.pending.size > 0) await fullStep(w);
-      else await w.step((s) => s.checkRemote());
+      else await w.checkRemote();
+      return [];
+    case "checks": {
+      // The sweep is judged after every check (a run stops at the first miss; checkAlways names it).
+      for (let i = 0; i < c.count && checkSweep(w).length === 0; i += 1) {
+        if (c.webEdit?.at === i) w.webEdit(pick(c.webEdit.path), c.webEdit.line);
+        await applyEngineCommand(w, { k: "check" });
+      }
+      return [];
+    }
+    case "clockJump":
+      await w.clock.sleep(RECENT_MS + 1);
       return [];
     case "pushCommand":
       // What `mpsync push` runs (src/app/one-shot.ts). The watcher's pending

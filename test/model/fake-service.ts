@@ -83,6 +83,8 @@ export interface FakeService {
   editInPlace(name: string, content: string): void;
   /** Runs after a PATCH is applied (crash simulation); may throw. */
   afterApply: (() => void) | undefined;
+  /** Runs after each answered readFiles with the names it asked for. */
+  onRead: ((names: readonly string[]) => void) | undefined;
   /** name -> every content a readFiles answer delivered to the client. */
   readonly served: Map<string, Set<string>>;
   /** New file names the service refuses to create (answered 400, whole PATCH refused). */
@@ -132,6 +134,7 @@ export function createFakeService(options: { editorId: string; files: Record<str
     afterPatch: undefined,
     betweenAttempts: undefined,
     served: new Map(),
+    onRead: undefined,
     active() {
       const a = artifacts.get(service.activeId);
       if (a === undefined) throw new Error("no active artifact");
@@ -244,6 +247,7 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
           files: [{ name: names[0] ?? "x" }],
         }).files;
         for (const f of got) service.served.set(f.name, (service.served.get(f.name) ?? new Set()).add(f.content));
+        service.onRead?.(names);
         return got;
       }),
     writeFiles: async (editorId, artifactId, files) => {

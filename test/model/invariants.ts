@@ -116,6 +116,9 @@ export function checkBases(w: World): string[] {
   // power loss, take the older text on disk for a local edit of that base.
   for (const s of [...w.store.unflushedBases, ...(w.mate?.store.unflushedBases ?? [])])
     out.push(`state saved naming the base of ${s} before its write was flushed`);
+  // Removals too: a removal the disk could undo would come back as a new local file, and be pushed.
+  for (const s of [...w.store.unflushedRemovals, ...(w.mate?.store.unflushedRemovals ?? [])])
+    out.push(`state saved recording the removal of ${s} before the removal was flushed`);
   return out;
 }
 
@@ -135,9 +138,18 @@ export function checkNoLostLine(w: World): string[] {
   return w.lines.lost(seen, (rel) => events.some((e) => e.event === "conflict" && e.files?.includes(rel) === true));
 }
 
+/**
+ * 7. The content check's sweep (check-scope.ts): no synced path goes unread through
+ * CHECK_SWEEP_ROUNDS content checks in a row, so an in-place remote edit of a cold file is
+ * found within that many checks.
+ */
+export function checkSweep(w: World): string[] {
+  return w.sweep.violations(w.sweptPaths());
+}
+
 /** Invariants that hold after every step. */
 export function checkAlways(w: World): string[] {
-  return [...checkNoLostContent(w), ...checkNoHiddenEdit(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w), ...checkNoLostLine(w)];
+  return [...checkNoLostContent(w), ...checkNoHiddenEdit(w), ...checkJail(w), ...checkNoEcho(w), ...checkBases(w), ...checkNoLostLine(w), ...checkSweep(w)];
 }
 
 /**

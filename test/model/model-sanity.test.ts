@@ -39,6 +39,11 @@ const SABOTAGE: Record<string, (w: World) => void> = {
   "the cycle's writes are never flushed": (w) => {
     w.tree.flush = () => Promise.resolve();
   },
+  // The bug the write session had: a removed file's folder was not fsynced before state.json
+  // recorded the removal, so a power loss could bring the file back, to be pushed as new.
+  "removals are left out of the cycle's flush": (w) => {
+    w.tree.removalsInFlush = false;
+  },
 };
 
 describe("engine model sanity", () => {
@@ -63,5 +68,17 @@ describe("the model world runs the ports production runs", () => {
     expect(w.tree.unflushed.size).toBe(0);
     expect(Object.keys(w.store.saved?.files ?? {}).sort()).toEqual(["App.tsx", "components/Button.tsx", "index.css"]);
     expect(w.store.unflushedBases).toEqual([]);
+  });
+
+  it("flushes a pull's removals before the state records them", async () => {
+    const w = new World("merge");
+    await w.open();
+    await w.step((s) => s.fullSync());
+    w.service.generate((files) => files.delete("index.css"));
+    await w.step((s) => s.fullSync());
+    expect(w.tree.files.has("index.css")).toBe(false);
+    expect(w.store.saved?.files["index.css"]).toBeUndefined();
+    expect(w.tree.unflushedRemovals.size).toBe(0);
+    expect(w.store.unflushedRemovals).toEqual([]);
   });
 });

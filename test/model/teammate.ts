@@ -70,6 +70,8 @@ export class Teammate {
     const sync = this.#sync;
     if (sync === undefined) return "failed";
     const before = this.#w.service.patches.length;
+    const outer = this.#w.mateRunning;
+    this.#w.mateRunning = true;
     try {
       await step(sync);
       return "ok";
@@ -77,6 +79,7 @@ export class Teammate {
       if (!(err instanceof ApiError)) throw err;
       return "failed";
     } finally {
+      this.#w.mateRunning = outer;
       for (const patch of this.#w.service.patches.slice(before)) {
         this.#w.teammatePatches.add(patch);
         if (patch.applied) for (const f of patch.files) this.#w.noteRemote(f.fileName, f.code);

@@ -16,6 +16,8 @@ import type { DesignStore } from "../../src/sync/ports.js";
 import type { ConflictPolicy } from "../../src/sync/model.js";
 import { createFakeService, type FakeService, type PatchRecord } from "./fake-service.js";
 import { TypedLines } from "./lines.js";
+import { jailRemoteNames } from "../../src/sync/remote-snapshot.js";
+import { CheckSweep } from "./check-sweep.js";
 
 /** The paths commands pick from (index into this list). */
 export const PATHS = ["App.tsx", "index.css", "components/Button.tsx", "lib/util.ts", "notes.md", "scratch.tmp"] as const;
@@ -104,6 +106,10 @@ export class World {
    * that path). A later save of the same text there (a rename back) is the user's own again.
    */
   readonly halfTexts = new Map<string, Set<string>>();
+  /** Content checks since each synced path was last read (check-sweep.ts). */
+  readonly sweep = new CheckSweep();
+  /** The teammate's engine is running: the service's reads are its own, not this client's. */
+  mateRunning = false;
   /** Every line people typed, on either side (lines.ts). */
   readonly lines = new TypedLines();
   /** Set once a crash point fired: the dying process persists nothing more. */
@@ -137,6 +143,9 @@ export class World {
     this.service.betweenAttempts = (names) => {
       const rel = names[0];
       if (rel !== undefined) this.webEdit(rel, 1);
+    };
+    this.service.onRead = (names) => {
+      if (!this.mateRunning) this.sweep.read(names);
     };
     this.service.onPatch = (record) => this.basedAtPatch.set(record, new Set(Object.keys(this.store.saved?.files ?? {})));
   }
@@ -250,6 +259,23 @@ export class World {
     } finally {
       this.#noteStep(remoteBefore, servedBefore, firstEvent);
     }
+  }
+
+  /** The daemon's content check (DesignSync.checkRemote), counted by the sweep when it answers. */
+  async checkRemote(): Promise<CycleReport | undefined> {
+    this.sweep.beginCheck();
+    const report = await this.step((s) => s.checkRemote());
+    if (report !== undefined) this.sweep.endCheck(this.sweptPaths());
+    return report;
+  }
+
+  /**
+   * Paths the sweep owes a read: those with a saved base, but for names the active version
+   * makes refused (a case twin refuses both names: neither is read until one goes).
+   */
+  sweptPaths(): string[] {
+    const refused = new Set(jailRemoteNames([...this.service.active().files.keys()]).refused.map((r) => r.name));
+    return Object.keys(this.store.saved?.files ?? {}).filter((p) => !refused.has(p));
   }
 
   /** A restart: the watcher's pending set is gone; the worker's start-up full sync runs. */

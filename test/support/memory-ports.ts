@@ -63,6 +63,14 @@ export interface MemoryLocalTree extends LocalTree {
   skippedPaths: { path: string; reason: string }[];
   /** Engine writes since the last flush(), path -> hash written (not durable yet). */
   readonly unflushed: ReadonlyMap<string, string>;
+  /** Engine removals since the last flush() that covered them (not durable yet). */
+  readonly unflushedRemovals: ReadonlySet<string>;
+  /**
+   * flush() makes the removals durable too, as the real adapter's write session does (its
+   * folders fsynced). The model's sanity test turns it off to show the invariant bites.
+   * @default true
+   */
+  removalsInFlush: boolean;
   /** Calls of beginWrites() and flush() so far, in order (a test asserts the cycle's shape). */
   readonly writeCalls: ("begin" | "flush")[];
 }
@@ -80,6 +88,7 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
   const files = new Map<string, MemoryContent>();
   const jailViolations: string[] = [];
   const unflushed = new Map<string, string>();
+  const unflushedRemovals = new Set<string>();
   const tree: MemoryLocalTree = {
     root: options.root ?? "/memory/design",
     files,
@@ -90,6 +99,8 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
     onAccess: undefined,
     skippedPaths: [],
     unflushed,
+    unflushedRemovals,
+    removalsInFlush: true,
     writeCalls: [],
     put(rel, content) {
       files.set(rel, content);
@@ -138,6 +149,7 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
       await tree.beforeWrite?.(rel, "remove");
       if (currentHash(rel) !== expectHash) return "changed-meanwhile";
       files.delete(rel);
+      unflushedRemovals.add(rel);
       tree.onAccess?.({ op: "remove", rel, hash: expectHash });
       return "done";
     },
@@ -154,6 +166,7 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
     flush() {
       tree.writeCalls.push("flush");
       unflushed.clear();
+      if (tree.removalsInFlush) unflushedRemovals.clear();
       return Promise.resolve();
     },
     backup(rel, stamp) {
@@ -213,6 +226,8 @@ export interface MemoryDesignStore extends DesignStore {
    * createMemoryFolder): after a power loss state.json would name a text the disk lost.
    */
   readonly unflushedBases: string[];
+  /** Saves that recorded a removal (a base dropped) whose removal was not flushed: a power loss could bring the file back. */
+  readonly unflushedRemovals: string[];
   /** The next load() finds state.json corrupt: it answers an empty state, `recovered: "corrupt"`. */
   corruptNextLoad(): void;
 }
@@ -220,7 +235,7 @@ export interface MemoryDesignStore extends DesignStore {
 /** Options of createMemoryDesignStore. */
 export interface MemoryDesignStoreOptions {
   /** The tree whose unflushed writes a durable save must not name as bases (unflushedBases). */
-  writes?: Pick<MemoryLocalTree, "unflushed">;
+  writes?: Pick<MemoryLocalTree, "unflushed" | "unflushedRemovals">;
   /** Where the tree's backups go. @default a fresh list */
   backups?: BackupCopy[];
 }
@@ -248,6 +263,7 @@ export function createMemoryDesignStore(options: MemoryDesignStoreOptions = {}):
     packs: [],
     unsavedCache: false,
     unflushedBases: [],
+    unflushedRemovals: [],
     corruptNextLoad() {
       corrupt = true;
     },
@@ -269,6 +285,9 @@ export function createMemoryDesignStore(options: MemoryDesignStoreOptions = {}):
       if (options.writes !== undefined && saveOptions?.durable !== false) {
         for (const [rel, hash] of options.writes.unflushed) {
           if (state.files[rel]?.hash === hash && saved?.files[rel]?.hash !== hash) store.unflushedBases.push(`${rel} (${hash.slice(0, 12)})`);
+        }
+        for (const rel of options.writes.unflushedRemovals) {
+          if (state.files[rel] === undefined && saved?.files[rel] !== undefined) store.unflushedRemovals.push(rel);
         }
       }
       store.unsavedCache = false;
