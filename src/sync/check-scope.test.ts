@@ -6,10 +6,46 @@ const KNOWN = Array.from({ length: 25 }, (_, i) => `f${String(i).padStart(2, "0"
 describe("CheckScope (which files a content check reads)", () => {
   it("every file is read by one of CHECK_SWEEP_ROUNDS consecutive checks, from wherever the sweep stands", () => {
     const scope = new CheckScope();
-    scope.next(KNOWN, 0); // the sweep starts somewhere
+    scope.read(scope.next(KNOWN, 0), KNOWN); // the sweep starts somewhere
     const seen = new Set<string>();
-    for (let i = 0; i < CHECK_SWEEP_ROUNDS; i += 1) for (const p of scope.next(KNOWN, 0)) seen.add(p);
+    for (let i = 0; i < CHECK_SWEEP_ROUNDS; i += 1) {
+      const read = scope.next(KNOWN, 0);
+      scope.read(read, KNOWN);
+      for (const p of read) seen.add(p);
+    }
     expect([...seen].sort()).toEqual(KNOWN);
+  });
+
+  it("a check that failed (never marked read) leaves its files first in line", () => {
+    const scope = new CheckScope();
+    const failed = scope.next(KNOWN, 0);
+    expect(scope.next(KNOWN, 0)).toEqual(failed);
+    scope.read(failed, KNOWN);
+    expect([...scope.next(KNOWN, 0)].some((p) => failed.has(p))).toBe(false);
+  });
+
+  it("files turning recent and back, and new files, never push a file past CHECK_SWEEP_ROUNDS unread checks", () => {
+    const scope = new CheckScope();
+    let known = [...KNOWN];
+    const sinceRead = new Map(known.map((p) => [p, 0]));
+    let now = 0;
+    for (let check = 0; check < 400; check += 1) {
+      // Churn: a file edited here (recent for an hour), now and then a new file, a removed one.
+      if (check % 3 === 0) scope.touch([known[(check * 7) % known.length]!], now);
+      if (check % 11 === 0) {
+        known = [...known, `new${check}.ts`];
+        sinceRead.set(`new${check}.ts`, 0);
+      }
+      if (check % 13 === 0) known = known.filter((p) => p !== known[check % known.length]);
+      now += RECENT_MS / 7;
+      const read = scope.next(known, now);
+      scope.read(read, known);
+      for (const p of known) {
+        const n = read.has(p) ? 0 : (sinceRead.get(p) ?? 0) + 1;
+        sinceRead.set(p, n);
+        expect(n, `${p} at check ${check}`).toBeLessThan(CHECK_SWEEP_ROUNDS);
+      }
+    }
   });
 
   it("reads a tenth of the cold files per check, and every recent file each time until it is an hour old", () => {

@@ -20,10 +20,18 @@ export const CHECK_SWEEP_ROUNDS = 10;
  */
 export const RECENT_MAX_PER_CYCLE = 100;
 
-/** The recently changed files and the sweep's place, for one folder. */
+/**
+ * The recently changed files and when each file was last read, for one folder. The cold files a
+ * check reads are those read longest ago (never read: first), so with ceil(n / CHECK_SWEEP_ROUNDS)
+ * of them per check every file is read within CHECK_SWEEP_ROUNDS completed checks, however files
+ * come and go or turn recent; a check that failed reads nothing (`read` is not called) and the
+ * next one reads the same files.
+ */
 export class CheckScope {
   readonly #recent = new Map<string, number>();
-  #cursor = 0;
+  /** path -> the number of completed reads (`read` calls) when it was last read. */
+  readonly #readAt = new Map<string, number>();
+  #reads = 0;
 
   /** `paths` changed (either side) at `now` (monotonic ms); more than RECENT_MAX_PER_CYCLE: none. */
   touch(paths: readonly string[], now: number): void {
@@ -31,22 +39,29 @@ export class CheckScope {
     for (const p of paths) this.#recent.set(p, now);
   }
 
-  /**
-   * The paths of `known` (every synced path) the next check reads: the recent ones and the
-   * next sweep slice of the rest, in a stable order. Moves the sweep on.
-   */
+  /** The paths of `known` (every synced path) the next check reads: the recent ones and the cold ones read longest ago. */
   next(known: readonly string[], now: number): Set<string> {
     const out = new Set<string>();
     for (const [p, at] of this.#recent) {
       if (now - at > RECENT_MS) this.#recent.delete(p);
       else out.add(p);
     }
-    const cold = known.filter((p) => !out.has(p)).sort();
+    const cold = known.filter((p) => !out.has(p));
     if (cold.length === 0) return out;
+    const age = (p: string): number => this.#readAt.get(p) ?? -1;
+    cold.sort((a, b) => age(a) - age(b) || (a < b ? -1 : a > b ? 1 : 0));
     const slice = Math.ceil(cold.length / CHECK_SWEEP_ROUNDS);
-    const start = this.#cursor % cold.length;
-    for (let i = 0; i < slice; i += 1) out.add(cold[(start + i) % cold.length]!);
-    this.#cursor = start + slice;
+    for (const p of cold.slice(0, slice)) out.add(p);
     return out;
+  }
+
+  /** A check or a full sync read `paths`: they count as read now. Forgets paths no longer in `known`. */
+  read(paths: Iterable<string>, known: readonly string[]): void {
+    this.#reads += 1;
+    for (const p of paths) this.#readAt.set(p, this.#reads);
+    if (this.#readAt.size > known.length) {
+      const keep = new Set(known);
+      for (const p of this.#readAt.keys()) if (!keep.has(p)) this.#readAt.delete(p);
+    }
   }
 }

@@ -109,7 +109,12 @@ export class DesignSync {
    * reported as waiting to be pushed, and a merge is written locally for the next push to send.
    */
   async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
-    return this.#confirmed(await planFull(this.#opened().ctx, options));
+    const { ctx } = this.#opened();
+    const planned = await planFull(ctx, options);
+    // It read every file: the content checks' sweep starts over from here.
+    const known = ctx.ledger.paths();
+    this.#scope.read(known, known);
+    return this.#confirmed(planned);
   }
 
   /**
@@ -125,7 +130,10 @@ export class DesignSync {
     // as it did when every check was a full sync.
     const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
     if (scan !== undefined) for (const p of changesIn(ctx.ledger, scan).keys()) scope.add(p);
-    return this.#confirmed(await planFull(ctx, options, scope, scan));
+    const planned = await planFull(ctx, options, scope, scan);
+    // Only a check that read its files moves the sweep on: after a failed one, the next reads them.
+    this.#scope.read(scope, ctx.ledger.paths());
+    return this.#confirmed(planned);
   }
 
   /**
