@@ -18,6 +18,8 @@ export interface ExecuteDeps {
    * absent). A PATCH after the run's first one reads its files again first (push-parts.ts).
    */
   readRemote(paths: string[]): Promise<ReadonlyMap<string, string>>;
+  /** The names of the artifact the run pushes to, listed now; undefined once it is no longer the active one. */
+  listRemote(): Promise<ReadonlySet<string> | undefined>;
   saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
   /** Label for the remote side of conflict markers, e.g. "remote v7". */
   remoteLabel(): Promise<string>;

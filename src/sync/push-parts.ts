@@ -123,12 +123,20 @@ async function send(run: ExecutionRun, all: PendingPush[]): Promise<void> {
   }
 }
 
-/** `files` whose remote text is still what the cycle read; the others go to result.remoteMoved. */
+/**
+ * `files` whose remote side is still what the cycle read; the others go to result.remoteMoved.
+ * A file the service held is read again; a new name costs no read (a first push of thousands
+ * of files would read them all again): one listing says whether someone created it meanwhile.
+ */
 async function unmoved(run: ExecutionRun, files: PendingPush[]): Promise<PendingPush[]> {
-  const now = await run.readRemote(files.map((p) => p.path));
+  const held = files.filter((p) => run.remoteNames.has(p.path)).map((p) => p.path);
+  const created = held.length < files.length ? run.listRemote() : undefined;
+  const texts = held.length > 0 ? await run.readRemote(held) : new Map<string, string>();
+  const listed = await created;
   const kept: PendingPush[] = [];
   for (const p of files) {
-    if (now.get(p.path) === run.remoteTexts.get(p.path)) kept.push(p);
+    const same = run.remoteNames.has(p.path) ? texts.get(p.path) === run.remoteTexts.get(p.path) : listed !== undefined && !listed.has(p.path);
+    if (same) kept.push(p);
     else run.result.remoteMoved.push(p.path);
   }
   return kept;

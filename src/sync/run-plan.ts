@@ -86,6 +86,10 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
         await o.client.writeFiles(ctx.editorId, remote.artifactId, files);
       },
       readRemote: async (paths) => new Map((await o.client.readFiles(ctx.editorId, remote.artifactId, paths)).map((f) => [f.name, f.content])),
+      listRemote: async () => {
+        const active = await o.client.getActiveArtifact(ctx.editorId);
+        return active.artifactId === remote.artifactId ? new Set(active.files) : undefined;
+      },
       saveConflict: (rel, sides, s) => o.store.saveConflict(rel, sides, s),
       remoteLabel: () => label ?? versionLabel(ctx, remote.artifactId),
       ...(run.progress === undefined ? {} : { progress: run.progress }),

@@ -192,6 +192,23 @@ const rows: Row[] = [
     },
   },
   {
+    name: "a later part with a new name: not sent when another writer created that name after the first part",
+    local: { "a.ts": MINE, "n.ts": MINE, "o.ts": MINE },
+    remote: { "a.ts": BASE },
+    actions: [
+      { kind: "push", path: "a.ts", expectLocal: h(MINE), reason: "local-changed" },
+      { kind: "push", path: "n.ts", expectLocal: h(MINE), reason: "local-new" },
+      { kind: "push", path: "o.ts", expectLocal: h(MINE), reason: "local-new" },
+    ],
+    partBytes: MINE.length,
+    remoteEdit: { after: 1, path: "n.ts", text: THEIRS },
+    want: {
+      bases: ["a.ts", "o.ts"].map((path) => ({ path, hash: h(MINE) })),
+      sent: [["a.ts"], ["o.ts"]],
+      result: { pushed: ["a.ts", "o.ts"], remoteMoved: ["n.ts"] },
+    },
+  },
+  {
     name: "a failed part stops the push: the parts before it are confirmed, the rest stays pending",
     local: { "a.ts": MINE, "b.ts": MINE, "c.ts": MINE },
     remote: { "a.ts": BASE, "b.ts": BASE, "c.ts": BASE },
@@ -278,6 +295,7 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
         for (const f of files) remoteNow.set(f.fileName, f.code);
         return Promise.resolve();
       },
+      listRemote: () => Promise.resolve(new Set(remoteNow.keys())),
       readRemote: (paths: string[]) => Promise.resolve(new Map(paths.flatMap((p) => (remoteNow.has(p) ? [[p, remoteNow.get(p)!] as const] : [])))),
       saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),
       remoteLabel: () => Promise.resolve("remote v2"),
