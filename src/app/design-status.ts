@@ -61,7 +61,7 @@ export async function designGenerating(
 export async function refuseWhileGenerating(runtime: Runtime, mapping: Mapping, command: { name: string; notDone: string; emit: EventSink }): Promise<string> {
   const { generating, editorId } = await designGenerating(runtime, mapping, command.name, command.emit);
   if (generating) {
-    throw new MpsyncError("GENERATING", `${mapping.dir}: the design is generating: ${command.notDone}`, {
+    throw new MpsyncError("GENERATING", `${mapping.label}: the design is generating: ${command.notDone}`, {
       hint: "wait until it is idle (mpsync status), then run the command again",
     });
   }
