@@ -3,7 +3,6 @@
  * document (or JSON Lines for `watch`) with --json, nothing but errors with --quiet.
  * Streams are parameters so end-to-end tests can read them.
  */
-import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 import { createSpinner } from "nanospinner";
 import { clockTime } from "../log/clock-time.js";
