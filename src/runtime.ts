@@ -207,14 +207,14 @@ export class Runtime {
    */
   async mappings(dirs: readonly string[] = []): Promise<Mapping[]> {
     const loaded = await this.config();
-    const all = mappingsOf(loaded);
+    const all = mappingsOf(loaded, this.options.cwd);
     this.options.onMappings?.(all);
     return selectMappings(all, dirs, this.options.cwd, loaded.path);
   }
 
   /** Every mapping of .syncrc, wherever the command runs (a path may name a file of any of them). */
   async allMappings(): Promise<Mapping[]> {
-    return mappingsOf(await this.config());
+    return mappingsOf(await this.config(), this.options.cwd);
   }
 
   /** The mapped folder the working directory is in (the deepest, when folders nest). */

@@ -32,6 +32,11 @@ export const designStatusSchema = z.object({
 });
 export type DesignStatus = z.infer<typeof designStatusSchema>;
 
+/** A status answer shared by another watcher (PollScheduler.follow), or undefined when malformed. */
+export function parseSharedStatus(answer: unknown): DesignStatus | undefined {
+  return designStatusSchema.safeParse(answer).data;
+}
+
 /** An artifact: GET active-artifact, POST artifacts. */
 export const artifactSchema = z.object({
   artifactId: nonEmpty,

@@ -39,14 +39,25 @@ export interface DesignStatusReport {
   daemon: { pid: number; uptimeSec: number; command: string } | undefined;
   /** A lock left by a process that is gone (killed): harmless, taken over by the next run. */
   staleLock: { pid: number; command: string } | undefined;
-  /** Local files left out of sync, and why (names the service would refuse). */
-  notSynced: { path: string; reason: string }[];
+  /**
+   * Local files left out of sync, and why. `needsAttention: false`: never synced by design (a
+   * symbolic link, a special file, a binary file the service never held), listed only; true: an
+   * edit or a file that should sync and cannot (a refused name or content, an unreadable file).
+   */
+  notSynced: NotSynced[];
   /** Set when the service could not be reached: the lists are then the local side only. */
   serviceError?: string;
   error?: string;
   errorCode?: string;
   /** An informational line (e.g. why there is nothing to pull yet). */
   note?: string;
+}
+
+/** One file left out of sync. */
+export interface NotSynced {
+  path: string;
+  reason: string;
+  needsAttention: boolean;
 }
 
 /** A report that knows nothing yet (state unknown, empty lists): collectStatus fills it in. */
@@ -195,11 +206,16 @@ function applyPlan(report: DesignStatusReport, sync: DesignSync, cycle: Awaited<
     deletedLocally: plan.reports.filter((r) => r.reason === "deleted-locally").map((r) => r.path),
     halted: plan.halted ?? st.halted?.reason,
     notSynced: [
-      ...Object.entries(st.refusedLocal ?? {}).map(([path, reason]) => ({ path, reason })),
-      ...plan.reports.flatMap((r) => (NOT_SYNCED[r.reason] === undefined ? [] : [{ path: r.path, reason: NOT_SYNCED[r.reason] }])),
+      ...Object.entries(st.refusedLocal ?? {}).map(([path, reason]) => ({ path, reason, needsAttention: true })),
+      // A binary file the service never held is left out by design; one that replaced a synced
+      // text is an edit that cannot go out.
+      ...plan.reports.flatMap((r) => {
+        const reason = NOT_SYNCED[r.reason];
+        return reason === undefined ? [] : [{ path: r.path, reason, needsAttention: st.files[r.path] !== undefined }];
+      }),
       ...sync.skipped,
-      ...[...refused].map((path) => ({ path, reason: REFUSED_CONTENT })),
-      ...cycle.refusedNames.map((r) => ({ path: r.name, reason: `remote name not written here: ${r.reason}` })),
+      ...[...refused].map((path) => ({ path, reason: REFUSED_CONTENT, needsAttention: true })),
+      ...cycle.refusedNames.map((r) => ({ path: r.name, reason: `remote name not written here: ${r.reason}`, needsAttention: true })),
     ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
   });
 }

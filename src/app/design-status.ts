@@ -4,7 +4,7 @@
  * is polled only when the poll interval allows (PollScheduler, across processes), else the last
  * status any process recorded is used.
  */
-import type { DesignStatus } from "../api/schemas.js";
+import { parseSharedStatus, type DesignStatus } from "../api/schemas.js";
 import { MpsyncError } from "../core/errors.js";
 import type { Mapping, Runtime } from "../runtime.js";
 import type { DesignSync } from "../sync/design-sync.js";
@@ -61,7 +61,7 @@ export async function designGenerating(
 export async function refuseWhileGenerating(runtime: Runtime, mapping: Mapping, command: { name: string; notDone: string; emit: EventSink }): Promise<string> {
   const { generating, editorId } = await designGenerating(runtime, mapping, command.name, command.emit);
   if (generating) {
-    throw new MpsyncError("GENERATING", `${mapping.dir}: the design is generating: ${command.notDone}`, {
+    throw new MpsyncError("GENERATING", `${mapping.label}: the design is generating: ${command.notDone}`, {
       hint: "wait until it is idle (mpsync status), then run the command again",
     });
   }
@@ -98,10 +98,13 @@ export async function pollUntilIdle(
 ): Promise<DesignStatus> {
   const scheduler = await runtime.pollScheduler();
   const client = await runtime.client();
+  // A daemon polling the same design answers this wait too (its polls' answers are shared),
+  // but only with answers given after the wait began.
+  const follower = scheduler.follow(editorId, parseSharedStatus, { after: runtime.clock.now() });
   try {
     for (;;) {
       watch?.polling(runtime.clock.monotonic() + (await scheduler.delayUntilNextPoll(editorId)));
-      const status = await scheduler.poll(editorId, () => client.getStatus(editorId));
+      const status = await follower.next(() => client.getStatus(editorId));
       onStatus(status);
       if (!status.isGenerating) return status;
     }

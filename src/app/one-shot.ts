@@ -25,7 +25,7 @@ export interface OneShotView {
   /** A push waiting for a generation to end. */
   idle: IdleWatch;
   /** `pull --force` went to the running daemon, which said `message`. */
-  handedOver(dir: string, message: string): void;
+  handedOver(label: string, message: string): void;
 }
 
 /** One folder's `pull` or `push`. */
@@ -51,8 +51,9 @@ export async function syncOnce(runtime: Runtime, mapping: Mapping, request: OneS
     if (!(request.kind === "pull" && request.force && !request.dryRun && hasCode(err, "FOLDER_LOCKED"))) throw err;
     const reply = await sendControl(mapping.root, { op: "sync", force: true });
     if (reply === undefined) throw err;
-    if (reply.summary === undefined) throw new MpsyncError("FOLDER_LOCKED", `${mapping.dir}: the running daemon could not run pull --force: ${reply.message}`);
-    request.view.handedOver(mapping.dir, reply.message);
+    if (reply.summary === undefined)
+      throw new MpsyncError("FOLDER_LOCKED", `${mapping.label}: the running daemon could not run pull --force: ${reply.message}`);
+    request.view.handedOver(mapping.label, reply.message);
     return { ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, editorId: String(reply.summary["editorId"] ?? "") };
   }
 }
@@ -133,6 +134,6 @@ export async function setPause(runtime: Runtime, mapping: Mapping, pause: boolea
     changed = await clearPause(mapping.root);
   }
   const reply = await sendControl(mapping.root, { op: pause ? "pause" : "resume" });
-  if (reply !== undefined && !reply.ok) throw new MpsyncError("DAEMON_REFUSED", `${mapping.dir}: the running daemon refused: ${reply.message}`);
+  if (reply !== undefined && !reply.ok) throw new MpsyncError("DAEMON_REFUSED", `${mapping.label}: the running daemon refused: ${reply.message}`);
   return { changed, reply };
 }

@@ -59,7 +59,7 @@ export function contextFor(io: CliIo, command: Command): CommandContext {
     // A person reads folders as paths from where they stand (`demo-design`, not the config's
     // `../demo-design`); JSON keeps `dir` as written in .syncrc.
     onMappings: (mappings) => {
-      out.labelFolders(mappings, io.cwd);
+      out.labelFolders(mappings);
       if (!warned) warnSharedDesigns(out, mappings);
       warned = true;
     },

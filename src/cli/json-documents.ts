@@ -58,7 +58,15 @@ const statusReport = z.strictObject({
   lastError: z.strictObject({ code: text, message: text, at: epochMs, ageSec: z.number() }).optional(),
   daemon: z.strictObject({ pid: z.number().int(), uptimeSec: z.number(), command: text }).optional(),
   staleLock: z.strictObject({ pid: z.number().int(), command: text }).optional(),
-  notSynced: z.array(z.strictObject({ path: text, reason: text })),
+  notSynced: z.array(
+    z.strictObject({
+      path: text,
+      reason: text,
+      needsAttention: z
+        .boolean()
+        .describe("false: never synced by design (a symbolic link, a special file, a binary file the service never held); status does not fail for it"),
+    }),
+  ),
   serviceError: text.optional(),
   error: text.optional(),
   errorCode: text.optional(),

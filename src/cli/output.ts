@@ -3,7 +3,6 @@
  * document (or JSON Lines for `watch`) with --json, nothing but errors with --quiet.
  * Streams are parameters so end-to-end tests can read them.
  */
-import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 import { createSpinner } from "nanospinner";
 import { clockTime } from "../log/clock-time.js";
@@ -42,14 +41,9 @@ export class Output {
     this.#c = pc.createColors(opts.color);
   }
 
-  /** How a mapping's folder is shown to a person: its path from the current folder. */
-  labelFolders(mappings: readonly { dir: string; root: string }[], cwd: string): void {
-    for (const m of mappings) {
-      const rel = relative(cwd, m.root);
-      const label = rel === "" ? "." : rel.split(sep).join("/");
-      // From outside the config's folder the path is the clearer name; else keep what .syncrc says.
-      if (label !== m.dir && !label.startsWith("..") && !isAbsolute(label)) this.#labels.set(m.dir, label);
-    }
+  /** How each mapping's folder is shown to a person: its label (config/mappings.ts `folderLabel`). */
+  labelFolders(mappings: readonly { dir: string; label: string }[]): void {
+    for (const m of mappings) this.#labels.set(m.dir, m.label);
   }
 
   /** The folder `dir` (as written in .syncrc) as a person should read it. */

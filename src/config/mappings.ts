@@ -2,20 +2,36 @@
  * The folder rule (README, "Commands"): which mappings of `.syncrc` a command acts on, from the
  * folders it names and the working directory. Pure: the Runtime hands in the config and cwd.
  */
-import { resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { MpsyncError } from "../core/errors.js";
 import type { LoadedConfig } from "./load-config.js";
 
 /** One mapping of .syncrc with its absolute folder. */
 export interface Mapping {
+  /** As written in .syncrc (relative to the config file): the stable name `--json` uses. */
   dir: string;
   design: string;
   root: string;
+  /** How every line a person reads names the folder: `folderLabel(root, cwd)`. */
+  label: string;
 }
 
-/** Every mapping of a loaded .syncrc. */
-export function mappingsOf(loaded: LoadedConfig): Mapping[] {
-  return loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root }));
+/** Every mapping of a loaded .syncrc, labelled for a process whose working directory is `cwd`. */
+export function mappingsOf(loaded: LoadedConfig, cwd: string): Mapping[] {
+  return loaded.config.designs.map((d) => ({ dir: d.dir, design: d.design, root: d.root, label: folderLabel(d.root, cwd) }));
+}
+
+/**
+ * The one rule for naming a mapped folder to a person: its path from the working directory
+ * (`.` there), with `/`. It is what `[DIR...]`, `cd` and an editor take from that directory,
+ * so a label can be pasted back; `dir` as written in .syncrc is relative to the config file and
+ * names another folder wherever the two differ (git shows paths from cwd the same way).
+ */
+export function folderLabel(root: string, cwd: string): string {
+  const rel = relative(cwd, root);
+  if (rel === "") return ".";
+  // Another drive (Windows): no relative path exists.
+  return isAbsolute(rel) ? root : rel.split(sep).join("/");
 }
 
 /** The mapped folder `cwd` is in (the deepest, when folders nest). */

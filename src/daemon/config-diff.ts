@@ -20,11 +20,11 @@ export const LIVE_KEYS = ["pollIntervalSec", "concurrency"] as const;
 export const RESTART_KEYS = ["baseUrl", "logLevel"] as const;
 
 /** What a reload does. */
-export interface ReloadPlan {
-  start: MappingRef[];
-  stop: MappingRef[];
+export interface ReloadPlan<M extends MappingRef = MappingRef> {
+  start: M[];
+  stop: M[];
   /** Running folders whose sync restarts to take new settings (or a new design). */
-  restart: MappingRef[];
+  restart: M[];
   /** Folder settings that changed (every running folder restarts for them). */
   folderKeys: string[];
   /** Settings applied in place. */
@@ -41,7 +41,7 @@ export function changedKeys(a: ResolvedConfig, b: ResolvedConfig, keys: readonly
 }
 
 /** Plans a reload: `running` are the folders running now, `wanted` the mappings the new config selects. */
-export function planReload(before: ResolvedConfig, after: ResolvedConfig, running: readonly MappingRef[], wanted: readonly MappingRef[]): ReloadPlan {
+export function planReload<M extends MappingRef>(before: ResolvedConfig, after: ResolvedConfig, running: readonly M[], wanted: readonly M[]): ReloadPlan<M> {
   const folderKeys = changedKeys(before, after, FOLDER_KEYS);
   const byRoot = new Map(wanted.map((m) => [m.root, m]));
   const stop = running.filter((r) => !byRoot.has(r.root));

@@ -7,6 +7,8 @@ import type { Mapping, Runtime, WriteObserver } from "../runtime.js";
 import type { Backoff } from "../scheduling/backoff.js";
 import type { EventSink } from "../sync/events.js";
 import type { DesignWorker } from "./design-worker.js";
+import { parseSharedStatus, type DesignStatus } from "../api/schemas.js";
+import type { PollFollower } from "../scheduling/poll-scheduler.js";
 
 /** What the daemon hands a design's worker (the rest comes from .syncrc). */
 export interface DesignWorkerWiring {
@@ -45,6 +47,12 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }),
   });
   const scheduler = await runtime.pollScheduler();
+  // One watcher per worker: its polls share the limit and the answers with every other watcher.
+  let follower: { editorId: string; follower: PollFollower<DesignStatus> } | undefined;
+  const followerOf = (editorId: string): PollFollower<DesignStatus> => {
+    if (follower?.editorId !== editorId) follower = { editorId, follower: scheduler.follow(editorId, parseSharedStatus) };
+    return follower.follower;
+  };
   const client = await runtime.client();
   const logger = runtime.logger().child({ dir: mapping.dir });
   const worker = new DesignWorker({
@@ -63,7 +71,7 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     // connection is gone: a TCP and TLS handshake would otherwise delay the push).
     watch: (onBatch, onError) =>
       createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError, onActivity: () => client.warm?.() }),
-    schedulePoll: (editorId, poll, signal) => scheduler.poll(editorId, poll, { signal }),
+    schedulePoll: (editorId, poll, signal) => followerOf(editorId).next(poll, signal),
     gitBusy,
     waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),
     onFatal: wiring.onFatal,

@@ -206,7 +206,7 @@ export class WatchDaemon {
         writes: this.#o.writes,
       });
       // `mpsync sync`, `pause`, `resume` and `pull --force` reach this worker through it.
-      const control = await startControlServer(mapping.root, (request) => answerControl(mapping, worker, request)).catch((err: unknown) => {
+      const control = await startControlServer(mapping.root, (request) => answerControl(worker, request)).catch((err: unknown) => {
         runtime.logger().debug({ err }, "control channel unavailable");
         return undefined;
       });
@@ -222,7 +222,7 @@ export class WatchDaemon {
   async #startFailed(mapping: Mapping, err: unknown, lock: FolderLock | undefined): Promise<void> {
     await lock?.release();
     this.#stopped.push({ dir: mapping.dir, err });
-    this.#o.emit({ event: "error", dir: mapping.dir, code: errorCode(err), message: `${describeError(err)}; ${mapping.dir} is not synced` });
+    this.#o.emit({ event: "error", dir: mapping.dir, code: errorCode(err), message: `${describeError(err)}; ${mapping.label} is not synced` });
     if (classifyFailure(err) === "fatal") this.#fatal(err);
     this.#o.runtime.logger().debug({ err }, "start failed");
   }
@@ -268,21 +268,25 @@ export class WatchDaemon {
   }
 }
 
-/** One request of the control channel, answered by the folder's worker. */
-async function answerControl(mapping: Mapping, worker: DesignWorker, request: ControlRequest): Promise<ControlReply> {
+/**
+ * One request of the control channel, answered by the folder's worker. A reply never names the
+ * folder: the command names it as its caller reads it (config/mappings.ts `folderLabel`, from
+ * the command's working directory, not the daemon's).
+ */
+async function answerControl(worker: DesignWorker, request: ControlRequest): Promise<ControlReply> {
   switch (request.op) {
     case "pause":
       await worker.pause();
-      return { ok: true, message: `${mapping.dir} paused: nothing syncs until mpsync resume` };
+      return { ok: true, message: "paused: nothing syncs until mpsync resume" };
     case "resume":
       await worker.resume();
-      return { ok: true, message: `${mapping.dir} resumed: syncing what changed meanwhile` };
+      return { ok: true, message: "resumed: syncing what changed meanwhile" };
     case "sync": {
       const outcome = await worker.syncNow({ force: request.force === true });
       if (!outcome.ok) return outcome;
       const summary = summarizeCycle(outcome.report);
-      const again = outcome.haltCleared ? `; halt cleared, ${mapping.dir} syncs again` : "";
-      return { ok: summary.halted === undefined, message: `the daemon synced ${mapping.dir}${again}`, summary: { ...summary, editorId: worker.editorId } };
+      const again = outcome.haltCleared ? "; halt cleared, it syncs again" : "";
+      return { ok: summary.halted === undefined, message: `synced by the running daemon${again}`, summary: { ...summary, editorId: worker.editorId } };
     }
   }
 }

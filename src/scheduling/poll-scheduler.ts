@@ -1,11 +1,13 @@
 /**
  * At most one status poll per `intervalMs` per design, across commands (a shared ledger file)
- * and within a process (polls of one design run one after another).
+ * and within a process (polls of one design run one after another). A watcher (`follow`) that
+ * finds the design polled by someone else takes that poll's answer, so sharing the limit never
+ * makes it learn a change later than its own interval.
  */
 import type { Clock } from "../core/clock.js";
-import type { PollLedger } from "./poll-ledger.js";
+import type { PollAnswer, PollLedger } from "./poll-ledger.js";
 
-export type { PollLedger } from "./poll-ledger.js";
+export type { PollAnswer, PollLedger } from "./poll-ledger.js";
 export { createFilePollLedger, createMemoryPollLedger } from "./poll-ledger.js";
 
 /** Options of PollScheduler. */
@@ -16,6 +18,12 @@ export interface PollSchedulerOptions {
   ledger: PollLedger;
 }
 
+/** One watcher of a design (a daemon's folder, a wait for idle): see `PollScheduler.follow`. */
+export interface PollFollower<T> {
+  /** The next answer: at most one interval after the last one this watcher got, never sooner. */
+  next(fetch: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
 /** Spaces the status polls of each design. */
 export class PollScheduler {
   #intervalMs: number;
@@ -23,6 +31,8 @@ export class PollScheduler {
   readonly #ledger: PollLedger;
   /** Last poll per design seen by this process: a fallback when the ledger cannot be written. */
   readonly #lastPoll = new Map<string, number>();
+  /** Last answer per design in this process (its watchers share it even without a ledger). */
+  readonly #lastAnswer = new Map<string, PollAnswer>();
   /** Tail of the poll chain of each design, so two callers never poll one design at once. */
   readonly #chains = new Map<string, Promise<unknown>>();
 
@@ -57,8 +67,55 @@ export class PollScheduler {
 
   /** Waits until `editorId` may be polled, runs `fn`, and records the time it finished. */
   poll<T>(editorId: string, fn: () => Promise<T>, options: { signal?: AbortSignal | undefined } = {}): Promise<T> {
+    return this.#chained(editorId, () => this.#pollNow(editorId, fn, options.signal));
+  }
+
+  /**
+   * A watcher of `editorId` that wants an answer every interval. Polls shared with others
+   * (another folder on the same design, another process with another pollIntervalSec) count
+   * only through their answers: when one arrived since this watcher's last, and within its
+   * interval, `next` returns it instead of polling; else it polls once the limit allows.
+   * Without that, a watcher whose turn keeps being taken by another's poll learns a new version
+   * one interval per watcher late. `accept` checks a shared answer (read from a file: another
+   * process wrote it) and returns undefined to refuse it. `after`: answers from that time or
+   * earlier never count (a wait for the end of a prompt's generation: an idle answered before
+   * the prompt says nothing about it).
+   */
+  follow<T>(editorId: string, accept: (answer: unknown) => T | undefined, options: { after?: number } = {}): PollFollower<T> {
+    let seenAt: number | undefined;
+    const floor = options.after ?? Number.NEGATIVE_INFINITY;
+    return {
+      next: async (fetch, signal) => {
+        if (seenAt !== undefined) {
+          const wait = seenAt + this.#intervalMs - this.#clock.now();
+          if (wait > 0) await this.#clock.sleep(wait, signal);
+        }
+        return this.#chained(editorId, async () => {
+          for (;;) {
+            signal?.throwIfAborted();
+            const shared = await this.#answerOf(editorId);
+            const fresh = shared !== undefined && shared.at > Math.max(seenAt ?? floor, floor) && this.#clock.now() - shared.at < this.#intervalMs;
+            const value = fresh ? accept(shared.answer) : undefined;
+            if (fresh && value !== undefined) {
+              seenAt = shared.at;
+              return value;
+            }
+            const delayMs = await this.delayUntilNextPoll(editorId);
+            if (delayMs === 0) break;
+            // Another poll may land meanwhile: its answer ends the wait (checked above).
+            await this.#clock.sleep(delayMs, signal);
+          }
+          const value = await this.#pollNow(editorId, fetch, signal);
+          seenAt = this.#lastAnswer.get(editorId)?.at;
+          return value;
+        });
+      },
+    };
+  }
+
+  #chained<T>(editorId: string, work: () => Promise<T>): Promise<T> {
     const previous = this.#chains.get(editorId) ?? Promise.resolve();
-    const run = previous.then(() => this.#pollNow(editorId, fn, options.signal));
+    const run = previous.then(work);
     const tail = run.then(
       () => undefined,
       () => undefined,
@@ -75,12 +132,34 @@ export class PollScheduler {
     const delayMs = await this.delayUntilNextPoll(editorId);
     if (delayMs > 0) await this.#clock.sleep(delayMs, signal);
     signal?.throwIfAborted();
+    let answered = false;
+    let value: T | undefined;
     try {
-      return await fn();
+      value = await fn();
+      answered = true;
+      return value;
     } finally {
       // Recorded when the poll finished, not when it started: the service counts arrivals,
       // and the next one then arrives at least a full interval after this one did.
-      await this.#record(editorId, this.#clock.now());
+      const at = this.#clock.now();
+      await this.#record(editorId, at);
+      if (answered) await this.#recordAnswer(editorId, { at, answer: value });
+    }
+  }
+
+  async #answerOf(editorId: string): Promise<PollAnswer | undefined> {
+    const local = this.#lastAnswer.get(editorId);
+    const stored = await this.#ledger.getAnswer?.(editorId).catch(() => undefined);
+    if (stored === undefined || (local !== undefined && local.at >= stored.at)) return local;
+    return stored;
+  }
+
+  async #recordAnswer(editorId: string, answer: PollAnswer): Promise<void> {
+    this.#lastAnswer.set(editorId, answer);
+    try {
+      await this.#ledger.setAnswer?.(editorId, answer);
+    } catch {
+      // Unwritable: this process's watchers still share the answer.
     }
   }
 

@@ -13,6 +13,7 @@ import type { DaemonRecord } from "./daemon-record.js";
 import type { FolderStatus } from "./folder-status.js";
 import { FolderState, type FolderStateView } from "./folder-state.js";
 import type { LocalFile } from "./model.js";
+import type { SkippedPath } from "./ports.js";
 import { changesIn, planFull, planPush, readWholeRemote, type FullSyncOptions, type PushOptions } from "./plan-cycle.js";
 import { readBackPushed } from "./read-back.js";
 import type { RemoteHint, RemoteSnapshot } from "./remote-snapshot.js";
@@ -57,7 +58,7 @@ export class DesignSync {
   }
 
   /** What the last scan left out of sync, and why (symlinks, special files). */
-  get skipped(): { path: string; reason: string }[] {
+  get skipped(): SkippedPath[] {
     return this.#o.local.skipped();
   }
 

@@ -17,7 +17,7 @@ import { openStateStore } from "../state/state-store.js";
 import { daemonFileSchema, scanCacheFileSchema } from "../state/state-schema.js";
 import type { Clock } from "../core/clock.js";
 import type { DesignStore, PersistedState } from "./ports.js";
-import type { LocalRead, LocalTree } from "./ports.js";
+import type { LocalRead, LocalTree, SkippedPath } from "./ports.js";
 import { errnoCode } from "../core/errors.js";
 
 /** A mapped folder's tree, store and ignore matcher. */
@@ -51,7 +51,7 @@ export async function openFsFolder(
   const session = newWriteSession();
   const store = openStateStore(root, { clock });
   // What the last scan left out and why (symlinks, special files): `mpsync status` lists them.
-  let skipped: { path: string; reason: string }[] = [];
+  let skipped: SkippedPath[] = [];
   // What was last written of each file: a save rewrites only the files whose content moved,
   // so a status save touches daemon.json, never the (large) bases of state.json.
   let writtenState: string | undefined;
@@ -105,12 +105,12 @@ export async function openFsFolder(
     root,
     exists: () => folderExists(root),
     async scan() {
-      const left: { path: string; reason: string }[] = [];
+      const left: SkippedPath[] = [];
       const files = await scanTree(root, matcher, cache, {
         onRead: () => {
           cacheDirty = true;
         },
-        onSkip: (rel, reason) => left.push({ path: rel, reason: SKIP_REASONS[reason] }),
+        onSkip: (rel, reason) => left.push({ path: rel, reason: SKIP_REASONS[reason], needsAttention: reason === "unreadable" }),
       });
       skipped = left.sort((a, b) => (a.path < b.path ? -1 : 1));
       return new Map([...files].map(([rel, f]) => [rel, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers }]));

@@ -31,7 +31,7 @@ export interface LocalTree {
   /** Every syncable file (ignore rules applied, symlinks skipped) with hash and flags. */
   scan(): Promise<Map<string, Omit<LocalRead, "text">>>;
   /** What the last scan left out, and why (symlinks, special files, unreadable ones). */
-  skipped(): { path: string; reason: string }[];
+  skipped(): SkippedPath[];
   /** Reads one file; undefined when absent (or not a regular file). */
   read(rel: string): Promise<LocalRead | undefined>;
   /** True when the path is excluded by the ignore rules. */
@@ -106,4 +106,12 @@ export interface ChangeSourceHandle {
   ready: Promise<void>;
   flush(): void;
   close(): Promise<void>;
+}
+
+/** A path the last scan left out, and why. */
+export interface SkippedPath {
+  path: string;
+  reason: string;
+  /** False for what never syncs by design (a symbolic link, a socket): listed, not a failure. */
+  needsAttention: boolean;
 }

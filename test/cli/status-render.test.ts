@@ -50,6 +50,13 @@ describe("renderStatus", () => {
     expect(down).not.toContain("in sync");
   });
 
+  it("names what is left out by design on one line, and still says in sync", () => {
+    const text = printed({ notSynced: [{ path: "node_modules", reason: "a symbolic link", needsAttention: false }] });
+    expect(text).toContain("left out by design (links, special and binary files never sync) (1): node_modules");
+    expect(text).not.toContain("not synced");
+    expect(text).toContain("in sync");
+  });
+
   it("shows a paused folder", () => {
     const text = printed({ paused: { at: 0, by: "mpsync pause" } });
     expect(text).toMatch(/idle.*paused/);
@@ -65,6 +72,8 @@ describe("status exit code", () => {
     ["changes waiting to go out", { localChanges: ["a.ts"], remoteChanges: ["b.ts"] }, 0],
     ["unresolved conflict markers", { unresolvedConflicts: ["a.ts"], deletedLocally: ["b.ts"] }, 5],
     ["a file deleted locally", { deletedLocally: ["index.css"] }, 1],
+    ["a symbolic link left out by design", { notSynced: [{ path: "node_modules", reason: "a symbolic link", needsAttention: false }] }, 0],
+    ["a name the service would refuse", { notSynced: [{ path: "app.tsx", reason: "case twin", needsAttention: true }] }, 1],
     ["halted", { halted: "the folder vanished", state: "halted" as const }, 1],
     ["the service unreachable", { serviceError: "could not be reached" }, 1],
     ["a refused key", { errorCode: "UNAUTHORIZED", error: "refused", unresolvedConflicts: ["a.ts"] }, 3],

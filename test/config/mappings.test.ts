@@ -1,11 +1,11 @@
 /** The folder rule (config/mappings.ts): which mappings a command acts on. */
 import { describe, expect, it } from "vitest";
-import { mappingAt, selectMappings, type Mapping } from "../../src/config/mappings.js";
+import { folderLabel, mappingAt, selectMappings, type Mapping } from "../../src/config/mappings.js";
 
 const home = "/home/u/project";
-const web: Mapping = { dir: "web", design: "a", root: `${home}/web` };
-const nested: Mapping = { dir: "web/admin", design: "b", root: `${home}/web/admin` };
-const docs: Mapping = { dir: "docs/", design: "c", root: `${home}/docs` };
+const web: Mapping = { dir: "web", design: "a", root: `${home}/web`, label: "web" };
+const nested: Mapping = { dir: "web/admin", design: "b", root: `${home}/web/admin`, label: "web/admin" };
+const docs: Mapping = { dir: "docs/", design: "c", root: `${home}/docs`, label: "docs" };
 const all = [web, nested, docs];
 
 describe("the folder rule", () => {
@@ -29,5 +29,16 @@ describe("the folder rule", () => {
     expect(() => selectMappings(all, ["api"], home, `${home}/.syncrc`)).toThrow(
       expect.objectContaining({ code: "USAGE", message: `api is not a mapped folder in ${home}/.syncrc`, hint: "mapped: web, web/admin, docs/" }),
     );
+  });
+});
+
+describe("folderLabel: how every line a person reads names a mapped folder", () => {
+  it.each([
+    ["/p/site", "/p", "site"],
+    ["/p/site", "/p/site", "."],
+    ["/p/demo-design", "/p/.demo", "../demo-design"],
+    ["/p/a/b", "/p/x/y", "../../a/b"],
+  ])("%s seen from %s: %s", (root, cwd, label) => {
+    expect(folderLabel(root, cwd)).toBe(label);
   });
 });

@@ -3,7 +3,7 @@
  * `resolve` and `pull --force`, against a running `watch` (its owner-only control socket) and
  * without one.
  */
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnWatch, type DaemonProcess } from "../daemon/daemon-process.js";
@@ -84,9 +84,23 @@ describe("against a running watch", () => {
     world.emulator.control.editFile(editorId, "index.css", "body { margin: 2px }\n");
     const r = await world.run(["sync"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("the daemon synced site");
+    expect(r.stdout).toContain("site synced by the running daemon");
     expect(r.stdout).toContain("index.css pulled");
     expect(await local("index.css")).toBe("body { margin: 2px }\n");
+  });
+
+  it("names the folder by its path from where the command runs, whether the daemon or the command answers", async () => {
+    const deeper = join(world.cwd, "deeper");
+    await mkdir(deeper, { recursive: true });
+    const since = d.events.length;
+    const paused = await world.run(["pause"], { cwd: deeper });
+    expect(paused.stdout).toContain("../site paused: nothing syncs until mpsync resume, told the running daemon");
+    await d.waitFor((e) => e.event === "notice" && e.code === "PAUSED", { since });
+    expect((await world.run(["status"], { cwd: deeper })).stdout).toMatch(/^\.\.\/site {2}/);
+    expect((await world.run(["status"], { cwd: site() })).stdout).toMatch(/^\. {2}/);
+    const resumed = await world.run(["resume"], { cwd: deeper });
+    expect(resumed.stdout).toContain("../site resumed: syncing what changed meanwhile, told the running daemon");
+    await d.waitFor((e) => e.event === "notice" && e.code === "RESUMED", { since });
   });
 
   it("pause holds the folder in the daemon, resume sends what waited", async () => {
@@ -135,7 +149,7 @@ describe("against a running watch", () => {
     const r = await world.run(["pull", "--force"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("pull --force handed to the running daemon");
-    expect(r.stdout).toContain("halt cleared, site syncs again");
+    expect(r.stdout).toContain("halt cleared, it syncs again");
     expect(await local("lib.ts")).toBe("export const lib = 2;\n");
     await d.waitFor((e) => e.event === "notice" && e.code === "RESUMED" && String(e.message).includes("syncs again"), { since });
   });

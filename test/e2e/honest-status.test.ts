@@ -15,7 +15,7 @@ let editorId: string;
 const site = (...p: string[]): string => join(world.cwd, "site", ...p);
 
 interface Status {
-  designs: { notSynced: { path: string; reason: string }[]; daemon?: { pid: number }; staleLock?: { pid: number }; halted?: string }[];
+  designs: { notSynced: { path: string; reason: string; needsAttention: boolean }[]; daemon?: { pid: number }; staleLock?: { pid: number }; halted?: string }[];
 }
 
 usePulledSite(
@@ -72,7 +72,7 @@ describe("a file the service refuses as too large (413)", () => {
 
       const doc = small.readJson<Status & { designs: { localChanges: string[] }[] }>((await small.run(["status", "--json"])).stdout);
       expect(doc.designs[0]?.localChanges).toEqual([]);
-      expect(doc.designs[0]?.notSynced).toEqual([{ path: "big.ts", reason: expect.stringContaining("too large: 413") }]);
+      expect(doc.designs[0]?.notSynced).toEqual([{ path: "big.ts", reason: expect.stringContaining("too large: 413"), needsAttention: true }]);
     } finally {
       await small.close();
     }
@@ -80,19 +80,56 @@ describe("a file the service refuses as too large (413)", () => {
 });
 
 describe("files left out of sync", () => {
-  it("a binary file and a symbolic link are listed with why", async () => {
-    await writeFile(site("logo.bin"), Buffer.from([0xff, 0xfe, 0x00, 0x81]));
-    await symlink("App.tsx.link-target", site("linked.ts"));
-    const doc = world.readJson<Status>((await world.run(["status", "--json"])).stdout);
-    const why = new Map(doc.designs[0]?.notSynced.map((n) => [n.path, n.reason]));
-    expect(why.get("logo.bin")).toContain("binary");
-    expect(why.get("linked.ts")).toContain("symbolic link");
-    const human = await world.run(["status"]);
-    expect(human.stdout).toContain("logo.bin: not UTF-8 text");
-    expect(human.stdout).toContain("linked.ts: a symbolic link");
-    expect(human.stdout).not.toContain("in sync");
-  });
+  it("a symbolic link and a binary file the service never held are listed, left out by design: status still exits 0", () =>
+    withFreshSite(async (world, site) => {
+      await writeFile(site("logo.bin"), Buffer.from([0xff, 0xfe, 0x00, 0x81]));
+      await symlink("App.tsx.link-target", site("linked.ts"));
+      await symlink("/", site("node_modules"));
+      const json = await world.run(["status", "--json"]);
+      expect(json.code).toBe(0);
+      const doc = world.readJson<Status>(json.stdout);
+      const why = new Map(doc.designs[0]?.notSynced.map((n) => [n.path, n]));
+      expect(why.get("logo.bin")).toEqual({ path: "logo.bin", reason: expect.stringContaining("binary"), needsAttention: false });
+      expect(why.get("linked.ts")).toEqual({ path: "linked.ts", reason: expect.stringContaining("symbolic link"), needsAttention: false });
+      expect(why.get("node_modules")?.needsAttention).toBe(false);
+      const human = await world.run(["status"]);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toContain("left out by design (links, special and binary files never sync) (3): linked.ts, logo.bin, node_modules");
+      expect(human.stdout).not.toContain("not synced (");
+      expect(human.stdout).toContain("in sync");
+    }));
+
+  it("a synced text turned binary is an edit that cannot go out: status says not synced and exits 1", () =>
+    withFreshSite(async (world, site) => {
+      await symlink("App.tsx", site("linked.ts"));
+      await writeFile(site("App.tsx"), Buffer.from([0xff, 0xfe, 0x00, 0x81]));
+      const json = await world.run(["status", "--json"]);
+      expect(json.code).toBe(1);
+      const doc = world.readJson<Status>(json.stdout);
+      expect(doc.designs[0]?.notSynced.map((n) => [n.path, n.needsAttention])).toEqual([
+        ["App.tsx", true],
+        ["linked.ts", false],
+      ]);
+      const human = await world.run(["status"]);
+      expect(human.code).toBe(1);
+      expect(human.stdout).toContain("not synced (1):");
+      expect(human.stdout).toContain("App.tsx: not UTF-8 text");
+      expect(human.stdout).not.toContain("in sync");
+    }));
 });
+
+/** A world of its own (the file's shared site holds the refused names of the tests above). */
+async function withFreshSite(test: (world: E2eWorld, site: (...p: string[]) => string) => Promise<void>): Promise<void> {
+  const fresh = await startWorld();
+  try {
+    const { editorId: id } = seedDesign(fresh, { "App.tsx": "export function App() { return null; }\n" });
+    await fresh.writeSyncrc({ designs: [{ dir: "site", design: id }], pollIntervalSec: 0.05 });
+    expect((await fresh.run(["pull"])).code).toBe(0);
+    await test(fresh, (...p) => join(fresh.cwd, "site", ...p));
+  } finally {
+    await fresh.close();
+  }
+}
 
 describe("the daemon shown by status", () => {
   it("a lock left by a dead process shows no daemon, and says so", async () => {

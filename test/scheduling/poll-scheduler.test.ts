@@ -111,3 +111,96 @@ describe("createFilePollLedger", () => {
     expect(JSON.parse(await readFile(join(dir, "polls.json"), "utf8"))).toEqual({ a: 1, b: 2, c: 3, d: 4 });
   });
 });
+
+describe("PollScheduler.follow: watchers sharing one design's poll limit", () => {
+  type Answer = { version: number; at: number };
+  const asAnswer = (x: unknown): Answer | undefined => (typeof x === "object" && x !== null && "version" in x ? (x as Answer) : undefined);
+
+  /** Runs fake time forward in small steps, letting every woken continuation finish. */
+  async function elapse(clock: ReturnType<typeof createFakeClock>, ms: number): Promise<void> {
+    for (let t = 0; t < ms; t += 50) {
+      await clock.advance(50);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** A watcher's loop: every answer it gets, with the fake time it got it. */
+  function watch(next: () => Promise<Answer>, signal: AbortSignal): { heard: { at: number; answer: Answer }[]; done: Promise<void> } {
+    const heard: { at: number; answer: Answer }[] = [];
+    const done = (async () => {
+      while (!signal.aborted) heard.push({ at: -1, answer: await next() });
+    })().catch(() => undefined);
+    return { heard, done };
+  }
+
+  const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - (times[i] ?? 0));
+
+  it("two folders on one design in one process: each hears every interval, from one poll per interval (poll() alone: every two)", async () => {
+    for (const mode of ["follow", "poll"] as const) {
+      const clock = createFakeClock();
+      const scheduler = new PollScheduler({ intervalMs: 1000, clock, ledger: createMemoryPollLedger() });
+      let fetches = 0;
+      const fetch = async (): Promise<Answer> => ({ version: ++fetches, at: clock.now() });
+      const stop = new AbortController();
+      const watchers = [0, 1].map(() => {
+        const follower = scheduler.follow("d", asAnswer);
+        return watch(() => (mode === "follow" ? follower.next(fetch, stop.signal) : scheduler.poll("d", fetch, { signal: stop.signal })), stop.signal);
+      });
+      await elapse(clock, 10_000);
+      stop.abort();
+      await Promise.all(watchers.map((w) => w.done));
+      const spacing = watchers.map((w) => Math.max(...gaps(w.heard.map((h) => h.answer.at))));
+      if (mode === "follow") {
+        expect(fetches).toBeLessThanOrEqual(11); // at most one poll per interval over 10 intervals
+        expect(spacing).toEqual([1000, 1000]);
+      } else {
+        expect(spacing).toEqual([2000, 2000]); // the defect: a folder learns a new version one interval per folder late
+      }
+    }
+  });
+
+  it("two processes with different intervals: the slower hears within its own interval, the service one poll per shorter interval at most", async () => {
+    const clock = createFakeClock();
+    const ledger = createMemoryPollLedger();
+    const fast = new PollScheduler({ intervalMs: 1000, clock, ledger });
+    const slow = new PollScheduler({ intervalMs: 5000, clock, ledger });
+    const fetchedAt: number[] = [];
+    let version = 1;
+    const fetch = async (): Promise<Answer> => {
+      fetchedAt.push(clock.now());
+      return { version, at: clock.now() };
+    };
+    const stop = new AbortController();
+    const fastFollower = fast.follow("d", asAnswer);
+    const fastWatch = watch(() => fastFollower.next(fetch, stop.signal), stop.signal);
+    await elapse(clock, 300);
+    const slowFollower = slow.follow("d", asAnswer);
+    const slowWatch = watch(() => slowFollower.next(fetch, stop.signal), stop.signal);
+    await elapse(clock, 7000);
+    version = 2;
+    const changedAt = clock.now();
+    await elapse(clock, 12_000);
+    stop.abort();
+    await Promise.all([fastWatch.done, slowWatch.done]);
+    expect(Math.min(...gaps(fetchedAt))).toBeGreaterThanOrEqual(1000);
+    const slowTimes = slowWatch.heard.map((h) => h.answer.at);
+    expect(Math.max(...gaps(slowTimes))).toBeLessThanOrEqual(5000);
+    const learned = slowWatch.heard.find((h) => h.answer.version === 2);
+    expect(learned).toBeDefined();
+    expect((learned?.answer.at ?? Infinity) - changedAt).toBeLessThanOrEqual(5000);
+  });
+
+  it("takes another watcher's recent answer instead of polling, but never one from before `after`", async () => {
+    const clock = createFakeClock();
+    const scheduler = new PollScheduler({ intervalMs: 1000, clock, ledger: createMemoryPollLedger() });
+    let fetches = 0;
+    const fetch = async (): Promise<Answer> => ({ version: ++fetches, at: clock.now() });
+    await scheduler.poll("d", fetch);
+    await clock.advance(100);
+    expect(await scheduler.follow("d", asAnswer).next(fetch)).toEqual({ version: 1, at: clock.now() - 100 });
+    expect(fetches).toBe(1);
+    const waiting = scheduler.follow("d", asAnswer, { after: clock.now() }).next(fetch);
+    await elapse(clock, 1000);
+    expect((await waiting).version).toBe(2);
+  });
+});

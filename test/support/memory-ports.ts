@@ -11,7 +11,7 @@ import { checkRemoteName } from "../../src/local/path-jail.js";
 import { decodeUtf8Strict, hashContent } from "../../src/core/hash.js";
 import { hasConflictMarkers } from "../../src/core/markers.js";
 import { GUARDED_TEMP_SUFFIX } from "../../src/local/atomic-write.js";
-import type { CasResult, DaemonRecordData, DesignStore, LocalRead, LocalTree, PersistedState } from "../../src/sync/ports.js";
+import type { CasResult, DaemonRecordData, DesignStore, LocalRead, LocalTree, PersistedState, SkippedPath } from "../../src/sync/ports.js";
 
 /** A file's content: text, or raw bytes (binary or not valid UTF-8). */
 export type MemoryContent = string | Uint8Array;
@@ -60,7 +60,7 @@ export interface MemoryLocalTree extends LocalTree {
   /** The text of a file; undefined when absent or binary. */
   text(rel: string): string | undefined;
   /** What skipped() answers (the real scan's symlinks and special files). @default [] */
-  skippedPaths: { path: string; reason: string }[];
+  skippedPaths: SkippedPath[];
   /** Engine writes since the last flush(), path -> hash written (not durable yet). */
   readonly unflushed: ReadonlyMap<string, string>;
   /** Engine removals since the last flush() that covered them (not durable yet). */

@@ -37,12 +37,12 @@ export async function runSync(ctx: CommandContext, dirs: string[]): Promise<numb
   for (const mapping of await ctx.runtime.mappings(dirs)) {
     const reply = await sendControl(mapping.root, { op: "sync" });
     if (reply !== undefined) {
-      if (reply.summary === undefined) refused.push({ dir: mapping.dir, code: reply.code ?? "FAILED", message: reply.message });
-      else outcomes.push({ ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, by: "daemon", message: reply.message });
+      if (reply.summary === undefined) refused.push({ dir: mapping.dir, code: reply.code ?? "FAILED", message: `${mapping.label}: ${reply.message}` });
+      else outcomes.push({ ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, by: "daemon", message: `${mapping.label} ${reply.message}` });
       continue;
     }
     if (await isPaused(mapping)) {
-      refused.push({ dir: mapping.dir, code: "PAUSED", message: `${mapping.dir} is paused: run mpsync resume first` });
+      refused.push({ dir: mapping.dir, code: "PAUSED", message: `${mapping.label} is paused: run mpsync resume first` });
       continue;
     }
     outcomes.push(await syncHereShown(ctx, mapping));
@@ -61,7 +61,7 @@ export async function runSync(ctx: CommandContext, dirs: string[]): Promise<numb
 /** No daemon: the full two-way cycle here, after the design is idle. */
 async function syncHereShown(ctx: CommandContext, mapping: Mapping): Promise<SyncOutcome> {
   const summary = await syncHere(ctx.runtime, mapping, warnSink(ctx), idleWaitView(ctx));
-  return { ...summary, dir: mapping.dir, by: "here" as const, message: `synced ${mapping.dir}` };
+  return { ...summary, dir: mapping.dir, by: "here" as const, message: `synced ${mapping.label}` };
 }
 
 async function pauseOrResume(ctx: CommandContext, dirs: string[], pause: boolean): Promise<number> {
@@ -70,10 +70,10 @@ async function pauseOrResume(ctx: CommandContext, dirs: string[], pause: boolean
     const { changed, reply } = await setPause(ctx.runtime, mapping, pause);
     const message =
       reply !== undefined
-        ? `${reply.message}, told the running daemon`
+        ? `${mapping.label} ${reply.message}, told the running daemon`
         : pause
-          ? `${mapping.dir} paused${changed ? "" : " already"}: no daemon runs now; mpsync watch leaves it alone until mpsync resume`
-          : `${mapping.dir} ${changed ? "resumed" : "was not paused"}: no daemon runs now; mpsync watch or mpsync sync syncs it`;
+          ? `${mapping.label} paused${changed ? "" : " already"}: no daemon runs now; mpsync watch leaves it alone until mpsync resume`
+          : `${mapping.label} ${changed ? "resumed" : "was not paused"}: no daemon runs now; mpsync watch or mpsync sync syncs it`;
     results.push({ dir: mapping.dir, paused: pause, daemon: reply !== undefined, message });
   }
   ctx.out.result("pause", { ok: true, designs: results }, () => {

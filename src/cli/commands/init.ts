@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { MpsyncError, isErrno } from "../../core/errors.js";
 import type { Design } from "../../api/schemas.js";
 import { displayPath, type LoadedConfig } from "../../config/load-config.js";
+import { folderLabel } from "../../config/mappings.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../../config/write-config.js";
 import { isBareEditorId, normalizeDesignUrl } from "../../sync/resolve-design.js";
 import type { CommandContext } from "../context.js";
@@ -96,7 +97,7 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
   // then it pulls the design, and init has nothing left to do.
   const { pull: summary, pulledBy } = await pullMappedIfFree(
     ctx.runtime,
-    { dir: written.dir, design: editorId, root },
+    { dir: written.dir, design: editorId, root, label: folderLabel(root, ctx.io.cwd) },
     "mpsync init",
     shownPull(ctx, { send: flags.force === true, progress: stage.progress }),
   );

@@ -28,7 +28,7 @@ export async function runOpen(ctx: CommandContext, flags: { dir?: string; previe
     const links = await openStateStore(mapping.root).loadSide("links.json", linksSchema);
     if (links?.previewUrl === undefined) {
       // The service's publish answer is not documented to carry it (docs/service-facts.md#publish).
-      throw new MpsyncError("NOT_FOUND", `${mapping.dir}: the service has not told mpsync this design's preview address`, {
+      throw new MpsyncError("NOT_FOUND", `${mapping.label}: the service has not told mpsync this design's preview address`, {
         hint: "run mpsync publish (when its answer names the preview, it is remembered here), or mpsync open and use the editor's preview",
       });
     }

@@ -69,7 +69,7 @@ export async function runPrompt(ctx: CommandContext, text: string, flags: Prompt
       const next =
         watcher !== undefined
           ? `  the running ${watcher.command} (pid ${watcher.pid}) pulls the result when it is ready`
-          : `  when it is ready: mpsync pull ${mapping.dir} (mpsync status tells when; or send prompts with --wait)`;
+          : `  when it is ready: mpsync pull ${mapping.label} (mpsync status tells when; or send prompts with --wait)`;
       ctx.out.info(ctx.out.c.dim(next));
     });
     return EXIT.ok;

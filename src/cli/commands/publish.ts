@@ -4,6 +4,7 @@ import { ApiError, hasCode, MpsyncError } from "../../api/errors.js";
 import { describeError } from "../../sync/describe-error.js";
 import { errorCode } from "../../core/errors.js";
 import type { CommandContext } from "../context.js";
+import type { Mapping } from "../../config/mappings.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { openReadOnly } from "../../app/folder.js";
 
@@ -42,7 +43,7 @@ export async function runPublish(ctx: CommandContext, dirs: string[], flags: { a
   return ok ? EXIT.ok : exitCodeFor(worst);
 }
 
-async function publishOne(ctx: CommandContext, mapping: { dir: string; design: string; root: string }): Promise<{ result: PublishOutcome; err?: unknown }> {
+async function publishOne(ctx: CommandContext, mapping: Mapping): Promise<{ result: PublishOutcome; err?: unknown }> {
   const result: PublishOutcome = {
     dir: mapping.dir,
     editorId: undefined,

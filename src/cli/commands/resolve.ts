@@ -70,8 +70,8 @@ async function resolveOne(ctx: CommandContext, mapping: Mapping, rel: string, si
   const store = openStateStore(mapping.root);
   const copy = await newestSide(store, rel, side === "ours" ? "local" : "remote");
   if (copy === undefined) {
-    throw new MpsyncError("USAGE", `${mapping.dir}: no saved conflict of ${rel} under .mpsync/conflicts/`, {
-      hint: `see what mpsync holds of it: mpsync restore ${rel} --dir ${mapping.dir} --list`,
+    throw new MpsyncError("USAGE", `${mapping.label}: no saved conflict of ${rel} under .mpsync/conflicts/`, {
+      hint: `see what mpsync holds of it: mpsync restore ${rel} --dir ${mapping.label} --list`,
     });
   }
   const stamp = recoveryStamp(ctx.runtime.clock.now());

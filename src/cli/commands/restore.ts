@@ -28,7 +28,7 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   const label = (c: FileCopy): string => `${c.at === undefined ? "(last synced)".padEnd(24) : new Date(c.at).toISOString().padEnd(24)} ${c.reason}`;
   if (flags.list === true) {
     ctx.out.result("restore", { ok: true, dir: mapping.dir, path: rel, copies: copies.map((c) => ({ at: c.at, reason: c.reason, file: c.file })) }, () => {
-      if (copies.length === 0) ctx.out.info(`mpsync holds no copy of ${rel} in ${mapping.dir}`);
+      if (copies.length === 0) ctx.out.info(`mpsync holds no copy of ${rel} in ${mapping.label}`);
       for (const c of copies) ctx.out.info(label(c));
     });
     return EXIT.ok;
@@ -40,7 +40,7 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   );
   const chosen = chooseCopy(copies, { deleted, from: fromTime(flags.from) });
   if (chosen === undefined) {
-    throw new MpsyncError("USAGE", `no copy of ${rel} in ${mapping.dir}${flags.from === undefined ? "" : ` saved at or before ${flags.from}`}`, {
+    throw new MpsyncError("USAGE", `no copy of ${rel} in ${mapping.label}${flags.from === undefined ? "" : ` saved at or before ${flags.from}`}`, {
       hint: `see what there is: mpsync restore ${path} --list`,
     });
   }
@@ -66,7 +66,7 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   await writeFileAtomically(target, content);
   const doc = { ok: true as const, dir: mapping.dir, path: rel, restored: { at: chosen.at, reason: chosen.reason }, currentBackedUpTo: savedCurrent };
   ctx.out.result("restore", doc, () => {
-    ctx.out.success(`restored ${rel} in ${mapping.dir}: ${label(chosen).trim()}`);
+    ctx.out.success(`restored ${rel} in ${mapping.label}: ${label(chosen).trim()}`);
     if (savedCurrent !== undefined) ctx.out.info(ctx.out.c.dim(`  the file it replaced is in ${relative(ctx.io.cwd, savedCurrent)}`));
     ctx.out.info(ctx.out.c.dim("  mpsync watch (or the next mpsync push) sends it"));
   });

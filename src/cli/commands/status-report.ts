@@ -3,7 +3,7 @@ import type { Output } from "../output.js";
 import { formatDuration } from "../../core/duration.js";
 import { EXIT } from "../exit-codes.js";
 import { clockTime } from "../../log/clock-time.js";
-import type { DesignStatusReport } from "../../app/collect-status.js";
+import type { DesignStatusReport, NotSynced } from "../../app/collect-status.js";
 
 /** Why "state unknown" shows (a person must not have to guess). */
 export const STATE_UNKNOWN_NOTE = "generating or idle is not known yet: no status poll is recorded within the poll limit; mpsync watch keeps it current";
@@ -66,18 +66,34 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
     if (r.unresolvedConflicts.length > 0) out.info(`  ${c.dim("resolve: edit the markers and save, or mpsync resolve PATH --ours|--theirs")}`);
     if (r.deletedLocally.length > 0)
       out.info(`  ${c.dim("deleted locally: the service cannot delete; bring a file back with mpsync restore PATH, or remove it in the web editor")}`);
-    if (r.notSynced.length > 0) {
-      out.info(`  ${c.yellow(`not synced (${r.notSynced.length})`)}:`);
-      for (const n of r.notSynced) out.info(`    ${n.path}: ${n.reason}`);
+    const [blocked, byDesign] = splitNotSynced(r);
+    if (blocked.length > 0) {
+      out.info(`  ${c.yellow(`not synced (${blocked.length})`)}:`);
+      for (const n of blocked) out.info(`    ${n.path}: ${n.reason}`);
     }
+    list(
+      c.dim(BY_DESIGN_LABEL),
+      byDesign.map((n) => n.path),
+    );
     if (r.lastError !== undefined) out.info(`  ${c.dim(`last error, ${formatDuration(r.lastError.ageSec * 1000)} ago: ${r.lastError.message}`)}`);
     if (isInSync(r)) out.info(`  ${c.dim("in sync")}`);
   }
 }
 
-/** "in sync" only when nothing is pending, refused, deleted, halted, paused, conflicted or failing. */
+/** The one line naming what is left out by design (its reasons: `--json`). */
+export const BY_DESIGN_LABEL = "left out by design (links, special and binary files never sync)";
+
+/** Files that should sync and cannot, then those never synced by design. */
+function splitNotSynced(r: DesignStatusReport): [NotSynced[], NotSynced[]] {
+  return [r.notSynced.filter((n) => n.needsAttention), r.notSynced.filter((n) => !n.needsAttention)];
+}
+
+/**
+ * "in sync" only when nothing is pending, refused, deleted, halted, paused, conflicted or
+ * failing. What is left out by design (a symbolic link kept on purpose) does not count.
+ */
 export function isInSync(r: DesignStatusReport): boolean {
-  const lists = [r.localChanges, r.remoteChanges, r.conflicts, r.unresolvedConflicts, r.deletedLocally, r.notSynced];
+  const lists = [r.localChanges, r.remoteChanges, r.conflicts, r.unresolvedConflicts, r.deletedLocally, splitNotSynced(r)[0]];
   return (
     lists.every((l) => l.length === 0) &&
     r.error === undefined &&
@@ -96,7 +112,7 @@ export function attentionReasons(r: DesignStatusReport): string[] {
   if (r.error !== undefined) reasons.push("could not be read");
   if (r.serviceError !== undefined) reasons.push("service unreachable");
   if (r.deletedLocally.length > 0) reasons.push("deleted locally");
-  if (r.notSynced.length > 0) reasons.push("files not synced");
+  if (splitNotSynced(r)[0].length > 0) reasons.push("files not synced");
   if (r.lastError !== undefined) reasons.push("the daemon's last cycle failed");
   return reasons;
 }

@@ -88,6 +88,6 @@ function oneShotView(ctx: CommandContext): OneShotView {
       return () => spinner.stop();
     },
     idle: idleWaitView(ctx),
-    handedOver: (dir, message) => ctx.out.info(ctx.out.c.dim(`${dir}: pull --force handed to the running daemon: ${message}`)),
+    handedOver: (label, message) => ctx.out.info(ctx.out.c.dim(`${label}: pull --force handed to the running daemon: ${message}`)),
   };
 }

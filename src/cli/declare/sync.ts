@@ -31,7 +31,9 @@ export function declareSyncCommands(program: Command, { run }: Declare): void {
       "after",
       `
 Exit codes: 0 in sync or only changes waiting, 1 a design needs attention (halted, deleted
-locally, files not synced, the service unreachable), 3 the key was refused, 5 conflict markers.
+locally, files that should sync and cannot, the service unreachable), 3 the key was refused,
+5 conflict markers. What never syncs by design (symbolic links, special files, binary files
+the service never held) is listed on one line and does not make status fail.
 
 Examples:
   $ mpsync status
