@@ -1,8 +1,8 @@
 /**
  * Bundles the CLI: `dist/cli.cjs`, one CommonJS file of src/main.ts and everything it uses (run
- * after `tsc`, see `npm run build`). tsc's `dist/bin.js` (src/bin.ts) runs it through V8's code
- * cache (src/core/code-cache.ts); the library entry (`dist/index.js`) and every other tsc
- * output stay as they are.
+ * after `tsc`, see `npm run build`), and its entry `dist/bin.cjs` (src/bin.ts), which runs it
+ * through V8's code cache (src/core/code-cache.ts); the library entry (`dist/index.js`) and
+ * every other tsc output stay as they are.
  *
  * Why one file: Node 20 has no compile cache for ES modules; a CommonJS file can be compiled
  * with V8's code cache, and one file is one cache. Commands stay lazy: each command's
@@ -55,16 +55,12 @@ const standIns = {
 const root = new URL("..", import.meta.url);
 const dist = new URL("dist/", root);
 
-// Left by builds before the single bundle.
-await rm(new URL("chunks/", dist), { recursive: true, force: true });
-const result = await build({
-  entryPoints: [new URL("src/main.ts", root).pathname],
-  outfile: new URL("cli.cjs", dist).pathname,
+/** What both bundles share: CommonJS for Node 20.19, `import.meta.url` the bundle's own URL. */
+const COMMON_JS = {
   bundle: true,
   format: "cjs",
   platform: "node",
   target: "node20.19",
-  external: ["esbuild", "fsevents"],
   define: { "import.meta.url": "__mpsyncImportMetaUrl" },
   // Strict mode first, as the ES modules it was written as (esbuild's own directive would come
   // after this line and count for nothing).
@@ -72,9 +68,21 @@ const result = await build({
   legalComments: "none",
   logLevel: "warning",
   absWorkingDir: root.pathname,
+};
+
+// Left by builds before the single bundle.
+await rm(new URL("chunks/", dist), { recursive: true, force: true });
+const result = await build({
+  ...COMMON_JS,
+  entryPoints: [new URL("src/main.ts", root).pathname],
+  outfile: new URL("cli.cjs", dist).pathname,
+  external: ["esbuild", "fsevents"],
   metafile: true,
   plugins: [standIns],
 });
+// The command's entry (package.json's `bin`): src/bin.ts and the two files it imports, as
+// CommonJS, so no command starts Node's ES module loader (src/bin.ts).
+await build({ ...COMMON_JS, entryPoints: [new URL("src/bin.ts", root).pathname], outfile: new URL("bin.cjs", dist).pathname });
 // esbuild writes ASCII (charset "ascii") except inside the comments it keeps (a few emoji in
 // p-queue's docs): those are escaped too, so the whole file is ASCII and the loader reads it as
 // a one-byte string (src/core/code-cache.ts), about 6 ms less per start than decoding UTF-8.
