@@ -30,6 +30,11 @@ import { build } from "esbuild";
  *   (`allowH2` stays false); http2 brings tls and http with it (about 10 ms). The stand-in is
  *   what undici itself falls back to when http2 cannot be loaded (lib/dispatcher/client-h2.js);
  *   HTTPS still loads tls when it connects.
+ * - pino's transports (`pino/lib/transport.js`: thread-stream, a worker thread per transport):
+ *   mpsync logs to its own destinations in this thread (src/log/) and never names a transport.
+ * - `worker_threads`, which pino asks only whether it runs on the main thread, and
+ *   write-file-atomic only for the thread's id (in its temp names): the CLI runs on the main
+ *   thread, id 0. Loading it cost every command (`status`) about 3 ms.
  * Each stand-in applies only to imports from inside that package.
  */
 const STAND_INS = [
@@ -40,15 +45,21 @@ const STAND_INS = [
     contents: 'export function fromJSONSchema() { throw new Error("zod fromJSONSchema is left out of the mpsync bundle"); }',
   },
   { from: /[/\\]undici[/\\]/, path: /^node:http2$/, contents: "module.exports = { constants: {} };" },
+  {
+    from: /[/\\]pino[/\\]/,
+    path: /^\.(\/lib)?\/transport$/,
+    contents: 'module.exports = function transport() { throw new Error("pino transports are left out of the mpsync bundle"); };',
+  },
+  { from: /[/\\](pino|write-file-atomic)[/\\]lib[/\\]/, path: /^worker_threads$/, contents: "module.exports = { isMainThread: true, threadId: 0 };" },
 ];
 const standIns = {
   name: "stand-ins",
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
       const i = STAND_INS.findIndex((s) => s.path.test(args.path) && s.from.test(args.importer));
-      return i === -1 ? undefined : { path: `${i}:${args.path}`, namespace: "stand-in" };
+      return i === -1 ? undefined : { path: String(i), namespace: "stand-in" };
     });
-    b.onLoad({ filter: /.*/, namespace: "stand-in" }, (args) => ({ contents: STAND_INS[Number(args.path.split(":")[0])].contents, loader: "js" }));
+    b.onLoad({ filter: /.*/, namespace: "stand-in" }, (args) => ({ contents: STAND_INS[Number(args.path)].contents, loader: "js" }));
   },
 };
 
