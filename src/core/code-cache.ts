@@ -63,7 +63,7 @@ export interface CodeCacheRun {
  * Runs `file` as a CommonJS module and returns its exports. With `cacheDir`, its compiled code
  * is taken from the cache there, or written there when this process exits.
  */
-export function runCachedCommonJs(file: string, cacheDir: string | undefined, run: CodeCacheRun = {}): unknown {
+export function runCachedCommonJs(file: string, cacheDir: string | undefined, options: CodeCacheRun = {}): unknown {
   const bytes = readFileSync(file);
   // ASCII (as the CLI bundle is) is read as a one-byte string: no UTF-8 decoding, half the memory.
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
@@ -76,19 +76,19 @@ export function runCachedCommonJs(file: string, cacheDir: string | undefined, ru
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const taken = cached !== undefined && script.cachedDataRejected !== true ? cached : undefined;
-  run.onCache?.({ path, used: taken !== undefined });
-  if (path !== undefined && !(taken !== undefined && coversEntry(taken.entries, run.entry))) {
+  options.onCache?.({ path, used: taken !== undefined });
+  if (path !== undefined && !(taken !== undefined && coversEntry(taken.entries, options.entry))) {
     // At exit, the cache holds every function this run compiled, not only the top level.
-    const { entry } = run;
+    const { entry, skipExitCodes = [] } = options;
     process.once("exit", (code) => {
-      const ran = entry !== undefined && !(run.skipExitCodes ?? []).includes(code);
+      const ran = entry !== undefined && !skipExitCodes.includes(code);
       if (taken === undefined) saveCache(path, script.createCachedData(), ran ? [entry] : []);
       else if (ran) saveCache(path, grownData(script, taken.data), [...taken.entries, entry]);
     });
   }
-  const main = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+  const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
   const module = { exports: {} as unknown };
-  main.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
 }
 
@@ -146,7 +146,8 @@ export function readCache(path: string): { data: Buffer; entries: string[] } | u
   const end = file.indexOf(10);
   const head = end === -1 ? "" : file.toString("latin1", 0, end);
   if (head !== CACHE_MAGIC && !head.startsWith(`${CACHE_MAGIC} `)) return undefined;
-  return { data: file.subarray(end + 1), entries: head.slice(CACHE_MAGIC.length + 1).split(" ").filter(Boolean) };
+  const entries = head.slice(CACHE_MAGIC.length + 1).split(" ");
+  return { data: file.subarray(end + 1), entries: entries.filter(Boolean) };
 }
 
 /** `cli-<key>.v8`: one name per file, size, mtime and Node build (old ones are removed on save). */
