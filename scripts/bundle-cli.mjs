@@ -35,6 +35,9 @@ import { build } from "esbuild";
  * - `worker_threads`, which pino asks only whether it runs on the main thread, and
  *   write-file-atomic only for the thread's id (in its temp names): the CLI runs on the main
  *   thread, id 0. Loading it cost every command (`status`) about 3 ms.
+ * - commander's `node:child_process`, which it requires as it loads for executable subcommands
+ *   (`program.command(name, description)`), which mpsync never declares: `spawn` loads it when
+ *   called, so `--help` and `status` load no node:child_process (about 3 ms).
  * Each stand-in applies only to imports from inside that package.
  */
 const STAND_INS = [
@@ -49,6 +52,11 @@ const STAND_INS = [
     from: /[/\\]pino[/\\]/,
     path: /^\.(\/lib)?\/transport$/,
     contents: 'module.exports = function transport() { throw new Error("pino transports are left out of the mpsync bundle"); };',
+  },
+  {
+    from: /[/\\]commander[/\\]/,
+    path: /^node:child_process$/,
+    contents: 'module.exports = { spawn: (...args) => process.getBuiltinModule("node:child_process").spawn(...args) };',
   },
   { from: /[/\\](pino|write-file-atomic)[/\\]lib[/\\]/, path: /^worker_threads$/, contents: "module.exports = { isMainThread: true, threadId: 0 };" },
 ];
