@@ -25,7 +25,7 @@ const UNIT = [
   "test/watch/debounced-batch.test.ts",
 ];
 
-/** The built CLI: tests that spawn `dist/bin.js` or load `dist/` in a child process. dist/ is rebuilt first when stale. */
+/** The built CLI: tests that spawn `dist/bin.cjs` or load `dist/` in a child process. dist/ is rebuilt first when stale. */
 const E2E = [
   "test/e2e/**/*.test.ts",
   "test/daemon/{no-folder-left,reload,signals,two-writers}.test.ts",

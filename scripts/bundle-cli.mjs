@@ -1,8 +1,8 @@
 /**
  * Bundles the CLI: `dist/cli.cjs`, one CommonJS file of src/main.ts and everything it uses (run
- * after `tsc`, see `npm run build`). tsc's `dist/bin.js` (src/bin.ts) runs it through V8's code
- * cache (src/core/code-cache.ts); the library entry (`dist/index.js`) and every other tsc
- * output stay as they are.
+ * after `tsc`, see `npm run build`), and its entry `dist/bin.cjs` (src/bin.ts), which runs it
+ * through V8's code cache (src/core/code-cache.ts); the library entry (`dist/index.js`) and
+ * every other tsc output stay as they are.
  *
  * Why one file: Node 20 has no compile cache for ES modules; a CommonJS file can be compiled
  * with V8's code cache, and one file is one cache. Commands stay lazy: each command's
@@ -30,6 +30,14 @@ import { build } from "esbuild";
  *   (`allowH2` stays false); http2 brings tls and http with it (about 10 ms). The stand-in is
  *   what undici itself falls back to when http2 cannot be loaded (lib/dispatcher/client-h2.js);
  *   HTTPS still loads tls when it connects.
+ * - pino's transports (`pino/lib/transport.js`: thread-stream, a worker thread per transport):
+ *   mpsync logs to its own destinations in this thread (src/log/) and never names a transport.
+ * - `worker_threads`, which pino asks only whether it runs on the main thread, and
+ *   write-file-atomic only for the thread's id (in its temp names): the CLI runs on the main
+ *   thread, id 0. Loading it cost every command (`status`) about 3 ms.
+ * - commander's `node:child_process`, which it requires as it loads for executable subcommands
+ *   (`program.command(name, description)`), which mpsync never declares: `spawn` loads it when
+ *   called, so `--help` and `status` load no node:child_process (about 3 ms).
  * Each stand-in applies only to imports from inside that package.
  */
 const STAND_INS = [
@@ -40,31 +48,38 @@ const STAND_INS = [
     contents: 'export function fromJSONSchema() { throw new Error("zod fromJSONSchema is left out of the mpsync bundle"); }',
   },
   { from: /[/\\]undici[/\\]/, path: /^node:http2$/, contents: "module.exports = { constants: {} };" },
+  {
+    from: /[/\\]pino[/\\]/,
+    path: /^\.(\/lib)?\/transport$/,
+    contents: 'module.exports = function transport() { throw new Error("pino transports are left out of the mpsync bundle"); };',
+  },
+  {
+    from: /[/\\]commander[/\\]/,
+    path: /^node:child_process$/,
+    contents: 'module.exports = { spawn: (...args) => process.getBuiltinModule("node:child_process").spawn(...args) };',
+  },
+  { from: /[/\\](pino|write-file-atomic)[/\\]lib[/\\]/, path: /^worker_threads$/, contents: "module.exports = { isMainThread: true, threadId: 0 };" },
 ];
 const standIns = {
   name: "stand-ins",
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
       const i = STAND_INS.findIndex((s) => s.path.test(args.path) && s.from.test(args.importer));
-      return i === -1 ? undefined : { path: `${i}:${args.path}`, namespace: "stand-in" };
+      return i === -1 ? undefined : { path: String(i), namespace: "stand-in" };
     });
-    b.onLoad({ filter: /.*/, namespace: "stand-in" }, (args) => ({ contents: STAND_INS[Number(args.path.split(":")[0])].contents, loader: "js" }));
+    b.onLoad({ filter: /.*/, namespace: "stand-in" }, (args) => ({ contents: STAND_INS[Number(args.path)].contents, loader: "js" }));
   },
 };
 
 const root = new URL("..", import.meta.url);
 const dist = new URL("dist/", root);
 
-// Left by builds before the single bundle.
-await rm(new URL("chunks/", dist), { recursive: true, force: true });
-const result = await build({
-  entryPoints: [new URL("src/main.ts", root).pathname],
-  outfile: new URL("cli.cjs", dist).pathname,
+/** What both bundles share: CommonJS for Node 20.19, `import.meta.url` the bundle's own URL. */
+const COMMON_JS = {
   bundle: true,
   format: "cjs",
   platform: "node",
   target: "node20.19",
-  external: ["esbuild", "fsevents"],
   define: { "import.meta.url": "__mpsyncImportMetaUrl" },
   // Strict mode first, as the ES modules it was written as (esbuild's own directive would come
   // after this line and count for nothing).
@@ -72,9 +87,21 @@ const result = await build({
   legalComments: "none",
   logLevel: "warning",
   absWorkingDir: root.pathname,
+};
+
+// Left by builds before the single bundle.
+await rm(new URL("chunks/", dist), { recursive: true, force: true });
+const result = await build({
+  ...COMMON_JS,
+  entryPoints: [new URL("src/main.ts", root).pathname],
+  outfile: new URL("cli.cjs", dist).pathname,
+  external: ["esbuild", "fsevents"],
   metafile: true,
   plugins: [standIns],
 });
+// The command's entry (package.json's `bin`): src/bin.ts and the two files it imports, as
+// CommonJS, so no command starts Node's ES module loader (src/bin.ts).
+await build({ ...COMMON_JS, entryPoints: [new URL("src/bin.ts", root).pathname], outfile: new URL("bin.cjs", dist).pathname });
 // esbuild writes ASCII (charset "ascii") except inside the comments it keeps (a few emoji in
 // p-queue's docs): those are escaped too, so the whole file is ASCII and the loader reads it as
 // a one-byte string (src/core/code-cache.ts), about 6 ms less per start than decoding UTF-8.

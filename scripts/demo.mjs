@@ -14,7 +14,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(REPO, "dist", "bin.js");
+const BIN = join(REPO, "dist", "bin.cjs");
 const DEMO_HOME = join(REPO, ".demo");
 const DESIGN_DIR = join(REPO, "demo-design");
 const SYNCRC = join(DEMO_HOME, ".syncrc");

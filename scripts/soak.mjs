@@ -30,7 +30,7 @@ import { parseArgs } from "node:util";
 import { createRng, keptTexts, LINES, listFiles, parse, render, takeRemote } from "./soak-model.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(REPO, "dist", "bin.js");
+const BIN = join(REPO, "dist", "bin.cjs");
 const KEY = "soak-key-0123456789";
 const READY_TIMEOUT_MS = 20_000;
 const STABLE_CHECKS = 3;

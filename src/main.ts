@@ -22,7 +22,11 @@ export async function main(): Promise<void> {
     env: process.env,
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Read only by `login` and `login --with-token`: the first read of process.stdin builds its
+    // stream (fs, net or tty by what stdin is), about 5 ms every other command need not spend.
+    get stdin() {
+      return process.stdin;
+    },
     onSignal(signal, handler) {
       process.on(signal, handler);
       return () => process.off(signal, handler);

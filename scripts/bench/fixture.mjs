@@ -16,7 +16,7 @@ export const BENCH_KEY = "mp_bench_key_0123456789abcdef";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The built CLI entry. */
-export const BIN = join(HERE, "..", "..", "dist", "bin.js");
+export const BIN = join(HERE, "..", "..", "dist", "bin.cjs");
 const PROBE = join(HERE, "probe-preload.mjs");
 
 /** Starts the emulator (no request logging: it would cost the bench process CPU). */

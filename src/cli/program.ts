@@ -90,7 +90,7 @@ async function reportUnexpected(io: CliIo, err: unknown): Promise<number> {
 
 /** The version in package.json (two folders up from dist/cli/ and from src/cli/). */
 function packageVersion(): string {
-  // dist/cli/program.js (tsc) or dist/bin.js and dist/chunks/*.js (the bundled CLI): the first
+  // dist/cli/program.js (tsc) or dist/cli.cjs (the bundled CLI): the first
   // package.json above that is mpsync's.
   for (const up of ["../package.json", "../../package.json"]) {
     try {

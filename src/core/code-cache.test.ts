@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codeCacheDir, MIN_CACHE_GROWTH_BYTES, shouldGrowCache } from "./code-cache.js";
+import { codeCacheDir, commandEntry, coversEntry, MAX_CACHE_ENTRIES, readCache } from "./code-cache.js";
 
 const DIST = resolve(fileURLToPath(new URL("../../dist", import.meta.url)));
 
@@ -16,14 +16,21 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * Runs `lib.cjs` in a new node process through the built runCachedCommonJs (the cache is
- * written at exit): what `call` of its exports returned, and whether V8 took the cache.
+ * written at exit): what `call` of its exports returned, and whether V8 took the cache. The run
+ * names `entry` and exits with `exitCode`.
  */
-function run(cacheDir: string | undefined, call = "answer(20)"): { answer: unknown; used: boolean | undefined; path: string | undefined } {
+function run(
+  cacheDir: string | undefined,
+  call = "answer(20)",
+  { entry, exitCode = 0 }: { entry?: string; exitCode?: number } = {},
+): { answer: unknown; used: boolean | undefined; path: string | undefined } {
   const script = `
     import { runCachedCommonJs } from ${JSON.stringify(`${DIST}/core/code-cache.js`)};
     let use;
-    const lib = runCachedCommonJs(${JSON.stringify(join(dir, "lib.cjs"))}, ${JSON.stringify(cacheDir)}, (u) => (use = u));
-    console.log(JSON.stringify({ answer: lib.${call}, used: use.used, path: use.path }));`;
+    const options = { entry: ${JSON.stringify(entry)}, skipExitCodes: [2], onCache: (u) => (use = u) };
+    const lib = runCachedCommonJs(${JSON.stringify(join(dir, "lib.cjs"))}, ${JSON.stringify(cacheDir)}, options);
+    console.log(JSON.stringify({ answer: lib.${call}, used: use.used, path: use.path }));
+    process.exitCode = ${exitCode};`;
   const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
   expect(child.stderr).toBe("");
   return JSON.parse(child.stdout) as { answer: unknown; used: boolean; path: string | undefined };
@@ -63,7 +70,7 @@ describe("runCachedCommonJs", () => {
     expect(readdirSync(cache)).toHaveLength(4);
   });
 
-  it("a later run that compiles much more than the cache held grows it; one that compiles nothing new leaves it", () => {
+  it("a run of an entry the cache does not name grows it, once; a run of a named entry, or one that failed to parse, leaves it", () => {
     // 3,000 functions only `more()` calls: the first run, `answer`, compiles none of them.
     const count = 3000;
     const fns = Array.from({ length: count }, (_, i) => `function f${i}(x) { const y = x * ${i} + ${i % 7}; return y > ${i} ? [y, "f${i}"].length : y - 1; }`);
@@ -73,24 +80,41 @@ describe("runCachedCommonJs", () => {
       `"use strict";\nexports.answer = (n) => n + 22;\n${fns.join("\n")}\nexports.more = () => { let s = 0;\n${calls.join("\n")}\nreturn s; };\n`,
     );
     const cache = join(dir, "cache");
-    const { path } = run(cache);
+    const { path } = run(cache, "answer(20)", { entry: "help" });
     const file = path ?? "";
     const small = readFileSync(file);
-    const sameFile = () => ({ bytes: readFileSync(file), mtimeMs: statSync(file).mtimeMs, ino: statSync(file).ino });
+    expect(readCache(file)?.entries).toEqual(["help"]);
+    // The file's bytes as one hex string: vitest compares a Buffer index by index, slowly.
+    const sameFile = () => ({ bytes: readFileSync(file).toString("hex"), mtimeMs: statSync(file).mtimeMs, ino: statSync(file).ino });
 
     const again = sameFile();
-    expect(run(cache)).toMatchObject({ answer: 42, used: true });
+    expect(run(cache, "answer(20)", { entry: "help" })).toMatchObject({ answer: 42, used: true });
+    // A usage error (exit 2) ran no command: it names none.
+    expect(run(cache, "more()", { entry: "status", exitCode: 2 })).toMatchObject({ answer: 5997, used: true });
     expect(sameFile()).toEqual(again);
 
-    expect(run(cache, "more()")).toMatchObject({ answer: 5997, used: true });
+    expect(run(cache, "more()", { entry: "status", exitCode: 5 })).toMatchObject({ answer: 5997, used: true });
     const grown = readFileSync(file);
     expect(grown.length).toBeGreaterThan(small.length * 2);
+    expect(readCache(file)?.entries).toEqual(["help", "status"]);
     expect(readdirSync(cache)).toHaveLength(1);
 
     const settled = sameFile();
-    expect(run(cache, "more()")).toMatchObject({ answer: 5997, used: true });
-    expect(run(cache)).toMatchObject({ answer: 42, used: true });
+    expect(run(cache, "more()", { entry: "status" })).toMatchObject({ answer: 5997, used: true });
+    expect(run(cache, "answer(20)")).toMatchObject({ answer: 42, used: true });
     expect(sameFile()).toEqual(settled);
+  });
+
+  it("a cache file without its first line (an older build's) is not handed to V8 and is written again", () => {
+    const cache = join(dir, "cache");
+    const { path } = run(cache);
+    const file = path ?? "";
+    const v8Data = readCache(file)?.data ?? Buffer.alloc(0);
+    expect(v8Data.length).toBeGreaterThan(0);
+    writeFileSync(file, v8Data);
+    expect(readCache(file)).toBeUndefined();
+    expect(run(cache)).toMatchObject({ answer: [42, "function", true, true], used: false });
+    expect(run(cache)).toMatchObject({ used: true });
   });
 
   it("a cache folder that cannot be made or written costs nothing but the cache", () => {
@@ -102,30 +126,55 @@ describe("runCachedCommonJs", () => {
   });
 
   it("the built CLI writes its cache where MPSYNC_CODE_CACHE_DIR says, and nothing with MPSYNC_CODE_CACHE=0", () => {
-    const cli = (env: Record<string, string>) =>
-      spawnSync(process.execPath, [join(DIST, "bin.js"), "--version"], { encoding: "utf8", env: { ...process.env, ...env } });
+    const cli = (env: Record<string, string>, arg = "--version") =>
+      spawnSync(process.execPath, [join(DIST, "bin.cjs"), arg], { encoding: "utf8", env: { ...process.env, ...env } });
     mkdirSync(join(dir, "off"));
     expect(cli({ MPSYNC_CODE_CACHE: "0", MPSYNC_CODE_CACHE_DIR: join(dir, "off") }).status).toBe(0);
     expect(readdirSync(join(dir, "off"))).toEqual([]);
     expect(cli({ MPSYNC_CODE_CACHE_DIR: join(dir, "on") }).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    expect(readdirSync(join(dir, "on"))).toEqual([expect.stringMatching(/^cli-[0-9a-f]{16}\.v8$/)]);
+    const [name] = readdirSync(join(dir, "on"));
+    expect(name).toMatch(/^cli-[0-9a-f]{16}\.v8$/);
+    const file = join(dir, "on", name ?? "");
+    const versionOnly = statSync(file).size;
+    expect(readCache(file)?.entries).toEqual(["version"]);
+    // The first `--help` finds a cache `--version` wrote: it compiles the program's help and adds it.
+    expect(cli({ MPSYNC_CODE_CACHE_DIR: join(dir, "on") }, "--help").status).toBe(0);
+    expect(readCache(file)?.entries).toEqual(["version", "help"]);
+    expect(statSync(file).size).toBeGreaterThan(versionOnly);
   });
 });
 
-describe("shouldGrowCache", () => {
-  const KB = 1024;
+describe("commandEntry", () => {
+  const VALUE_OPTIONS = ["-c", "--config", "--log-file"];
   it.each([
-    // The numbers of the CLI bundle: `status` after a cache written by `--help`
-    [{ held: 121 * KB, compiled: 705 * KB }, true],
-    // `status` and `pull` with the cache `status` wrote: Node's own modules, little of the CLI
-    [{ held: 529 * KB, compiled: 279 * KB }, false],
-    [{ held: 529 * KB, compiled: 345 * KB }, false],
-    // a small cache and a run that compiled little: below the floor
-    [{ held: 10 * KB, compiled: MIN_CACHE_GROWTH_BYTES }, false],
-    [{ held: 10 * KB, compiled: MIN_CACHE_GROWTH_BYTES + 1 }, true],
-    [{ held: 2000 * KB, compiled: 1999 * KB }, false],
-  ])("%j -> %s", (bytecode, grows) => {
-    expect(shouldGrowCache(bytecode)).toBe(grows);
+    [["status"], "status"],
+    [["-c", "x.json", "status", "--json"], "status"],
+    [["--config", "my design.json", "--log-file", "l.log", "pull", "web"], "pull"],
+    [["--config=x.json", "-q", "watch"], "watch"],
+    [["--help"], "help"],
+    [["status", "--help"], "help"],
+    [["help", "pull"], "help"],
+    [[], "help"],
+    [["-V"], "version"],
+    [["a b"], "a_b"],
+  ] as const)("%j -> %s", (args, entry) => {
+    expect(commandEntry(args, VALUE_OPTIONS)).toBe(entry);
+  });
+});
+
+describe("coversEntry", () => {
+  const many = Array.from({ length: MAX_CACHE_ENTRIES }, (_, i) => `c${i}`);
+  it.each([
+    [["help"], "status", false],
+    [["help", "status"], "status", true],
+    [[], "status", false],
+    // a run that names no entry (a library use): any cache V8 took is enough
+    [[], undefined, true],
+    // a full list stops growing: every entry counts as covered
+    [many, "status", true],
+    [many.slice(1), "status", false],
+  ] as const)("%j, %s -> %s", (entries, entry, covered) => {
+    expect(coversEntry(entries, entry)).toBe(covered);
   });
 });
 

@@ -9,18 +9,18 @@
  * its flags and refuses one that does not fit (then the file is compiled, and the cache written
  * again); a cache that cannot be read or written is simply not used.
  *
- * The first command writes the cache, and it holds only what that command compiled: `--help`
- * compiles a fifth of what `status` does, and every later `status` compiled the rest again.
- * So a run that took the cache and then compiled more than the cache gave it writes
- * the cache again, with everything it holds now (the old functions and the new ones).
+ * A cache holds what the runs that wrote it compiled: `--help` compiles a fifth of what `status`
+ * does. So the cache names the entries (the CLI's commands) it was written by, and a run of an
+ * entry it does not name writes it again at exit, with everything it holds now (the old
+ * functions and the new ones): whichever command ran first, the second command finds its own
+ * code after one run. Knowing the entry costs nothing; V8's heap code statistics, which told the
+ * same from the bytecode compiled, walked the heap for 1-2 ms a call.
  */
 import { isAscii } from "node:buffer";
-import { hash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { getHeapCodeStatistics } from "node:v8";
 import { constants, Script } from "node:vm";
 
 /**
@@ -50,32 +50,41 @@ export interface CodeCacheUse {
   used: boolean;
 }
 
+/** How a run uses the file: which part of it runs (the CLI: its command), and what it reports. */
+export interface CodeCacheRun {
+  /** The entry this run uses (`status`, `help`): a cache that does not name it is written again at exit. */
+  entry?: string;
+  /** Exit codes of runs that did not run their entry (the CLI's usage errors): such a run names no entry. */
+  skipExitCodes?: readonly number[];
+  onCache?: (use: CodeCacheUse) => void;
+}
+
 /**
  * Runs `file` as a CommonJS module and returns its exports. With `cacheDir`, its compiled code
  * is taken from the cache there, or written there when this process exits.
  */
-export function runCachedCommonJs(file: string, cacheDir: string | undefined, onCache?: (use: CodeCacheUse) => void): unknown {
+export function runCachedCommonJs(file: string, cacheDir: string | undefined, options: CodeCacheRun = {}): unknown {
   const bytes = readFileSync(file);
   // ASCII (as the CLI bundle is) is read as a one-byte string: no UTF-8 decoding, half the memory.
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const path = cacheDir === undefined ? undefined : join(cacheDir, cacheName(file, source));
-  const cachedData = path === undefined ? undefined : readOrUndefined(path);
-  const bytecodeBefore = cachedData === undefined ? 0 : bytecodeBytes();
+  const cached = path === undefined ? undefined : readCache(path);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
-    cachedData,
+    cachedData: cached?.data,
     // The bundle may import() what it leaves outside (esbuild, for the emulator's publish check).
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const used = cachedData !== undefined && script.cachedDataRejected !== true;
-  onCache?.({ path, used });
-  // At exit, the cache holds every function this run compiled, not only the top level.
-  if (path !== undefined && !used) process.once("exit", () => saveCache(path, script.createCachedData()));
-  if (path !== undefined && cachedData !== undefined && used) {
-    // What V8 built from the cache, and the mark to measure this run's own compiling from.
-    const bytecodeLoaded = bytecodeBytes();
-    const held = bytecodeLoaded - bytecodeBefore;
-    process.once("exit", () => growCache(path, script, cachedData, { held, compiled: bytecodeBytes() - bytecodeLoaded }));
+  const taken = cached !== undefined && script.cachedDataRejected !== true ? cached : undefined;
+  options.onCache?.({ path, used: taken !== undefined });
+  if (path !== undefined && !(taken !== undefined && coversEntry(taken.entries, options.entry))) {
+    // At exit, the cache holds every function this run compiled, not only the top level.
+    const { entry, skipExitCodes = [] } = options;
+    process.once("exit", (code) => {
+      const ran = entry !== undefined && !skipExitCodes.includes(code);
+      if (taken === undefined) saveCache(path, script.createCachedData(), ran ? [entry] : []);
+      else if (ran) saveCache(path, grownData(script, taken.data), [...taken.entries, entry]);
+    });
   }
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
   const module = { exports: {} as unknown };
@@ -83,65 +92,91 @@ export function runCachedCommonJs(file: string, cacheDir: string | undefined, on
   return module.exports;
 }
 
-/** Bytecode in the heap: what V8 compiled or took from a cache and has not flushed. */
-function bytecodeBytes(): number {
-  return getHeapCodeStatistics().bytecode_and_metadata_size;
+/**
+ * The entry of a command line, for the cache: `help` for any help (`--help`, `-h`, `help pull`,
+ * no command), `version` for `--version`, else the command's name: the first word that is
+ * neither an option nor the value of one of `valueOptions` (`mpsync -c x.json status` is `status`).
+ */
+export function commandEntry(args: readonly string[], valueOptions: readonly string[]): string {
+  if (args.some((a) => a === "--help" || a === "-h")) return "help";
+  if (args.some((a) => a === "--version" || a === "-V")) return "version";
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (valueOptions.includes(arg)) i++;
+    else if (!arg.startsWith("-")) return arg.replace(/\s/g, "_");
+  }
+  return "help";
 }
 
-/**
- * Bytecode a run must compile beyond what the cache gave it before the cache is written again.
- * The heap's bytecode also grows with Node's own modules a command loads (about 280 KB for
- * `status`), so a run that compiled nothing of the file still shows some growth.
- */
-export const MIN_CACHE_GROWTH_BYTES = 256 * 1024;
+/** Entries a cache names at most: past that, every entry counts as covered (no file grows without end). */
+export const MAX_CACHE_ENTRIES = 64;
+
+/** Whether a cache written by `entries` needs no writing again after a run of `entry` (none: any run). */
+export function coversEntry(entries: readonly string[], entry: string | undefined): boolean {
+  return entry === undefined || entries.includes(entry) || entries.length >= MAX_CACHE_ENTRIES;
+}
 
 /** No cache larger than this is written (the whole CLI compiled is about 3 MB). */
 export const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
- * Whether a run that took the cache compiled enough to write it again: more bytecode than the
- * cache held (`held`: what V8 built from it), and at least MIN_CACHE_GROWTH_BYTES. A run that
- * compiled nothing new (its command was cached) stays below both; `status` after a cache
- * written by `--help` compiles 5x what the cache held.
+ * The code to save at exit: all this run holds, or the cache it took when that was larger (V8
+ * may have flushed the bytecode of functions unused for long: a watch that ran for hours).
+ * Serializing costs 15-35 ms for the CLI, so only for an entry the cache did not name.
  */
-export function shouldGrowCache({ held, compiled }: { held: number; compiled: number }): boolean {
-  return compiled > Math.max(held, MIN_CACHE_GROWTH_BYTES);
+function grownData(script: Script, taken: Buffer): Buffer {
+  const data = script.createCachedData();
+  return taken.length > data.length ? taken : data;
 }
 
-/** At exit of a run that took `cachedData`: writes the cache again when the run compiled much more. */
-function growCache(path: string, script: Script, cachedData: Buffer, bytecode: { held: number; compiled: number }): void {
-  if (!shouldGrowCache(bytecode)) return;
-  // Serializing costs 15-35 ms for the CLI, so only here. V8 may have flushed the bytecode of
-  // functions unused for long (a watch that ran for hours): a smaller cache is not written.
-  const data = script.createCachedData();
-  if (data.length > cachedData.length) saveCache(path, data);
+/**
+ * A cache file: this line naming the entries that wrote it (`mpsync-code-cache 1 status help`),
+ * then V8's data. A file without it (an older build's) is not handed to V8.
+ */
+const CACHE_MAGIC = "mpsync-code-cache 1";
+
+/** The cache at `path` and the entries it names; undefined when missing or not a cache file. */
+export function readCache(path: string): { data: Buffer; entries: string[] } | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  const end = file.indexOf(10);
+  const head = end === -1 ? "" : file.toString("latin1", 0, end);
+  if (head !== CACHE_MAGIC && !head.startsWith(`${CACHE_MAGIC} `)) return undefined;
+  const entries = head.slice(CACHE_MAGIC.length + 1).split(" ");
+  return { data: file.subarray(end + 1), entries: entries.filter(Boolean) };
 }
 
 /** `cli-<key>.v8`: one name per file, size, mtime and Node build (old ones are removed on save). */
 function cacheName(file: string, source: string): string {
   const key = `${file}\0${source.length}\0${statSync(file).mtimeMs}\0${process.version}\0${process.arch}`;
-  return `${basename(file).replace(/\.[^.]*$/, "")}-${hash("sha256", key, "hex").slice(0, 16)}.v8`;
+  return `${basename(file).replace(/\.[^.]*$/, "")}-${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x050c5d1f)}.v8`;
 }
 
-function readOrUndefined(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
+/**
+ * FNV-1a (32 bits, as 8 hex digits) of `text` from `basis`: two bases make the name's 16 digits.
+ * Not node:crypto: a name needs no strength, and loading crypto cost `--help` about 3 ms.
+ */
+function fnv1a(text: string, basis: number): string {
+  let h = basis;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
 }
 
 /** Caches of other builds of the same file kept beside the current one. */
 const KEEP_OTHER_CACHES = 3;
 
 /** Writes the cache atomically (a reader sees the old file or the new one) and drops stale ones. */
-function saveCache(path: string, data: Buffer): void {
+function saveCache(path: string, data: Buffer, entries: readonly string[]): void {
   const dir = dirname(path);
   const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (data.length > MAX_CACHE_BYTES) return;
-    writeFileSync(temp, data, { mode: 0o600 });
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${[CACHE_MAGIC, ...entries].join(" ")}\n`, "latin1"), data]), { mode: 0o600 });
     renameSync(temp, path);
     // Caches of other builds (an upgrade, a second install): the newest few stay, so two installs
     // in use do not evict each other.

@@ -3,7 +3,6 @@
  * `core.quotepath=off` so non-ASCII names come back as written, and with the variables that
  * redirect git to another repository or index removed from the inherited environment.
  */
-import { execFile } from "node:child_process";
 import { MpsyncError } from "../core/errors.js";
 
 /** Largest output read from one git call (a `log` of a long history fits easily). */
@@ -67,18 +66,22 @@ export function runGit(args: readonly string[], options: GitCallOptions): Promis
   const env = gitEnv(options.baseEnv ?? process.env, options.env);
   const okCodes = options.okCodes ?? [0];
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      "git",
-      ["-c", "core.quotepath=off", ...args],
-      { cwd: options.cwd, env, encoding: "utf8", maxBuffer: GIT_MAX_OUTPUT_BYTES, windowsHide: true },
-      (err, stdout, stderr) => {
-        const code = err === null ? 0 : typeof err.code === "number" ? err.code : undefined;
-        if (code !== undefined && okCodes.includes(code)) resolve({ stdout, stderr, code });
-        else if (err !== null && err.code === "ENOENT")
-          reject(new GitCommandError(args, undefined, "", new Error("git is not installed or not on PATH", { cause: err })));
-        else reject(new GitCommandError(args, code, stderr, err ?? undefined));
-      },
-    );
+    // Loaded on the first call, not at import: most commands that load this module (`status`)
+    // never run git, and node:child_process is about 3 ms of a start.
+    const child = process
+      .getBuiltinModule("node:child_process")
+      .execFile(
+        "git",
+        ["-c", "core.quotepath=off", ...args],
+        { cwd: options.cwd, env, encoding: "utf8", maxBuffer: GIT_MAX_OUTPUT_BYTES, windowsHide: true },
+        (err, stdout, stderr) => {
+          const code = err === null ? 0 : typeof err.code === "number" ? err.code : undefined;
+          if (code !== undefined && okCodes.includes(code)) resolve({ stdout, stderr, code });
+          else if (err !== null && err.code === "ENOENT")
+            reject(new GitCommandError(args, undefined, "", new Error("git is not installed or not on PATH", { cause: err })));
+          else reject(new GitCommandError(args, code, stderr, err ?? undefined));
+        },
+      );
     // A git that exits before reading its input closes the pipe: that is its answer, not ours to report.
     child.stdin?.on("error", () => undefined);
     child.stdin?.end(options.input ?? "");

@@ -23,8 +23,8 @@ const DIST = join(REPO, "dist");
 /** Source files the bundle holds, from its metafile. */
 const INPUTS = JSON.parse(readFileSync(join(DIST, "cli.inputs.json"), "utf8")) as string[];
 
-/** Files of this repository a command may load: the entry, its two helpers, the bundle. */
-const ENTRY_FILES = ["bin.js", "core/code-cache.js", "core/heap.js", "cli.cjs"].map((f) => pathToFileURL(join(DIST, f)).href);
+/** Files of this repository a command may load: the entry (package.json's `bin`) and the bundle. */
+const ENTRY_FILES = ["bin.cjs", "cli.cjs"].map((f) => pathToFileURL(join(DIST, f)).href);
 
 interface CoverageFunction {
   functionName: string;
@@ -35,7 +35,7 @@ interface CoverageFunction {
 function traced(args: string[]): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
   const coverage = mkdtempSync(join(tmpdir(), "mpsync-coverage-"));
   return new Promise<{ code: number | null; stdout: string; loaded: string[] }>((done, fail) => {
-    const child = spawn(process.execPath, [join(DIST, "bin.js"), ...args], {
+    const child = spawn(process.execPath, [join(DIST, "bin.cjs"), ...args], {
       env: { ...process.env, NO_COLOR: "1", NODE_V8_COVERAGE: coverage, MPSYNC_CODE_CACHE: "0" },
     });
     let stdout = "";
@@ -48,7 +48,7 @@ function traced(args: string[]): Promise<{ code: number | null; stdout: string; 
       const ours = scripts.filter((s) => s.url.startsWith(pathToFileURL(REPO).href));
       const outside = ours.map((s) => s.url).filter((u) => !ENTRY_FILES.includes(u));
       if (outside.length > 0) return fail(new Error(`loaded outside the bundle: ${outside.join(", ")}`));
-      const bundle = ours.find((s) => s.url === ENTRY_FILES[3]);
+      const bundle = ours.find((s) => s.url === ENTRY_FILES[1]);
       if (bundle === undefined) return fail(new Error("the bundle did not run"));
       // A module not wrapped in its own function runs when the bundle loads.
       const wrapped = new Map(bundle.functions.filter((f) => INPUTS.includes(f.functionName)).map((f) => [f.functionName, (f.ranges[0]?.count ?? 0) > 0]));

@@ -14,12 +14,12 @@ export interface DaemonProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `node dist/bin.js watch --json` in `cwd` with `env` added to a minimal environment. */
+/** Starts `node dist/bin.cjs watch --json` in `cwd` with `env` added to a minimal environment. */
 export function spawnWatch(cwd: string, env: Record<string, string>, args: string[] = []): DaemonProcess {
   return spawnJsonLines(cwd, env, ["watch", "--json", ...args]);
 }
 
-/** Starts `node dist/bin.js ...args` (a command printing JSON Lines events: `watch --json`, `dev --json`). */
+/** Starts `node dist/bin.cjs ...args` (a command printing JSON Lines events: `watch --json`, `dev --json`). */
 export function spawnJsonLines(cwd: string, env: Record<string, string>, args: string[]): DaemonProcess {
   assertBuilt();
   const child = spawn(process.execPath, [BIN, ...args], {

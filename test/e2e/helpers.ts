@@ -1,5 +1,5 @@
 /**
- * End-to-end harness: the BUILT CLI (`node dist/bin.js`) spawned against an in-process
+ * End-to-end harness: the BUILT CLI (`node dist/bin.cjs`) spawned against an in-process
  * emulator on 127.0.0.1:0, with config, state and credentials isolated in a temp folder.
  * Every run asserts the API key never reaches stdout or stderr.
  */
@@ -18,7 +18,7 @@ export const KEY = "e2e-secret-key-5f2c9a7d1b";
 /** Root of the repository. */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** The built CLI. */
-export const BIN = join(REPO, "dist", "bin.js");
+export const BIN = join(REPO, "dist", "bin.cjs");
 
 /** Result of one CLI run. */
 export interface RunResult {
