@@ -25,6 +25,8 @@ export interface WriteSession {
   readonly dirs: Set<string>;
   /** Absolute files written (not yet durable). */
   readonly written: string[];
+  /** The mode of a new file (0666 less the umask), read once per session when needed. */
+  fileMode?: number;
 }
 
 /** A fresh session (one per cycle). */
