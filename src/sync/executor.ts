@@ -50,7 +50,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
  * turn (folders in order of first appearance, each folder's actions in their order). Creates in
  * one folder wait for each other on the folder's lock in the kernel: a 2,000-file pull in 40
  * folders spent 1.1 s writing in plan order (sorted: 16 writes at once in one folder) and 0.8 s
- * spread (medians of 6 interleaved pulls, BENCHMARKS.md).
+ * spread (means of interleaved pulls, BENCHMARKS.md).
  */
 export function spreadByFolder<T extends { path: string }>(actions: readonly T[]): T[] {
   const folders = new Map<string, T[]>();
