@@ -1,13 +1,15 @@
 /**
  * Atomic file writes: temp file in the same folder, fsync, rename (write-file-atomic).
  * A kill -9 at any moment leaves either the old or the new content, never a torn file.
+ * (A cycle's small new files skip the temp file: create-in-place.ts.)
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fchmodSync, linkSync, lstatSync, open as openCallback, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fchmodSync, linkSync, lstatSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { isErrno } from "../core/errors.js";
+import { openInPool } from "./create-in-place.js";
 
 /** Options of writeFileAtomically. */
 export interface AtomicWriteOptions {
@@ -82,7 +84,7 @@ export async function writeFileAtomicallyGuarded(
   const mode = options.mode ?? (options.createOnly === true ? undefined : await existingMode(file));
   // Names are capped so `.<name>.<random>.mpsync.tmp` stays under NAME_MAX (255).
   const tmp = join(dir, `.${basename(file).slice(0, 160)}.${tempTag()}${GUARDED_TEMP_SUFFIX}`);
-  const inline = options.fsync === false && (typeof data === "string" ? data.length * 3 : data.byteLength) <= INLINE_WRITE_MAX_BYTES;
+  const inline = options.fsync === false && fitsInline(data);
   try {
     if (inline) await writeTempInline(tmp, data, mode);
     else await writeTemp(tmp, data, mode, options.fsync !== false);
@@ -114,6 +116,11 @@ export async function writeFileAtomicallyGuarded(
  */
 export const INLINE_WRITE_MAX_BYTES = 64 * 1024;
 
+/** At most INLINE_WRITE_MAX_BYTES (a string counted at 3 bytes a character, its UTF-8 worst case). */
+export function fitsInline(data: string | Uint8Array): boolean {
+  return (typeof data === "string" ? data.length * 3 : data.byteLength) <= INLINE_WRITE_MAX_BYTES;
+}
+
 /** Creates `tmp` (never an existing file) holding `data`, with `mode` when given. */
 async function writeTemp(tmp: string, data: string | Uint8Array, mode: number | undefined, fsync: boolean): Promise<void> {
   const handle = await open(tmp, "wx", mode ?? 0o666);
@@ -141,13 +148,6 @@ async function writeTempInline(tmp: string, data: string | Uint8Array, mode: num
   } finally {
     closeSync(fd);
   }
-}
-
-/** open(2) of a new file (O_CREAT|O_EXCL) in the thread pool, resolving the bare descriptor. */
-function openInPool(path: string, mode: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    openCallback(path, "wx", mode, (err, fd) => (err === null ? resolve(fd) : reject(err)));
-  });
 }
 
 /**

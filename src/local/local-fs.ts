@@ -6,7 +6,8 @@
 import { readFile, rmdir, unlink } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { hashContent } from "../core/hash.js";
-import { removeHeld, writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
+import { fitsInline, removeHeld, writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
+import { createInPlace, CREATE_IN_PLACE_SUPPORTED, defaultFileMode } from "./create-in-place.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
 import type { WriteSession } from "./write-session.js";
 import { assertStamp, backupPath } from "./recovery-layout.js";
@@ -139,14 +140,36 @@ async function writeChecked(
   createOnly = false,
 ): Promise<boolean> {
   const abs = resolveInside(root, rel);
-  // A create-only write in a session asks nothing about the leaf, before or late: link(2)
-  // fails if anything (a file, a folder, a symlink) holds the name, and the session's folders
-  // were seen to be real ones. Only a refused link looks at what is there.
+  // A create-only write in a session asks nothing about the leaf, before or late: its create
+  // (O_EXCL, or a temp file's link(2) when large) fails if anything (a file, a folder, a
+  // symlink) holds the name, and the session's folders were seen to be real ones. Only a
+  // refused create looks at what is there. A small one is written in place (create-in-place.ts).
   const lateCheck = !(createOnly && session !== undefined);
   const st = lateCheck ? await checkPathChain(root, rel, session?.dirs) : await checkPathChain(root, parentOf(rel), session?.dirs, { leafIsFolder: true });
   if (lateCheck && st !== undefined && !st.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
-  const written = await writeFileAtomicallyGuarded(abs, content, {
-    beforeRename: !lateCheck
+  const written =
+    !lateCheck && CREATE_IN_PLACE_SUPPORTED && fitsInline(content)
+      ? await createInPlace(abs, content, (session.fileMode ??= defaultFileMode()), session.dirs)
+      : await writeThroughTemp(root, rel, abs, content, { expectedHash, session, createOnly, lateCheck });
+  if (written) session?.written.push(abs);
+  else if (!lateCheck) {
+    const there = await checkPathChain(root, rel, session?.dirs);
+    if (there !== undefined && !there.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
+  }
+  return written;
+}
+
+/** writeChecked's temp-file write (writeFileAtomicallyGuarded): replaces, or creates a large file. */
+function writeThroughTemp(
+  root: string,
+  rel: string,
+  abs: string,
+  content: string | Uint8Array,
+  o: { expectedHash: string | undefined; session: WriteSession | undefined; createOnly: boolean; lateCheck: boolean },
+): Promise<boolean> {
+  const { expectedHash, session } = o;
+  return writeFileAtomicallyGuarded(abs, content, {
+    beforeRename: !o.lateCheck
       ? undefined
       : async () => {
           // Parents were created by the writer; re-checking the chain catches a folder that was
@@ -159,14 +182,8 @@ async function writeChecked(
     ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash }),
     // In a session the cycle's flushWrites makes everything durable at once.
     ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),
-    createOnly,
+    createOnly: o.createOnly,
   });
-  if (written) session?.written.push(abs);
-  else if (!lateCheck) {
-    const there = await checkPathChain(root, rel, session?.dirs);
-    if (there !== undefined && !there.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
-  }
-  return written;
 }
 
 /** The folder part of a relative path ("" at the root). */

@@ -28,6 +28,8 @@ export interface WriteSession {
   readonly written: string[];
   /** Absolute folders a removal unlinked from (not yet durable). */
   readonly removedFrom: Set<string>;
+  /** The mode of a new file (0666 less the umask), read once per session when needed. */
+  fileMode?: number;
 }
 
 /** A fresh session (one per cycle). */

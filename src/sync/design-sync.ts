@@ -82,14 +82,13 @@ export class DesignSync {
    * caller holds the folder lock, so leftovers of a killed process may be cleaned up.
    */
   async open(options: { holdsLock?: boolean } = {}): Promise<void> {
-    if (options.holdsLock === true) {
-      const removed = await this.#o.local.removeStaleTemps();
-      if (removed.length > 0) {
-        const names = `${removed.slice(0, 3).join(", ")}${removed.length > 3 ? `, and ${removed.length - 3} more` : ""}`;
-        this.#o.logger.info(`removed ${removed.length === 1 ? "a temp file" : `${removed.length} temp files`} an interrupted write left: ${names}`);
-      }
-    }
+    const holdsLock = options.holdsLock === true;
+    if (holdsLock) this.#sayRemoved(await this.#o.local.removeStaleTemps(), "a temp file", "temp files");
     const folder = await FolderState.load(this.#o, (m) => this.#notice(m));
+    // The pull journal names every file a killed cycle may have been creating.
+    const journalled = Object.keys(folder.ledger.data.pending ?? {});
+    if (holdsLock && journalled.length > 0)
+      this.#sayRemoved(await this.#o.local.removeIncomplete(journalled), "a half-written new file", "half-written new files");
     this.#folder = folder;
     this.#ctx = {
       options: this.#o,
@@ -103,6 +102,12 @@ export class DesignSync {
       notice: (m) => this.#notice(m),
       save: () => folder.save(),
     };
+  }
+
+  #sayRemoved(removed: string[], one: string, many: string): void {
+    if (removed.length === 0) return;
+    const names = `${removed.slice(0, 3).join(", ")}${removed.length > 3 ? `, and ${removed.length - 3} more` : ""}`;
+    this.#o.logger.info(`removed ${removed.length === 1 ? one : `${removed.length} ${many}`} an interrupted write left: ${names}`);
   }
 
   /**

@@ -29,7 +29,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
   // One unwritable path must not block the rest of the cycle, pushes included.
   const total = input.plan.actions.filter((a) => a.kind !== "report").length;
   let done = 0;
-  await mapBounded(input.plan.actions, LOCAL_ACTION_CONCURRENCY, async (action) => {
+  await mapBounded(spreadByFolder(input.plan.actions), LOCAL_ACTION_CONCURRENCY, async (action) => {
     await applyLocalAction(run, action).catch((err: unknown) => {
       const code = errnoCode(err);
       if (code === undefined || !PATH_FAILURES.has(code)) throw err;
@@ -43,4 +43,30 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
   for (const list of [result.pulled, result.removed, result.changedMeanwhile, result.pushed, result.remoteMoved]) list.sort();
   result.conflicts.sort((a, b) => (a.path < b.path ? -1 : 1));
   return result;
+}
+
+/**
+ * `actions` reordered so that neighbours sit in different folders: one action of each folder in
+ * turn (folders in order of first appearance, each folder's actions in their order). Creates in
+ * one folder wait for each other on the folder's lock in the kernel: a 2,000-file pull in 40
+ * folders spent 1.1 s writing in plan order (sorted: 16 writes at once in one folder) and 0.8 s
+ * spread (means of interleaved pulls, BENCHMARKS.md).
+ */
+export function spreadByFolder<T extends { path: string }>(actions: readonly T[]): T[] {
+  const folders = new Map<string, T[]>();
+  for (const a of actions) {
+    const folder = a.path.slice(0, a.path.lastIndexOf("/") + 1);
+    const list = folders.get(folder);
+    if (list === undefined) folders.set(folder, [a]);
+    else list.push(a);
+  }
+  if (folders.size < 2) return [...actions];
+  const out: T[] = [];
+  let live = [...folders.values()];
+  for (let round = 0; live.length > 0; round++) {
+    for (const list of live) out.push(list[round]!);
+    // Exhausted folders leave, so the work stays linear however uneven the folders are.
+    live = live.filter((list) => list.length > round + 1);
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged, type BackupMemo
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
 import { removeStaleTempFiles } from "../local/stale-temps.js";
+import { removeIncompleteFiles } from "../local/create-in-place.js";
 import { flushWrites, newWriteSession, type FlushOptions } from "../local/write-session.js";
 import { WriteGate } from "../local/write-gate.js";
 import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
@@ -139,6 +140,7 @@ export async function openFsFolder(
         }
       }),
     removeStaleTemps: () => removeStaleTempFiles(root, matcher),
+    removeIncomplete: (paths) => removeIncompleteFiles(root, paths),
     beginWrites() {
       session.dirs.clear();
     },

@@ -42,6 +42,11 @@ export interface LocalTree {
   removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
   /** Removes temp files a killed write left; only for the holder of the folder lock. */
   removeStaleTemps(): Promise<string[]>;
+  /**
+   * Removes those of `paths` that a killed create left half-written (local/create-in-place.ts:
+   * mode 000); resolves them. Only for the holder of the folder lock.
+   */
+  removeIncomplete(paths: readonly string[]): Promise<string[]>;
   /** Starts a cycle's writes: what the last cycle learned about folders is forgotten. */
   beginWrites(): void;
   /**

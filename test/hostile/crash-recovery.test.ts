@@ -4,11 +4,14 @@
  * - writeFileAtomicallyGuarded puts its temp file beside the target
  *   (`.<name>.<hex>.mpsync.tmp`); a kill between the write and the rename leaves it there;
  * - a kill after a pull wrote a file but before state.json recorded its base leaves the
- *   tool's own write looking like a local edit.
+ *   tool's own write looking like a local edit;
+ * - a small new file is created under its own name (create-in-place.ts): a kill in the middle
+ *   leaves it torn, with mode 000.
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, lstat, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { CREATE_IN_PLACE_SUPPORTED, defaultFileMode, INCOMPLETE_MODE } from "../../src/local/create-in-place.js";
 import { createSilentLogger } from "../../src/log/logger.js";
 import type { Mapping } from "../../src/runtime.js";
 import { summarizeCycle } from "../../src/sync/cycle-summary.js";
@@ -106,6 +109,58 @@ describe("a kill after a pull wrote a file, before its base was saved", () => {
       await restarted.close();
     }
     expect(await h.readLocal("list.ts")).toBe(v3);
+  });
+});
+
+describe("a kill while a pull creates a new file", () => {
+  // A small new file is created under its own name (local/create-in-place.ts), with mode 000
+  // until its whole content is written: a kill between the write and the chmod leaves part of
+  // the text under the final name, which only that mode and the pull journal tell apart from a
+  // user's file. Before, the torn file was a local add: an add/add conflict with the remote.
+  const name = "components/New.tsx";
+
+  async function killedMidCreate(text: string): Promise<Mapping> {
+    h = await startHarness();
+    const [mapping] = await h.runtime.mappings();
+    await (await h.runtime.openDesign(mapping!, h.emit)).fullSync();
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, [name]: text }, { newArtifact: true, title: "v2" });
+    // The pull journal is saved and the file written; the state save never comes.
+    await killedBeforeStateSave(h, mapping!);
+    return mapping!;
+  }
+
+  async function restartWithLock(): Promise<ReturnType<typeof summarizeCycle>> {
+    const restarted = await h!.newRuntime();
+    try {
+      const [again] = await restarted.mappings();
+      return summarizeCycle(await (await restarted.openDesign(again!, h!.emit, { holdsLock: true })).fullSync());
+    } finally {
+      await restarted.close();
+    }
+  }
+
+  it.runIf(CREATE_IN_PLACE_SUPPORTED)("the restart removes the torn file and pulls it whole: no conflict, nothing pushed", async () => {
+    const text = lines("new", 40);
+    await killedMidCreate(text);
+    const file = join(h!.root, name);
+    await writeFile(file, text.slice(0, 100));
+    await chmod(file, INCOMPLETE_MODE);
+    const s = await restartWithLock();
+    expect(s.conflicts).toEqual([]);
+    expect(s.pushed).toEqual([]);
+    expect(await h!.readLocal(name)).toBe(text);
+    expect((await lstat(file)).mode & 0o7777).toBe(defaultFileMode());
+    expect(h!.remoteFiles()[name]).toBe(text);
+  });
+
+  it("a file of the user's under that name (any other mode) is kept, as a conflict", async () => {
+    const text = lines("new", 40);
+    await killedMidCreate(text);
+    await writeFile(join(h!.root, name), "// the user's own New.tsx\n");
+    const s = await restartWithLock();
+    expect(s.conflicts).toEqual([name]);
+    expect(await h!.readLocal(name)).toContain("// the user's own New.tsx\n");
+    expect(h!.remoteFiles()[name]).toBe(text);
   });
 });
 

@@ -160,6 +160,8 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
       for (const rel of removed) files.delete(rel);
       return Promise.resolve(removed);
     },
+    // In memory a write is whole or absent: nothing is ever left half-written.
+    removeIncomplete: () => Promise.resolve([]),
     beginWrites() {
       tree.writeCalls.push("begin");
     },
