@@ -82,15 +82,20 @@ export class PollScheduler {
    * the prompt says nothing about it).
    */
   follow<T>(editorId: string, accept: (answer: unknown) => T | undefined, options: { after?: number } = {}): PollFollower<T> {
+    /** The wall time of the last answer taken (to compare with answers others recorded). */
     let seenAt: number | undefined;
+    /** When it was taken, on the monotonic clock: the wait for the next is measured on it, so a wall clock set back 2 h does not make it sleep 2 h. */
+    let takenAt: number | undefined;
     const floor = options.after ?? Number.NEGATIVE_INFINITY;
     return {
       next: async (fetch, signal) => {
-        if (seenAt !== undefined) {
-          const wait = seenAt + this.#intervalMs - this.#clock.now();
+        if (takenAt !== undefined) {
+          const wait = takenAt + this.#intervalMs - this.#clock.monotonic();
           if (wait > 0) await this.#clock.sleep(wait, signal);
         }
         return this.#chained(editorId, async () => {
+          // One wait at most: a poll time in the future (a wall clock set back) keeps asking for one more interval.
+          let waited = false;
           for (;;) {
             signal?.throwIfAborted();
             const shared = await this.#answerOf(editorId);
@@ -98,15 +103,18 @@ export class PollScheduler {
             const value = fresh ? accept(shared.answer) : undefined;
             if (fresh && value !== undefined) {
               seenAt = shared.at;
+              takenAt = this.#clock.monotonic();
               return value;
             }
-            const delayMs = await this.delayUntilNextPoll(editorId);
+            const delayMs = waited ? 0 : await this.delayUntilNextPoll(editorId);
             if (delayMs === 0) break;
             // Another poll may land meanwhile: its answer ends the wait (checked above).
             await this.#clock.sleep(delayMs, signal);
+            waited = true;
           }
-          const value = await this.#pollNow(editorId, fetch, signal);
+          const value = await this.#pollNow(editorId, fetch, signal, waited);
           seenAt = this.#lastAnswer.get(editorId)?.at;
+          takenAt = this.#clock.monotonic();
           return value;
         });
       },
@@ -127,9 +135,10 @@ export class PollScheduler {
     return run;
   }
 
-  async #pollNow<T>(editorId: string, fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  /** `waited`: the caller already waited out the limit once (do not wait a second interval). */
+  async #pollNow<T>(editorId: string, fn: () => Promise<T>, signal: AbortSignal | undefined, waited = false): Promise<T> {
     signal?.throwIfAborted();
-    const delayMs = await this.delayUntilNextPoll(editorId);
+    const delayMs = waited ? 0 : await this.delayUntilNextPoll(editorId);
     if (delayMs > 0) await this.#clock.sleep(delayMs, signal);
     signal?.throwIfAborted();
     let answered = false;

@@ -135,6 +135,23 @@ describe("PollScheduler.follow: watchers sharing one design's poll limit", () =>
 
   const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - (times[i] ?? 0));
 
+  it("a wall clock set back 2 h: the next answer comes within two intervals, not 2 h later", async () => {
+    const fake = createFakeClock();
+    let skew = 0;
+    // The wall clock moves with `skew`; sleeps and the monotonic clock do not.
+    const clock = { ...fake, now: () => fake.now() + skew };
+    const scheduler = new PollScheduler({ intervalMs: 1000, clock, ledger: createMemoryPollLedger() });
+    const follower = scheduler.follow("d", asAnswer);
+    let fetched = 0;
+    const fetch = (): Promise<Answer> => Promise.resolve({ version: ++fetched, at: clock.now() });
+    await follower.next(fetch);
+    skew = -2 * 3600_000;
+    const second = follower.next(fetch);
+    // Its own interval, then one more: the poll recorded 2 h "in the future" waits one interval (never more).
+    await elapse(fake, 2100);
+    expect((await second).version).toBe(2);
+  });
+
   it("two folders on one design in one process: each hears every interval, from one poll per interval (poll() alone: every two)", async () => {
     for (const mode of ["follow", "poll"] as const) {
       const clock = createFakeClock();
