@@ -6,7 +6,8 @@
 import { readFile, rmdir, unlink } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { hashContent } from "../core/hash.js";
-import { removeHeld, writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
+import { writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
+import { removeHeld, type KeepReplaced } from "./held-replace.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
 import type { WriteSession } from "./write-session.js";
 import { assertStamp, backupPath } from "./recovery-layout.js";
@@ -26,13 +27,15 @@ export async function writeLocalFile(root: string, rel: string, content: string 
 /**
  * Writes `newContent` only if the file's hash is still `expectedHash` (undefined: it must be
  * absent). The check runs again after the new content is on disk, right before the rename.
+ * With `backup` (a file's `n`th free backup name), the file replaced is kept there: a hard link
+ * made before the rename (held-replace.ts), none when the replace is refused.
  */
 export async function replaceIfUnchanged(
   root: string,
   rel: string,
   expectedHash: string | undefined,
   newContent: string | Uint8Array,
-  options: { session?: WriteSession } = {},
+  options: { session?: WriteSession; backup?: (n: number) => string } = {},
 ): Promise<CasWriteResult> {
   if (expectedHash === undefined) {
     // Must be absent: link(2) publishes only if nothing appeared meanwhile, with no re-reads
@@ -41,7 +44,10 @@ export async function replaceIfUnchanged(
   }
   // A cheap first check avoids writing a temp file when the answer is already known.
   if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
-  return (await writeChecked(root, rel, newContent, expectedHash, options.session)) ? "written" : "changed-meanwhile";
+  const keep: KeepReplaced | undefined = options.backup === undefined ? undefined : { name: options.backup };
+  const written = await writeChecked(root, rel, newContent, expectedHash, options.session, false, keep);
+  if (keep?.kept !== undefined) options.session?.written.push(keep.kept);
+  return written ? "written" : "changed-meanwhile";
 }
 
 /** Removes `rel` and its now-empty parent folders (never `root`). Resolves false when absent. */
@@ -133,6 +139,7 @@ async function writeChecked(
   expectedHash: string | undefined,
   session?: WriteSession,
   createOnly = false,
+  keepReplaced?: KeepReplaced,
 ): Promise<boolean> {
   const abs = resolveInside(root, rel);
   // A create-only write in a session asks nothing about the leaf, before or late: link(2)
@@ -152,7 +159,7 @@ async function writeChecked(
           if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
           return true;
         },
-    ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash }),
+    ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash, keepReplaced }),
     // In a session the cycle's flushWrites makes everything durable at once.
     ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),
     createOnly,

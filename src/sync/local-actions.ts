@@ -91,10 +91,9 @@ function firstMarkerLine(text: string): number | undefined {
   return index < 0 ? undefined : index + 1;
 }
 
-/** Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile. */
+/** Replaces a local file if it still has `expect`, keeping what it replaced as a backup; false when it changed meanwhile. */
 async function writeLocal(run: ExecutionRun, rel: string, expect: string | undefined, text: string): Promise<boolean> {
-  if (expect !== undefined) await run.local.backup(rel, run.stamp);
-  const outcome = await run.local.replaceIfUnchanged(rel, expect, text);
+  const outcome = await run.local.replaceIfUnchanged(rel, expect, text, expect === undefined ? undefined : { backup: run.stamp });
   if (outcome === "done") return true;
   (outcome === "blocked" ? run.result.blocked : run.result.changedMeanwhile).push(rel);
   return false;
