@@ -28,25 +28,28 @@ export async function writeLocalFile(root: string, rel: string, content: string 
  * Writes `newContent` only if the file's hash is still `expectedHash` (undefined: it must be
  * absent). The check runs again after the new content is on disk, right before the rename.
  * With `backup` (a file's `n`th free backup name), the file replaced is kept there: a hard link
- * made before the rename (held-replace.ts), none when the replace is refused.
+ * made before the rename (held-replace.ts), none when the replace is refused. With `after`, the
+ * new content takes the name only once it resolves (the temp file is written meanwhile); a
+ * rejection abandons the write.
  */
 export async function replaceIfUnchanged(
   root: string,
   rel: string,
   expectedHash: string | undefined,
   newContent: string | Uint8Array,
-  options: { session?: WriteSession; backup?: (n: number) => string } = {},
+  options: { session?: WriteSession; backup?: (n: number) => string; after?: Promise<unknown> } = {},
 ): Promise<CasWriteResult> {
+  const { session, after } = options;
   if (expectedHash === undefined) {
     // Must be absent: link(2) publishes only if nothing appeared meanwhile, with no re-reads
     // (a first pull of thousands of files spent most of its time in those checks).
-    return (await writeChecked(root, rel, newContent, undefined, options.session, true)) ? "written" : "changed-meanwhile";
+    return (await writeChecked(root, rel, newContent, undefined, { session, createOnly: true, after })) ? "written" : "changed-meanwhile";
   }
   // A cheap first check avoids writing a temp file when the answer is already known.
   if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
   const keep: KeepReplaced | undefined = options.backup === undefined ? undefined : { name: options.backup };
-  const written = await writeChecked(root, rel, newContent, expectedHash, options.session, false, keep);
-  if (keep?.kept !== undefined) options.session?.written.push(keep.kept);
+  const written = await writeChecked(root, rel, newContent, expectedHash, { session, keepReplaced: keep, after });
+  if (keep?.kept !== undefined) session?.written.push(keep.kept);
   return written ? "written" : "changed-meanwhile";
 }
 
@@ -137,10 +140,10 @@ async function writeChecked(
   content: string | Uint8Array,
   /** Replace only a file holding this content (checked without a window: replaceHeld). */
   expectedHash: string | undefined,
-  session?: WriteSession,
-  createOnly = false,
-  keepReplaced?: KeepReplaced,
+  options: { session?: WriteSession | undefined; createOnly?: boolean; keepReplaced?: KeepReplaced | undefined; after?: Promise<unknown> | undefined } = {},
 ): Promise<boolean> {
+  const { session, keepReplaced } = options;
+  const createOnly = options.createOnly === true;
   const abs = resolveInside(root, rel);
   // A create-only write in a session asks nothing about the leaf, before or late: link(2)
   // fails if anything (a file, a folder, a symlink) holds the name, and the session's folders
@@ -163,6 +166,7 @@ async function writeChecked(
     // In a session the cycle's flushWrites makes everything durable at once.
     ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),
     createOnly,
+    publishAfter: options.after,
   });
   if (written) session?.written.push(abs);
   else if (!lateCheck) {

@@ -126,7 +126,7 @@ export async function openFsFolder(root: string, ignorePatterns: readonly string
         const stamp = options?.backup;
         const backup = stamp === undefined ? {} : { backup: (n: number) => backupPath(store.backupsDir, stamp, rel, n) };
         try {
-          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session, ...backup });
+          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session, ...backup, after: options?.after });
           return outcome === "written" ? "done" : "changed-meanwhile";
         } catch (err) {
           if (isBlockedPath(err)) return "blocked";

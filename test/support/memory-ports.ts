@@ -125,6 +125,7 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
     ignores: (rel) => matcher.ignores(rel),
     async replaceIfUnchanged(rel, expectHash, text, options): Promise<CasResult> {
       jail(rel);
+      await options?.after;
       await tree.beforeWrite?.(rel, "replace");
       if (currentHash(rel) !== expectHash) return "changed-meanwhile";
       // Like the real tree: what is replaced is kept first (a hard link there), never what is refused.
