@@ -14,6 +14,7 @@ import { flushWrites, newWriteSession, type FlushOptions } from "../local/write-
 import { WriteGate } from "../local/write-gate.js";
 import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
+import { backupPath } from "../local/recovery-layout.js";
 import { openStateStore } from "../state/state-store.js";
 import { daemonFileSchema, scanCacheFileSchema } from "../state/state-schema.js";
 import type { Clock } from "../core/clock.js";
@@ -128,11 +129,13 @@ export async function openFsFolder(
     },
     skipped: () => skipped,
     ignores: (rel) => matcher.ignores(rel),
-    replaceIfUnchanged: (rel, expect, text) =>
+    replaceIfUnchanged: (rel, expect, text, options) =>
       gate.run(async () => {
         await store.ensureLayout();
+        const stamp = options?.backup;
+        const backup = stamp === undefined ? {} : { backup: (n: number) => backupPath(store.backupsDir, stamp, rel, n) };
         try {
-          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session });
+          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session, ...backup, after: options?.after });
           return outcome === "written" ? "done" : "changed-meanwhile";
         } catch (err) {
           if (isBlockedPath(err)) return "blocked";
@@ -188,9 +191,9 @@ function isBlockedPath(err: unknown): boolean {
 export function observeLocalWrites(local: LocalTree, onWrite: () => void): LocalTree {
   return {
     ...local,
-    replaceIfUnchanged(rel, expect, text) {
+    replaceIfUnchanged(rel, expect, text, options) {
       onWrite();
-      return local.replaceIfUnchanged(rel, expect, text);
+      return local.replaceIfUnchanged(rel, expect, text, options);
     },
     removeIfUnchanged(rel, expect) {
       onWrite();
