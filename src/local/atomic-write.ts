@@ -3,14 +3,13 @@
  * A kill -9 at any moment leaves either the old or the new content, never a torn file.
  * (A cycle's small new files skip the temp file: create-in-place.ts.)
  */
-import { closeSync, fchmodSync, linkSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, fchmodSync, linkSync, lstatSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { isErrno } from "../core/errors.js";
 import { openInPool } from "./create-in-place.js";
-import { replaceHeld, type KeepReplaced } from "./held-replace.js";
-import { GUARDED_TEMP_SUFFIX, tempTag } from "./temp-names.js";
 
 /** Options of writeFileAtomically. */
 export interface AtomicWriteOptions {
@@ -41,6 +40,14 @@ export async function writeJsonAtomically(file: string, value: unknown, options:
 }
 
 /**
+ * Suffix of the temp files of writeFileAtomicallyGuarded. It matches the built-in `*.tmp`
+ * ignore rule, so neither the watcher nor a scan ever sees a half-written sibling of a synced
+ * file (write-file-atomic names its temps `<file>.<number>`, which a scan would take for a
+ * new user file).
+ */
+export const GUARDED_TEMP_SUFFIX = ".mpsync.tmp";
+
+/**
  * Atomic write (temp, fsync, rename, fsync of the folder) whose `beforeRename` check runs
  * after the new content is durable and just before the rename; `false` abandons the write.
  * Resolves true when the file was replaced. Keeps an existing file's mode.
@@ -67,10 +74,6 @@ export async function writeFileAtomicallyGuarded(
      * second name (a hard link) of that file: see replaceHeld. Resolves false otherwise.
      */
     replaceIf?: (held: string) => Promise<boolean>;
-    /** Published only once this resolves (the temp file is written meanwhile); a rejection abandons the write. */
-    publishAfter?: Promise<unknown> | undefined;
-    /** With `replaceIf`: the replaced file is kept there, as its backup (see replaceHeld). */
-    keepReplaced?: KeepReplaced;
   } = {},
 ): Promise<boolean> {
   const dir = dirname(file);
@@ -85,7 +88,6 @@ export async function writeFileAtomicallyGuarded(
   try {
     if (inline) await writeTempInline(tmp, data, mode);
     else await writeTemp(tmp, data, mode, options.fsync !== false);
-    await options.publishAfter;
     // The check runs as late as possible: the window in which a concurrent edit can be lost
     // shrinks to the check itself plus one rename(2).
     if (options.beforeRename !== undefined && !(await options.beforeRename())) {
@@ -93,7 +95,7 @@ export async function writeFileAtomicallyGuarded(
       return false;
     }
     if (options.replaceIf !== undefined) {
-      if (!(await replaceHeld(tmp, file, options.replaceIf, options.keepReplaced))) return false;
+      if (!(await replaceHeld(tmp, file, options.replaceIf))) return false;
     } else if (!publish(tmp, file, options.createOnly === true)) return false;
   } catch (err) {
     await removeTemp(tmp);
@@ -173,6 +175,93 @@ function publish(tmp: string, file: string, createOnly: boolean): boolean {
   return created;
 }
 
+/**
+ * Puts `tmp` in place of `file` only if the file there passes `check`, closing the window
+ * between a check and a rename in which a user's save would be overwritten unseen:
+ *
+ * 1. `file` gets a second name, `held` (link(2)): the file as it is now stays reachable
+ *    whatever happens to the name.
+ * 2. `check(held)` reads it (the expected content?).
+ * 3. In one synchronous step: the name still points at that same file (a save by rename, or a
+ *    delete, changed it: give up), and rename(2) puts `tmp` there.
+ * 4. `check(held)` again: a save written into the file in place after the first check went into
+ *    the held file, not ours. Then the held file goes back under its name (ours is the service's
+ *    text, read again by the next cycle) and the write counts as refused.
+ *
+ * What remains is a save by rename landing between the two system calls of step 3, and a write
+ * through a descriptor opened before step 1 and written after step 4. Where hard links are not
+ * supported (some network or FAT file systems), the check reads `file` itself before a rename.
+ * Resolves true when `tmp` replaced `file`; `tmp` is gone either way.
+ */
+async function replaceHeld(tmp: string, file: string, check: (held: string) => Promise<boolean>): Promise<boolean> {
+  // Ends in the temp suffix: ignored by the watcher and scans, swept if a kill leaves it.
+  const held = `${tmp.slice(0, -GUARDED_TEMP_SUFFIX.length)}.held${GUARDED_TEMP_SUFFIX}`;
+  try {
+    linkSync(file, held);
+  } catch (err) {
+    if (isErrno(err, "ENOENT")) return refuse(tmp);
+    if (!isErrno(err, "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "EXDEV")) throw err;
+    if (!(await check(file))) return refuse(tmp);
+    renameSync(tmp, file);
+    return true;
+  }
+  try {
+    const heldStat = lstatSync(held);
+    if (!heldStat.isFile() || !(await check(held))) return refuse(tmp);
+    const heldIno = heldStat.ino;
+    const there = lstatSync(file, { throwIfNoEntry: false });
+    if (there?.ino !== heldIno) return refuse(tmp);
+    const oursIno = lstatSync(tmp).ino;
+    renameSync(tmp, file);
+    if (await check(held)) return true;
+    // Written in place meanwhile: the user's text goes back, unless a newer save replaced ours.
+    if (lstatSync(file, { throwIfNoEntry: false })?.ino === oursIno) renameSync(held, file);
+    return false;
+  } finally {
+    unlinkQuietly(held);
+  }
+}
+
+/**
+ * Removes `file` only if it passes `check`, with replaceHeld's care: the file is first renamed
+ * to a held name (a save after that makes a new file), checked there, and put back when it
+ * fails the check (unless a new file took the name meanwhile: that save is newer). Resolves
+ * true when removed, false when absent or kept.
+ */
+export async function removeHeld(file: string, check: (held: string) => Promise<boolean>): Promise<boolean> {
+  const held = join(dirname(file), `.${basename(file).slice(0, 160)}.${tempTag()}.held${GUARDED_TEMP_SUFFIX}`);
+  try {
+    renameSync(file, held);
+  } catch (err) {
+    if (isErrno(err, "ENOENT")) return false;
+    throw err;
+  }
+  let removed = false;
+  try {
+    removed = lstatSync(held).isFile() && (await check(held));
+    if (!removed && lstatSync(file, { throwIfNoEntry: false }) === undefined) renameSync(held, file);
+  } catch (err) {
+    if (lstatSync(file, { throwIfNoEntry: false }) === undefined) renameSync(held, file);
+    throw err;
+  } finally {
+    unlinkQuietly(held);
+  }
+  return removed;
+}
+
+function refuse(tmp: string): false {
+  unlinkQuietly(tmp);
+  return false;
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if (!isErrno(err, "ENOENT")) throw err;
+  }
+}
+
 async function existingMode(file: string): Promise<number | undefined> {
   try {
     const st = await lstat(file);
@@ -180,6 +269,14 @@ async function existingMode(file: string): Promise<number | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** Unique per process and call: no random bytes (and no syscall) per write. */
+const TEMP_PREFIX = `${process.pid.toString(36)}${randomBytes(3).toString("hex")}`;
+let tempCounter = 0;
+function tempTag(): string {
+  tempCounter += 1;
+  return `${TEMP_PREFIX}${tempCounter.toString(36)}`;
 }
 
 async function removeTemp(tmp: string): Promise<void> {

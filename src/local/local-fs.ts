@@ -6,9 +6,8 @@
 import { readFile, rmdir, unlink } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { hashContent } from "../core/hash.js";
-import { fitsInline, writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
+import { fitsInline, removeHeld, writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
 import { createInPlace, CREATE_IN_PLACE_SUPPORTED, defaultFileMode } from "./create-in-place.js";
-import { removeHeld, type KeepReplaced } from "./held-replace.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
 import type { WriteSession } from "./write-session.js";
 import { assertStamp, backupPath } from "./recovery-layout.js";
@@ -28,30 +27,22 @@ export async function writeLocalFile(root: string, rel: string, content: string 
 /**
  * Writes `newContent` only if the file's hash is still `expectedHash` (undefined: it must be
  * absent). The check runs again after the new content is on disk, right before the rename.
- * With `backup` (a file's `n`th free backup name), the file replaced is kept there: a hard link
- * made before the rename (held-replace.ts), none when the replace is refused. With `after`, the
- * new content takes the name only once it resolves (the temp file is written meanwhile); a
- * rejection abandons the write.
  */
 export async function replaceIfUnchanged(
   root: string,
   rel: string,
   expectedHash: string | undefined,
   newContent: string | Uint8Array,
-  options: { session?: WriteSession; backup?: (n: number) => string; after?: Promise<unknown> } = {},
+  options: { session?: WriteSession } = {},
 ): Promise<CasWriteResult> {
-  const { session, after } = options;
   if (expectedHash === undefined) {
     // Must be absent: link(2) publishes only if nothing appeared meanwhile, with no re-reads
     // (a first pull of thousands of files spent most of its time in those checks).
-    return (await writeChecked(root, rel, newContent, undefined, { session, createOnly: true, after })) ? "written" : "changed-meanwhile";
+    return (await writeChecked(root, rel, newContent, undefined, options.session, true)) ? "written" : "changed-meanwhile";
   }
   // A cheap first check avoids writing a temp file when the answer is already known.
   if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
-  const keep: KeepReplaced | undefined = options.backup === undefined ? undefined : { name: options.backup };
-  const written = await writeChecked(root, rel, newContent, expectedHash, { session, keepReplaced: keep, after });
-  if (keep?.kept !== undefined) session?.written.push(keep.kept);
-  return written ? "written" : "changed-meanwhile";
+  return (await writeChecked(root, rel, newContent, expectedHash, options.session)) ? "written" : "changed-meanwhile";
 }
 
 /** Removes `rel` and its now-empty parent folders (never `root`). Resolves false when absent. */
@@ -145,10 +136,9 @@ async function writeChecked(
   content: string | Uint8Array,
   /** Replace only a file holding this content (checked without a window: replaceHeld). */
   expectedHash: string | undefined,
-  options: { session?: WriteSession | undefined; createOnly?: boolean; keepReplaced?: KeepReplaced | undefined; after?: Promise<unknown> | undefined } = {},
+  session?: WriteSession,
+  createOnly = false,
 ): Promise<boolean> {
-  const { session, keepReplaced, after } = options;
-  const createOnly = options.createOnly === true;
   const abs = resolveInside(root, rel);
   // A create-only write in a session asks nothing about the leaf, before or late: its create
   // (O_EXCL, or a temp file's link(2) when large) fails if anything (a file, a folder, a
@@ -157,13 +147,10 @@ async function writeChecked(
   const lateCheck = !(createOnly && session !== undefined);
   const st = lateCheck ? await checkPathChain(root, rel, session?.dirs) : await checkPathChain(root, parentOf(rel), session?.dirs, { leafIsFolder: true });
   if (lateCheck && st !== undefined && !st.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
-  const inPlace = !lateCheck && CREATE_IN_PLACE_SUPPORTED && fitsInline(content);
-  // A file created in place takes its name at once: only after the journal listing it is saved
-  // (`after`), so that a kill mid-create leaves a name the next start knows to remove.
-  if (inPlace) await after;
-  const written = inPlace
-    ? await createInPlace(abs, content, (session.fileMode ??= defaultFileMode()), session.dirs)
-    : await writeThroughTemp(root, rel, abs, content, { expectedHash, session, createOnly, lateCheck, keepReplaced, after });
+  const written =
+    !lateCheck && CREATE_IN_PLACE_SUPPORTED && fitsInline(content)
+      ? await createInPlace(abs, content, (session.fileMode ??= defaultFileMode()), session.dirs)
+      : await writeThroughTemp(root, rel, abs, content, { expectedHash, session, createOnly, lateCheck });
   if (written) session?.written.push(abs);
   else if (!lateCheck) {
     const there = await checkPathChain(root, rel, session?.dirs);
@@ -178,16 +165,9 @@ function writeThroughTemp(
   rel: string,
   abs: string,
   content: string | Uint8Array,
-  o: {
-    expectedHash: string | undefined;
-    session: WriteSession | undefined;
-    createOnly: boolean;
-    lateCheck: boolean;
-    keepReplaced: KeepReplaced | undefined;
-    after: Promise<unknown> | undefined;
-  },
+  o: { expectedHash: string | undefined; session: WriteSession | undefined; createOnly: boolean; lateCheck: boolean },
 ): Promise<boolean> {
-  const { expectedHash, session, keepReplaced } = o;
+  const { expectedHash, session } = o;
   return writeFileAtomicallyGuarded(abs, content, {
     beforeRename: !o.lateCheck
       ? undefined
@@ -199,11 +179,10 @@ function writeThroughTemp(
           if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
           return true;
         },
-    ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash, keepReplaced }),
+    ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash }),
     // In a session the cycle's flushWrites makes everything durable at once.
     ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),
     createOnly: o.createOnly,
-    publishAfter: o.after,
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import { link, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { GUARDED_TEMP_SUFFIX } from "./temp-names.js";
+import { GUARDED_TEMP_SUFFIX } from "./atomic-write.js";
 import type { IgnoreMatcher } from "./ignore-rules.js";
 
 /** Removes every stale temp file under `root` (and `.mpsync/base`); resolves their relative paths. */
@@ -18,7 +18,7 @@ export async function removeStaleTempFiles(root: string, matcher: IgnoreMatcher)
 }
 
 /**
- * A held name (`.<name>.<tag>.held.mpsync.tmp`, held-replace.ts replaceHeld/removeHeld) left by
+ * A held name (`.<name>.<tag>.held.mpsync.tmp`, atomic-write.ts replaceHeld/removeHeld) left by
  * a kill in the middle of a checked remove may be the only name of a user's file: it goes back
  * under its name when nothing holds that name (link(2): never over a file made since). A remove
  * it belonged to is decided again by the next cycle.

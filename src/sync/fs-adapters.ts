@@ -14,7 +14,6 @@ import { flushWrites, newWriteSession, type FlushOptions } from "../local/write-
 import { WriteGate } from "../local/write-gate.js";
 import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
-import { backupPath } from "../local/recovery-layout.js";
 import { openStateStore } from "../state/state-store.js";
 import { daemonFileSchema, scanCacheFileSchema } from "../state/state-schema.js";
 import type { Clock } from "../core/clock.js";
@@ -129,13 +128,11 @@ export async function openFsFolder(
     },
     skipped: () => skipped,
     ignores: (rel) => matcher.ignores(rel),
-    replaceIfUnchanged: (rel, expect, text, options) =>
+    replaceIfUnchanged: (rel, expect, text) =>
       gate.run(async () => {
         await store.ensureLayout();
-        const stamp = options?.backup;
-        const backup = stamp === undefined ? {} : { backup: (n: number) => backupPath(store.backupsDir, stamp, rel, n) };
         try {
-          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session, ...backup, after: options?.after });
+          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session });
           return outcome === "written" ? "done" : "changed-meanwhile";
         } catch (err) {
           if (isBlockedPath(err)) return "blocked";
@@ -191,9 +188,9 @@ function isBlockedPath(err: unknown): boolean {
 export function observeLocalWrites(local: LocalTree, onWrite: () => void): LocalTree {
   return {
     ...local,
-    replaceIfUnchanged(rel, expect, text, options) {
+    replaceIfUnchanged(rel, expect, text) {
       onWrite();
-      return local.replaceIfUnchanged(rel, expect, text, options);
+      return local.replaceIfUnchanged(rel, expect, text);
     },
     removeIfUnchanged(rel, expect) {
       onWrite();

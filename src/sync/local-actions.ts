@@ -28,7 +28,6 @@ export async function applyLocalAction(run: ExecutionRun, action: FileAction): P
       return;
     }
     case "remove-local": {
-      await run.journaled;
       await run.local.backup(action.path, run.stamp);
       if ((await run.local.removeIfUnchanged(action.path, action.expectLocal)) === "done") {
         result.bases.push({ path: action.path, hash: undefined });
@@ -92,10 +91,10 @@ function firstMarkerLine(text: string): number | undefined {
   return index < 0 ? undefined : index + 1;
 }
 
-/** Replaces a local file if it still has `expect`, keeping what it replaced as a backup; false when it changed meanwhile. */
+/** Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile. */
 async function writeLocal(run: ExecutionRun, rel: string, expect: string | undefined, text: string): Promise<boolean> {
-  const after = run.journaled === undefined ? {} : { after: run.journaled };
-  const outcome = await run.local.replaceIfUnchanged(rel, expect, text, expect === undefined ? after : { ...after, backup: run.stamp });
+  if (expect !== undefined) await run.local.backup(rel, run.stamp);
+  const outcome = await run.local.replaceIfUnchanged(rel, expect, text);
   if (outcome === "done") return true;
   (outcome === "blocked" ? run.result.blocked : run.result.changedMeanwhile).push(rel);
   return false;

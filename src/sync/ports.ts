@@ -36,14 +36,8 @@ export interface LocalTree {
   read(rel: string): Promise<LocalRead | undefined>;
   /** True when the path is excluded by the ignore rules. */
   ignores(rel: string): boolean;
-  /**
-   * Writes `text` only if the file's hash is still `expectHash` (undefined: must be absent).
-   * With `backup` (a stamp), the file it replaces is kept under .mpsync/backups/<stamp>/ before
-   * the new text takes its name; a refused replace keeps nothing (the file stays). With
-   * `after`, the text takes the name only once it resolves (a journal that must come first);
-   * its rejection fails the write.
-   */
-  replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string, options?: { backup?: string; after?: Promise<unknown> }): Promise<CasResult>;
+  /** Writes `text` only if the file's hash is still `expectHash` (undefined: must be absent). */
+  replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string): Promise<CasResult>;
   /** Removes the file only if its hash is still `expectHash`. */
   removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
   /** Removes temp files a killed write left; only for the holder of the folder lock. */

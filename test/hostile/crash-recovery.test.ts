@@ -58,7 +58,7 @@ describe("temp files of a killed write", () => {
     expect(await readdir(h.root)).not.toContain(leftover);
   });
 
-  // A checked remove first moves the file to a held name (held-replace.ts removeHeld): a kill
+  // A checked remove first moves the file to a held name (atomic-write.ts removeHeld): a kill
   // before the check decided leaves the user's text under that name only.
   it("a held name whose file is gone goes back under its name; one beside its file is removed", async () => {
     h = await startHarness();

@@ -1,8 +1,7 @@
 import { chmod, mkdir, open, readdir, readFile, rename, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { INLINE_WRITE_MAX_BYTES, writeFileAtomicallyGuarded } from "../../src/local/atomic-write.js";
-import { removeHeld } from "../../src/local/held-replace.js";
+import { INLINE_WRITE_MAX_BYTES, removeHeld, writeFileAtomicallyGuarded } from "../../src/local/atomic-write.js";
 import { backupLocalFile, removeIfUnchanged, removeLocalFile, replaceIfUnchanged, writeLocalFile } from "../../src/local/local-fs.js";
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
 import { hashContent } from "../../src/core/hash.js";
@@ -172,113 +171,6 @@ describe("a save landing inside the check-then-replace window", () => {
     expect(await removeHeld(file, check)).toBe(true);
     expect(await readdir(root)).toEqual([]);
     expect(await removeHeld(file, check)).toBe(false);
-  });
-});
-
-// A replace keeps what it replaced as its backup by a hard link (the replaced file leaves the
-// folder anyway); a refused replace keeps nothing, or the "backup" would share the live file.
-describe("a replace that keeps what it replaced", () => {
-  const backups = (): string => join(root, ".mpsync", "backups", "s1");
-  const named = (rel: string) => (n: number) => join(backups(), n === 0 ? rel : `${rel}.${n}`);
-
-  it("keeps the replaced file itself under the backup name, and a second one under .1", async () => {
-    const file = join(root, "src", "a.ts");
-    await mkdir(join(root, "src"));
-    await writeFile(file, "v1");
-    const before = (await stat(file)).ino;
-    expect(await replaceIfUnchanged(root, "src/a.ts", hashContent("v1"), "v2", { backup: named("src/a.ts") })).toBe("written");
-    expect(await read("src/a.ts")).toBe("v2");
-    expect(await readFile(join(backups(), "src/a.ts"), "utf8")).toBe("v1");
-    expect((await stat(join(backups(), "src/a.ts"))).ino).toBe(before);
-    expect((await stat(file)).ino).not.toBe(before);
-    expect(await replaceIfUnchanged(root, "src/a.ts", hashContent("v2"), "v3", { backup: named("src/a.ts") })).toBe("written");
-    expect(await readFile(join(backups(), "src/a.ts.1"), "utf8")).toBe("v2");
-    expect(await readdir(join(root, "src"))).toEqual(["a.ts"]);
-  });
-
-  it("a file changed before the check: refused, no backup made", async () => {
-    await writeFile(join(root, "a.ts"), "user edit");
-    expect(await replaceIfUnchanged(root, "a.ts", hashContent("v1"), "remote", { backup: named("a.ts") })).toBe("changed-meanwhile");
-    await expect(stat(join(backups(), "a.ts"))).rejects.toMatchObject({ code: "ENOENT" });
-  });
-
-  it("a file failing the check on its second name: refused, that name (which shares the live file) removed", async () => {
-    const file = join(root, "a.ts");
-    await writeFile(file, "user edit");
-    const keep = { name: named("a.ts") };
-    expect(await writeFileAtomicallyGuarded(file, "remote", { replaceIf: async (held) => (await readFile(held, "utf8")) === "base", keepReplaced: keep })).toBe(
-      false,
-    );
-    expect(keep).not.toHaveProperty("kept");
-    expect(await readdir(backups())).toEqual([]);
-    expect(await readFile(file, "utf8")).toBe("user edit");
-  });
-
-  it("a save in place after the check passed: refused, the save stays, no backup shares its file", async () => {
-    const file = join(root, "a.ts");
-    await writeFile(file, "base");
-    const keep = { name: named("a.ts") };
-    let saved = false;
-    const wrote = await writeFileAtomicallyGuarded(file, "remote", {
-      replaceIf: async (held) => {
-        const ok = (await readFile(held, "utf8")) === "base";
-        if (ok && !saved) await writeFile(file, "user save");
-        saved = true;
-        return ok;
-      },
-      keepReplaced: keep,
-    });
-    expect(wrote).toBe(false);
-    expect(keep).not.toHaveProperty("kept");
-    expect(await readFile(file, "utf8")).toBe("user save");
-    expect(await readdir(backups())).toEqual([]);
-    expect(await readdir(root)).toEqual([".mpsync", "a.ts"]);
-  });
-
-  it("a write through a descriptor opened before the replace lands in the backup, not lost", async () => {
-    const file = join(root, "a.ts");
-    await writeFile(file, "base");
-    const editor = await open(file, "r+");
-    try {
-      expect(await replaceIfUnchanged(root, "a.ts", hashContent("base"), "remote", { backup: named("a.ts") })).toBe("written");
-      await editor.truncate(0);
-      await editor.write("late save", 0);
-    } finally {
-      await editor.close();
-    }
-    expect(await read("a.ts")).toBe("remote");
-    expect(await readFile(join(backups(), "a.ts"), "utf8")).toBe("late save");
-  });
-});
-
-// A pull's write prepares (temp file) while its journal is written, and publishes after it.
-describe("a replace that waits for a journal before it publishes", () => {
-  it("writes its temp file first and takes the name only once the journal is done", async () => {
-    await writeFile(join(root, "a.ts"), "v1");
-    const atGate: string[][] = [];
-    // A thenable: awaited by the writer exactly when it reaches the gate.
-    const journal = {
-      then(resolve: () => void) {
-        void Promise.all([readdir(root), read("a.ts")]).then(([names, text]) => {
-          atGate.push([text, ...names.filter((n) => n.endsWith(".mpsync.tmp")).map(() => "temp")]);
-          resolve();
-        });
-      },
-    } as Promise<void>;
-    expect(await replaceIfUnchanged(root, "a.ts", hashContent("v1"), "v2", { after: journal })).toBe("written");
-    expect(atGate).toEqual([["v1", "temp"]]);
-    expect(await read("a.ts")).toBe("v2");
-  });
-
-  it("a journal that failed: the write fails, the file stays, no temp file or backup is left", async () => {
-    await writeFile(join(root, "a.ts"), "v1");
-    const failed = Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
-    failed.catch(() => undefined);
-    const backup = (n: number): string => join(root, ".mpsync", "backups", "s1", n === 0 ? "a.ts" : `a.ts.${n}`);
-    await expect(replaceIfUnchanged(root, "a.ts", hashContent("v1"), "v2", { after: failed, backup })).rejects.toMatchObject({ code: "ENOSPC" });
-    await expect(replaceIfUnchanged(root, "b.ts", undefined, "new", { after: failed })).rejects.toMatchObject({ code: "ENOSPC" });
-    expect(await read("a.ts")).toBe("v1");
-    expect(await readdir(root)).toEqual(["a.ts"]);
   });
 });
 

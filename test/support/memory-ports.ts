@@ -10,7 +10,7 @@ import { createIgnoreMatcher, type IgnoreMatcher } from "../../src/local/ignore-
 import { checkRemoteName } from "../../src/local/path-jail.js";
 import { decodeUtf8Strict, hashContent } from "../../src/core/hash.js";
 import { hasConflictMarkers } from "../../src/core/markers.js";
-import { GUARDED_TEMP_SUFFIX } from "../../src/local/temp-names.js";
+import { GUARDED_TEMP_SUFFIX } from "../../src/local/atomic-write.js";
 import type { CasResult, DaemonRecordData, DesignStore, LocalRead, LocalTree, PersistedState, SkippedPath } from "../../src/sync/ports.js";
 
 /** A file's content: text, or raw bytes (binary or not valid UTF-8). */
@@ -134,13 +134,10 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
       return Promise.resolve(read);
     },
     ignores: (rel) => matcher.ignores(rel),
-    async replaceIfUnchanged(rel, expectHash, text, options): Promise<CasResult> {
+    async replaceIfUnchanged(rel, expectHash, text): Promise<CasResult> {
       jail(rel);
-      await options?.after;
       await tree.beforeWrite?.(rel, "replace");
       if (currentHash(rel) !== expectHash) return "changed-meanwhile";
-      // Like the real tree: what is replaced is kept first (a hard link there), never what is refused.
-      if (options?.backup !== undefined) await tree.backup(rel, options.backup);
       tree.present = true;
       files.set(rel, text);
       unflushed.set(rel, hashContent(text));
