@@ -137,8 +137,8 @@ export class DesignSync {
     const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
     if (scan !== undefined) for (const p of changesIn(ctx.ledger, scan).keys()) scope.add(p);
     const planned = await planFull(ctx, options, scope, scan);
-    // Only a check that read its files moves the sweep on: after a failed one, the next reads them.
-    this.#scope.read(scope, ctx.ledger.paths());
+    // Only a check that read its files moves the sweep on: after a failed or halted one, the next reads them.
+    if (planned.plan.halt === undefined) this.#scope.read(scope, ctx.ledger.paths());
     return this.#confirmed(planned);
   }
 

@@ -265,7 +265,9 @@ export class World {
   async checkRemote(): Promise<CycleReport | undefined> {
     this.sweep.beginCheck();
     const report = await this.step((s) => s.checkRemote());
-    if (report !== undefined) this.sweep.endCheck(this.sweptPaths());
+    // A halted check (the folder missing, a breaker) syncs nothing until the user acts, and a
+    // full read follows that: it does not count against the sweep.
+    if (report !== undefined && report.plan.halt === undefined) this.sweep.endCheck(this.sweptPaths());
     return report;
   }
 
