@@ -10,7 +10,7 @@
  * the caller plans it again against the new text. The API has no compare-and-swap: this keeps
  * every PATCH's unguarded window as short as the first one's.
  */
-import { hasCode } from "../core/errors.js";
+import { hasCode, type ErrorCode } from "../core/errors.js";
 import type { ExecutionRun, PendingPush, RefusedPush } from "./execution-run.js";
 
 /**
@@ -58,10 +58,10 @@ async function pushPart(run: ExecutionRun, part: PendingPush[]): Promise<boolean
     await send(run, part);
     return true;
   } catch (err) {
-    if (hasCode(err, "TOO_LARGE")) return pushHalves(run, part);
+    if (refusedWith(err, "TOO_LARGE")) return pushHalves(run, part);
     const newFiles = part.filter((p) => !run.remoteNames.has(p.path));
-    if (!hasCode(err, "BAD_REQUEST") || newFiles.length === 0) {
-      run.result.pushError = err;
+    if (!refusedWith(err, "BAD_REQUEST") || newFiles.length === 0) {
+      run.result.pushError = failureOf(err);
       return false;
     }
     return pushSeparately(run, part, newFiles);
@@ -94,15 +94,15 @@ async function pushSeparately(run: ExecutionRun, all: PendingPush[], newFiles: P
   try {
     if (known.length > 0) await send(run, known);
   } catch (err) {
-    run.result.pushError = err;
+    run.result.pushError = failureOf(err);
     return false;
   }
   for (const file of newFiles) {
     try {
       await send(run, [file]);
     } catch (err) {
-      if (!hasCode(err, "BAD_REQUEST")) {
-        run.result.pushError = err;
+      if (!refusedWith(err, "BAD_REQUEST")) {
+        run.result.pushError = failureOf(err);
         return false;
       }
       refuse(run, file, "new-name");
@@ -113,7 +113,12 @@ async function pushSeparately(run: ExecutionRun, all: PendingPush[], newFiles: P
 
 /** One PATCH of `files` (less those another writer changed since the cycle read them); once answered, their bases move to what was sent. */
 async function send(run: ExecutionRun, all: PendingPush[]): Promise<void> {
-  const files = run.patches === 0 ? all : await unmoved(run, all);
+  const files =
+    run.patches === 0
+      ? all
+      : await unmoved(run, all).catch((err: unknown) => {
+          throw new RecheckFailed(err);
+        });
   if (files.length === 0) return;
   run.patches += 1;
   await run.writeRemote(files.map((p) => ({ fileName: p.path, code: p.text })));
@@ -140,6 +145,23 @@ async function unmoved(run: ExecutionRun, files: PendingPush[]): Promise<Pending
     else run.result.remoteMoved.push(p.path);
   }
   return kept;
+}
+
+/** A later PATCH's re-read failed: nothing was sent, and its error is the read's, never taken for the PATCH's 413 or 400. */
+class RecheckFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super("the read before a later PATCH failed", { cause: reason });
+  }
+}
+
+/** True when the PATCH itself was answered with `code` (a 413, a 400). */
+function refusedWith(err: unknown, code: ErrorCode): boolean {
+  return !(err instanceof RecheckFailed) && hasCode(err, code);
+}
+
+/** The error to report for a failed send: the read's when the re-read failed. */
+function failureOf(err: unknown): unknown {
+  return err instanceof RecheckFailed ? err.reason : err;
 }
 
 /** Records a file the service refused: not sent again until its content changes. */

@@ -36,6 +36,8 @@ interface Row {
   partBytes?: number;
   /** Another writer sets `path` to `text` once the `after`-th PATCH was answered or refused. */
   remoteEdit?: { after: number; path: string; text: string };
+  /** The read before a later PATCH fails with this code (a too-large answer, an outage). */
+  recheckFails?: "TOO_LARGE" | "NETWORK";
   want: {
     bases: { path: string; hash: string | undefined }[];
     local?: Record<string, string | undefined>;
@@ -209,6 +211,15 @@ const rows: Row[] = [
     },
   },
   {
+    name: "a later part whose re-read fails (its answer too large) is not sent, and not taken for a 413 of the PATCH",
+    local: { "a.ts": MINE, "b.ts": MINE },
+    remote: { "a.ts": BASE, "b.ts": BASE },
+    actions: ["a.ts", "b.ts"].map((path) => ({ kind: "push", path, expectLocal: h(MINE), reason: "local-changed" })),
+    partBytes: MINE.length,
+    recheckFails: "TOO_LARGE",
+    want: { bases: [{ path: "a.ts", hash: h(MINE) }], sent: [["a.ts"]], result: { pushed: ["a.ts"], refused: [] }, pushError: true },
+  },
+  {
     name: "a failed part stops the push: the parts before it are confirmed, the rest stays pending",
     local: { "a.ts": MINE, "b.ts": MINE, "c.ts": MINE },
     remote: { "a.ts": BASE, "b.ts": BASE, "c.ts": BASE },
@@ -296,7 +307,10 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
         return Promise.resolve();
       },
       listRemote: () => Promise.resolve(new Set(remoteNow.keys())),
-      readRemote: (paths: string[]) => Promise.resolve(new Map(paths.flatMap((p) => (remoteNow.has(p) ? [[p, remoteNow.get(p)!] as const] : [])))),
+      readRemote: (paths: string[]) =>
+        row.recheckFails !== undefined
+          ? Promise.reject(new MpsyncError(row.recheckFails, "the read failed"))
+          : Promise.resolve(new Map(paths.flatMap((p) => (remoteNow.has(p) ? [[p, remoteNow.get(p)!] as const] : [])))),
       saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),
       remoteLabel: () => Promise.resolve("remote v2"),
     },
