@@ -7,7 +7,7 @@
  */
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs } from "../scheduling/backoff.js";
-import { OFFLINE_CODES } from "../sync/failure.js";
+import { OFFLINE_CODES, outagePrefix } from "../sync/failure.js";
 import type { Effect, LoopConfig, LoopEvent, LoopState, Step } from "./loop-state.js";
 
 /** An unchanged status is persisted at most this often. */
@@ -229,8 +229,7 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
       // One line per kind of failure, not one per retry: an outage prints once, then "back online".
       if (e.code !== s.lastErrorCode) {
         const nextTry = delay === undefined ? "" : ` (next try in ${formatSeconds(delay)})`;
-        // A 5xx is the service failing, not this machine's network: said as such.
-        const offline = e.code === "SERVER_ERROR" ? "service unavailable: " : OFFLINE_CODES.has(e.code) ? "offline: " : "";
+        const offline = outagePrefix(e.code);
         const retrying = e.code === DISK_FULL ? "sync resumes by itself once space is freed" : "retrying";
         effects.push({ do: "emit", event: { event: "error", code: e.code, message: `${offline}${e.message}; ${retrying}${nextTry}` } });
       }

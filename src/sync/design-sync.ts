@@ -117,9 +117,9 @@ export class DesignSync {
   async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
     const { ctx } = this.#opened();
     const planned = await planFull(ctx, options);
-    // It read every file: the content checks' sweep starts over from here.
+    // It read every file: the content checks' sweep starts over from here (not after a halt, like a check).
     const known = ctx.ledger.paths();
-    this.#scope.read(known, known);
+    if (planned.plan.halt === undefined) this.#scope.read(known, known);
     return this.#confirmed(planned);
   }
 

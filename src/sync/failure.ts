@@ -22,8 +22,18 @@ export function classifyFailure(err: unknown): FailureClass {
   return "retry";
 }
 
-/** Codes of a service that cannot be reached (said "offline", and "back online" when it clears). */
+/** Codes of a service that cannot be reached or answers 5xx ("back online" when it clears; see outagePrefix). */
 export const OFFLINE_CODES: ReadonlySet<string | undefined> = new Set(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
+
+/**
+ * How an outage's first line begins: "offline: " when this machine cannot reach the service
+ * (NETWORK, TIMEOUT), "service unavailable: " when the service answers 5xx (the network is
+ * fine: a user is not sent to their wifi), "" for any other failure.
+ */
+export function outagePrefix(code: string | undefined): string {
+  if (code === "SERVER_ERROR") return "service unavailable: ";
+  return OFFLINE_CODES.has(code) ? "offline: " : "";
+}
 
 /** File-system codes of a full disk (or a spent quota). */
 export const DISK_FULL_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT"]);
