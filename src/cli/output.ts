@@ -106,7 +106,10 @@ export class Output {
     }
     if (this.opts.quiet && e.event !== "error" && e.event !== "halted" && e.event !== "conflict") return;
     const stamp = this.#c.dim(clockTime(Date.now()));
-    this.opts.stdout.write(`${stamp} ${this.#c.cyan(this.folder(e.dir))} ${this.#badge(e.event)} ${e.message}\n`);
+    // A message of several lines (a .syncrc with two mistakes) keeps its later lines indented
+    // under the first, so they read as part of this event, not as stray output.
+    const message = e.message.replace(/\n(?=.)/g, "\n           ");
+    this.opts.stdout.write(`${stamp} ${this.#c.cyan(this.folder(e.dir))} ${this.#badge(e.event)} ${message}\n`);
   }
 
   /**

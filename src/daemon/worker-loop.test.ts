@@ -299,6 +299,14 @@ describe("worker loop: status answers", () => {
       { lastErrorCode: undefined },
     ],
     [
+      "the service answers again after a 5xx outage: said as the outage was (the network was never down)",
+      { lastErrorCode: "SERVER_ERROR", failures: 2 },
+      status(),
+      ["set-status", "emit", "clear-error", "cycle"],
+      ["notice: service available again: sync resumed"],
+      { lastErrorCode: undefined },
+    ],
+    [
       "the service answers after a full disk: said when a cycle works, not here",
       { lastErrorCode: "DISK_FULL" },
       status(),
@@ -338,6 +346,15 @@ describe("worker loop: a cycle's end", () => {
       { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW },
       ["emit", "clear-error"],
       ["notice: back online: sync resumed"],
+      { lastErrorCode: undefined },
+    ],
+    [
+      "service available again after a 5xx outage",
+      { lastErrorCode: "SERVER_ERROR" },
+      cfg,
+      { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW },
+      ["emit", "clear-error"],
+      ["notice: service available again: sync resumed"],
       { lastErrorCode: undefined },
     ],
     [

@@ -22,7 +22,7 @@ export function classifyFailure(err: unknown): FailureClass {
   return "retry";
 }
 
-/** Codes of a service that cannot be reached or answers 5xx ("back online" when it clears; see outagePrefix). */
+/** Codes of a service that cannot be reached or answers 5xx (see outagePrefix and recoveryPrefix). */
 export const OFFLINE_CODES: ReadonlySet<string | undefined> = new Set(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
 
 /**
@@ -33,6 +33,12 @@ export const OFFLINE_CODES: ReadonlySet<string | undefined> = new Set(["NETWORK"
 export function outagePrefix(code: string | undefined): string {
   if (code === "SERVER_ERROR") return "service unavailable: ";
   return OFFLINE_CODES.has(code) ? "offline: " : "";
+}
+
+/** How the line that ends an outage begins, worded like the outage's first line (see outagePrefix). */
+export function recoveryPrefix(code: string | undefined): string {
+  if (code === "SERVER_ERROR") return "service available again: ";
+  return OFFLINE_CODES.has(code) ? "back online: " : "";
 }
 
 /** File-system codes of a full disk (or a spent quota). */

@@ -26,4 +26,20 @@ describe("clock time on the terminal", () => {
     const time = new Date(2026, 10, 23, 9, 1, 2).getTime();
     expect(renderLogLine(JSON.stringify({ level: 30, time, msg: "reloaded .syncrc" }))).toMatch(/^09:01:02 {2}INFO/);
   });
+
+  it("indents a message's later lines under the event, so they do not read as stray output", () => {
+    const stdout = new PassThrough();
+    let text = "";
+    stdout.on("data", (b: Buffer) => (text += b.toString()));
+    new Output({ json: false, quiet: false, verbose: false, color: false, stdout, stderr: new PassThrough() }).event({
+      event: "error",
+      code: "CONFIG_INVALID",
+      dir: "*",
+      message: 'reload refused: .syncrc: designs[0]: unknown key "x"\n.syncrc: unknown key "y"',
+    });
+    const lines = text.split("\n");
+    expect(lines[0]).toMatch(/^\d{2}:\d{2}:\d{2} \* .*reload refused: .syncrc: designs\[0\]/);
+    expect(lines[1]).toBe('           .syncrc: unknown key "y"');
+    expect(lines).toHaveLength(3);
+  });
 });
