@@ -117,6 +117,11 @@ async function printInstructions(baseUrl, editorId) {
     .map(([k, v]) => `${k}='${v}'`)
     .join(" ");
   await writeFile(wrapper, `#!/bin/sh\n# Written by npm run demo: mpsync with the demo's environment.\nexec env ${vars} node '${BIN}' "$@"\n`, { mode: 0o755 });
+  await writeFile(
+    join(DEMO_HOME, "web-edit"),
+    `#!/bin/sh\n# Written by npm run demo: a teammate's edit in the web editor (scripts/demo-web-edit.mjs).\nexec env MPSYNC_BASE_URL='${baseUrl}' DEMO_EDITOR_ID='${editorId}' node '${join(REPO, "scripts", "demo-web-edit.mjs")}' "$@"\n`,
+    { mode: 0o755 },
+  );
   console.log(`
 mpsync demo: emulator on ${baseUrl}, design ${editorId}, mirrored into demo-design/
 
@@ -125,7 +130,11 @@ Try, while the daemon below runs:
   2. from another terminal in this folder:
        .demo/mpsync prompt "make the header sticky" --wait
      the emulator "generates" for ${GENERATION_MS / 1000} s, the daemon polls every ${POLL_INTERVAL_SEC} s and pulls the new version
-  3. also try: .demo/mpsync status, .demo/mpsync versions, .demo/mpsync checkout v1
+  3. a teammate's edit in the web editor (no new version: the daemon finds it within ${REMOTE_CHECK_SEC} s):
+       .demo/web-edit App.tsx
+     for a conflict: .demo/mpsync pause, add a last line to demo-design/App.tsx and save,
+     .demo/web-edit App.tsx, then .demo/mpsync resume
+  4. also try: .demo/mpsync status, .demo/mpsync versions, .demo/mpsync checkout v1
 
 Ctrl-C stops the daemon (pending pushes are flushed) and the emulator.
 `);
