@@ -71,4 +71,47 @@ describe("CheckScope (which files a content check reads)", () => {
     scope.touch(many, 0);
     expect(scope.next(many, 0).size).toBe(Math.ceil(many.length / CHECK_SWEEP_ROUNDS));
   });
+
+  it("a first check after a (re)start takes the files modified in the last hour as recent, once", () => {
+    const scope = new CheckScope();
+    const wall = 10 * RECENT_MS;
+    // f00 saved a minute ago, f01 exactly an hour ago, f02 just over, f03 "in the future" (clock went back).
+    scope.seed(
+      [
+        ["f00.ts", wall - 60_000],
+        ["f01.ts", wall - RECENT_MS],
+        ["f02.ts", wall - RECENT_MS - 1],
+        ["f03.ts", wall + 5_000],
+      ],
+      wall,
+      500,
+    );
+    const first = scope.next(KNOWN, 500);
+    for (const p of ["f00.ts", "f01.ts", "f03.ts"]) expect(first.has(p), p).toBe(true);
+    const cold = KNOWN.filter((p) => !["f00.ts", "f01.ts", "f03.ts"].includes(p));
+    expect(first.size).toBe(3 + Math.ceil(cold.length / CHECK_SWEEP_ROUNDS));
+    // Each stays recent for what is left of its hour, measured on the monotonic clock (the
+    // sweep moved on: f01 is not in the next cold slice).
+    scope.read(first, KNOWN);
+    const later = scope.next(KNOWN, 500 + 60_000);
+    expect([later.has("f00.ts"), later.has("f01.ts"), later.has("f03.ts")]).toEqual([true, false, true]);
+  });
+
+  it("seeds once per run: a later check's seed adds nothing", () => {
+    const scope = new CheckScope();
+    scope.seed([], 1_000, 0);
+    scope.seed([["f10.ts", 1_000]], 1_000, 0);
+    expect(scope.next(KNOWN, 0).size).toBe(Math.ceil(KNOWN.length / CHECK_SWEEP_ROUNDS));
+  });
+
+  it("a seed of more than RECENT_MAX_PER_CYCLE recent files (a checkout touched them all) marks none", () => {
+    const scope = new CheckScope();
+    const many = Array.from({ length: RECENT_MAX_PER_CYCLE + 1 }, (_, i) => `m${i}.ts`);
+    scope.seed(
+      many.map((p): [string, number] => [p, 1_000]),
+      2_000,
+      0,
+    );
+    expect(scope.next(many, 0).size).toBe(Math.ceil(many.length / CHECK_SWEEP_ROUNDS));
+  });
 });

@@ -32,11 +32,31 @@ export class CheckScope {
   /** path -> the number of completed reads (`read` calls) when it was last read. */
   readonly #readAt = new Map<string, number>();
   #reads = 0;
+  #seeded = false;
 
   /** `paths` changed (either side) at `now` (monotonic ms); more than RECENT_MAX_PER_CYCLE: none. */
   touch(paths: readonly string[], now: number): void {
     if (paths.length > RECENT_MAX_PER_CYCLE) return;
     for (const p of paths) this.#recent.set(p, now);
+  }
+
+  /**
+   * A daemon starts with no memory of what changed: its first check takes as recent the synced
+   * files modified on disk (a save here, or a pull's write) within RECENT_MS before `wallNow`,
+   * so a restart does not leave the file someone works on to the sweep. More than
+   * RECENT_MAX_PER_CYCLE (a checkout touched everything): none, as in `touch`. Once per scope.
+   */
+  seed(mtimes: Iterable<[path: string, mtimeMs: number]>, wallNow: number, now: number): void {
+    if (this.#seeded) return;
+    this.#seeded = true;
+    const recent: Array<[string, number]> = [];
+    for (const [p, mtime] of mtimes) {
+      // A modification time ahead of the wall clock (the clock went back) counts as now.
+      const age = Math.max(0, wallNow - mtime);
+      if (age <= RECENT_MS) recent.push([p, now - age]);
+    }
+    if (recent.length > RECENT_MAX_PER_CYCLE) return;
+    for (const [p, at] of recent) if (!this.#recent.has(p)) this.#recent.set(p, at);
   }
 
   /** The paths of `known` (every synced path) the next check reads: the recent ones and the cold ones read longest ago. */

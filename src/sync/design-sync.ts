@@ -13,7 +13,7 @@ import type { DaemonRecord } from "./daemon-record.js";
 import type { FolderStatus } from "./folder-status.js";
 import { FolderState, type FolderStateView } from "./folder-state.js";
 import type { LocalFile } from "./model.js";
-import type { SkippedPath } from "./ports.js";
+import type { ScannedLocal, SkippedPath } from "./ports.js";
 import { changesIn, planFull, planPush, readWholeRemote, type FullSyncOptions, type PushOptions } from "./plan-cycle.js";
 import { readBackPushed } from "./read-back.js";
 import type { RemoteHint, RemoteSnapshot } from "./remote-snapshot.js";
@@ -130,11 +130,14 @@ export class DesignSync {
    */
   async checkRemote(options: { active?: { artifactId: string; files: string[] } } = {}): Promise<CycleReport> {
     const { ctx } = this.#opened();
-    const scope = this.#scope.next(ctx.ledger.paths(), this.#o.clock.monotonic());
-    // Every local change is in scope too (the check's one scan, mostly cached stats): a save
-    // whose push was lost on the way (a watcher that missed it, a failed cycle) still goes out,
-    // as it did when every check was a full sync.
+    const { clock } = this.#o;
+    // The check's one scan (mostly cached stats) comes first: the first check of a run takes
+    // the files modified in the last hour as recent (CheckScope.seed).
     const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
+    if (scan !== undefined) this.#scope.seed(syncedMtimes(ctx.ledger, scan), clock.now(), clock.monotonic());
+    const scope = this.#scope.next(ctx.ledger.paths(), clock.monotonic());
+    // Every local change is in scope too: a save whose push was lost on the way (a watcher that
+    // missed it, a failed cycle) still goes out, as it did when every check was a full sync.
     if (scan !== undefined) for (const p of changesIn(ctx.ledger, scan).keys()) scope.add(p);
     const planned = await planFull(ctx, options, scope, scan);
     // Only a check that read its files moves the sweep on: after a failed or halted one, the next reads them.
@@ -213,4 +216,9 @@ export class DesignSync {
     this.#o.logger.warn({ shownAsEvent: true }, message);
     this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#folder?.editorId, message });
   }
+}
+
+/** Modification times of the scanned files that have a base (synced ones), where the tree has them. */
+function syncedMtimes(ledger: { baseOf(p: string): string | undefined }, scan: ReadonlyMap<string, ScannedLocal>): Array<[string, number]> {
+  return [...scan].flatMap(([p, f]): Array<[string, number]> => (f.mtimeMs !== undefined && ledger.baseOf(p) !== undefined ? [[p, f.mtimeMs]] : []));
 }

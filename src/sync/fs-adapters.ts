@@ -114,7 +114,7 @@ export async function openFsFolder(
         onSkip: (rel, reason) => left.push({ path: rel, reason: SKIP_REASONS[reason], needsAttention: reason === "unreadable" }),
       });
       skipped = left.sort((a, b) => (a.path < b.path ? -1 : 1));
-      return new Map([...files].map(([rel, f]) => [rel, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers }]));
+      return new Map([...files].map(([rel, f]) => [rel, { hash: f.hash, binary: f.binary, hasMarkers: f.hasMarkers, mtimeMs: f.mtimeMs }]));
     },
     async read(rel): Promise<LocalRead | undefined> {
       try {

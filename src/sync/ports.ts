@@ -17,6 +17,11 @@ export interface LocalRead {
   text: string | undefined;
 }
 
+/** A file as a scan saw it: no text; its modification time (epoch ms) where the tree has one. */
+export interface ScannedLocal extends Omit<LocalRead, "text"> {
+  mtimeMs?: number;
+}
+
 /**
  * Outcome of a compare-and-swap on a local file. "blocked": the path cannot hold a file
  * (a folder, or a symlink, is in the way); the file is left alone and reported.
@@ -29,7 +34,7 @@ export interface LocalTree {
   /** True when the mapped folder exists. */
   exists(): Promise<boolean>;
   /** Every syncable file (ignore rules applied, symlinks skipped) with hash and flags. */
-  scan(): Promise<Map<string, Omit<LocalRead, "text">>>;
+  scan(): Promise<Map<string, ScannedLocal>>;
   /** What the last scan left out, and why (symlinks, special files, unreadable ones). */
   skipped(): SkippedPath[];
   /** Reads one file; undefined when absent (or not a regular file). */

@@ -3,10 +3,10 @@
  * a PATCH answered 503 while the web editor saves, and a version built before a pushed new
  * file. Two real `watch` processes saving at once live in test/daemon/two-writers.test.ts.
  */
-import { readdir } from "node:fs/promises";
+import { readdir, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { WatchDaemon } from "../../src/daemon/watch-daemon.js";
+import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { startDaemon, startHarness, STARTER_FILES, until, type Harness } from "../support/harness.js";
 
 let h: Harness | undefined;
@@ -78,5 +78,33 @@ describe("the content check reads from the status listing", () => {
     h.emu.control.editFile(h.editorId, "index.css", "/* edited in the web editor */\n");
     await h.waitForEvent((e) => e.event === "pulled" && e.files?.includes("index.css") === true, { since, timeoutMs: 15_000 });
     expect(h.emu.control.countRequests((e) => e.path.endsWith("/active-artifact"))).toBe(0);
+  });
+});
+
+describe("a restarted daemon's content checks", () => {
+  it("read first the files modified here in the last hour: a web edit of the file someone works on is not left to the sweep", async () => {
+    // 60 files untouched for two hours (the sweep reads 6 of them a check, oldest-read first,
+    // never-read by name) and "zz-hot.tsx", saved here a minute before the restart: by name
+    // it is the sweep's last, about 10 checks away.
+    const files: Record<string, string> = { "zz-hot.tsx": "export const hot = 1;\n" };
+    for (let i = 0; i < 60; i += 1) files[`f${String(i).padStart(2, "0")}.ts`] = `export const f${i} = ${i};\n`;
+    h = await startHarness({ files, syncrc: { remoteCheckSec: 0.3 } });
+    daemon = await startDaemon(h);
+    await daemon.stop();
+    daemon = undefined;
+    const hoursAgo = (Date.now() - 2 * 3600_000) / 1000;
+    for (const name of Object.keys(files)) await utimes(join(h.root, name), hoursAgo, hoursAgo);
+    const minuteAgo = (Date.now() - 60_000) / 1000;
+    await utimes(join(h.root, "zz-hot.tsx"), minuteAgo, minuteAgo);
+
+    const since = h.mark();
+    daemon = new WatchDaemon({ runtime: await h.newRuntime(), dirs: [], emit: h.emit, retry: { baseMs: 50, maxMs: 400 } });
+    await daemon.start();
+    await h.waitForEvent((e) => e.event === "ready", { since });
+    h.emu.control.resetRequestLog();
+    h.emu.control.editFile(h.editorId, "zz-hot.tsx", "export const hot = 2; // web\n");
+    await h.waitForEvent((e) => e.event === "pulled" && e.files?.includes("zz-hot.tsx") === true, { since, timeoutMs: 15_000 });
+    // The check in flight when the edit landed may have read the old text: at most the next one finds it.
+    expect(h.emu.control.countRequests((e) => e.path.endsWith("/files/read"))).toBeLessThanOrEqual(2);
   });
 });
