@@ -38,7 +38,10 @@ describe("PollScheduler", () => {
     const scheduler = new PollScheduler({ intervalMs: 100, clock, ledger: createMemoryPollLedger() });
     const times: number[] = [];
     const polls = [1, 2, 3].map(() => scheduler.poll("d", async () => void times.push(clock.now())));
-    for (let i = 0; i < 3; i++) await clock.advance(100);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await clock.advance(100);
+    }
     await Promise.all(polls);
     expect(times.map((t) => t - (times[0] ?? 0))).toEqual([0, 100, 200]);
   });
