@@ -4,7 +4,7 @@
  * once exactly one polls, a dead or hung claimer is taken over, and wall clock jumps neither
  * stall nor multiply polls. Time is a fake clock; "processes" are ledgers with their own pid.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -116,7 +116,9 @@ describe("PollScheduler across processes (claims)", () => {
     ],
   ])("%s: two watchers due at once make one poll per interval, and each hears every interval", async (name, ledgerOf) => {
     const clock = createFakeClock();
-    const schedulers = [1, 2].map((pid) => new PollScheduler({ intervalMs: 1000, clock, ledger: ledgerOf(pid) }));
+    // 10 s, not 1 s: the file ledger's real I/O runs while fake time steps on (50 ms a step),
+    // and a slow disk must not let a whole interval pass before the second watcher looks.
+    const schedulers = [1, 2].map((pid) => new PollScheduler({ intervalMs: 10_000, clock, ledger: ledgerOf(pid) }));
     let fetches = 0;
     const fetch = async (): Promise<number> => {
       await new Promise((resolve) => setImmediate(resolve));
@@ -131,7 +133,7 @@ describe("PollScheduler across processes (claims)", () => {
     const loops = followers.map(async (f, i) => {
       while (!stop.signal.aborted) heard[i]?.push(await f.next(fetch, stop.signal));
     });
-    await elapse(clock, 10_000);
+    await elapse(clock, 100_000, 500);
     stop.abort();
     await Promise.all(loops.map((l) => l.catch(() => undefined)));
     expect(fetches).toBeLessThanOrEqual(11);
@@ -149,14 +151,29 @@ describe("PollScheduler across processes (claims)", () => {
     const file = join(dir, "polls.json");
     const killed = new PollScheduler({ intervalMs: 1000, clock, ledger: createFilePollLedger(file, { pid: 4242 }) });
     const survivor = new PollScheduler({ intervalMs: 1000, clock, ledger: createFilePollLedger(file, { pid: 7, isAlive: (pid) => pid !== 4242 }) });
-    void killed.poll("d", () => new Promise<number>(() => undefined)); // its request never ends: the process died in it
-    await elapse(clock, 100);
-    let fetches = 0;
-    const next = survivor.follow("d", asVersion).next(async () => ++fetches);
-    await elapse(clock, 700);
-    expect(fetches).toBe(0); // the dead claimer's poll may have reached the service at its claim
-    await elapse(clock, 400);
-    expect(await next).toBe(1);
+    // Its request never ends: the process died in it. Awaited until it has claimed and sent
+    // (real file calls: on a loaded machine the survivor could otherwise claim first).
+    await settle(
+      clock,
+      new Promise<void>((sent) => {
+        void killed.poll("d", () => {
+          sent();
+          return new Promise<number>(() => undefined);
+        });
+      }),
+    );
+    // Measured from the claim's own time (file calls take real time while fake time steps on).
+    const claims = join(dir, "polls.claims");
+    const [held] = await readdir(claims);
+    const claimedAt = (JSON.parse(await readlink(join(claims, held ?? ""), "utf8")) as { at: number }).at;
+    let polledAt: number | undefined;
+    const next = survivor.follow("d", asVersion).next(async () => {
+      polledAt = clock.now();
+      return 1;
+    });
+    expect(await settle(clock, next)).toBe(1);
+    // Not sooner: the dead claimer's poll may have reached the service at its claim; not never.
+    expect(polledAt! - claimedAt).toBeGreaterThanOrEqual(1000);
   });
 
   it("a live claimer that hangs is taken over once it outlived any poll (30 s), not before", async () => {
@@ -215,7 +232,11 @@ describe("createFilePollLedger files", () => {
     const answersFile = join(dir, "polls.answers.json");
     const inode = async (f: string): Promise<number> => (await stat(f)).ino;
     await scheduler.poll("d", async () => ({ isGenerating: false }));
-    const [times0, answers0] = [await inode(file), await inode(answersFile)];
+    // A hard link keeps each first file's inode in use, so a rewrite (temp file, rename) cannot
+    // be given the same inode number again (the file system reuses a freed one at once).
+    await link(file, join(dir, "times0"));
+    await link(answersFile, join(dir, "answers0"));
+    const [times0, answers0] = [await inode(join(dir, "times0")), await inode(join(dir, "answers0"))];
     for (let i = 0; i < 3; i++) {
       await clock.advance(10);
       await scheduler.poll("d", async () => ({ isGenerating: false }));
