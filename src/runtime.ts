@@ -15,12 +15,8 @@ import { resolveApiKey, type ResolvedApiKey } from "./config/credentials.js";
 import { stateHome } from "./config/paths.js";
 import { ConfigMissingError } from "./config/config-error.js";
 import { DEFAULT_BASE_URL } from "./config/schema.js";
-import { isLoopbackUrl, MIN_POLL_INTERVAL_SEC } from "./config/poll-floor.js";
-
-/** Status poll interval against a loopback address when no .syncrc sets one. */
-export const LOOPBACK_DEFAULT_POLL_SEC = 1;
+import { isLoopbackUrl, LOOPBACK_DEFAULT_POLL_SEC, MIN_POLL_INTERVAL_SEC } from "./config/poll-floor.js";
 import { createLogger, type Logger } from "./log/logger.js";
-import { rotatingFileDestination } from "./log/rotating-file.js";
 import { createSystemClock, type Clock } from "./core/clock.js";
 import { createHeapSettler } from "./core/heap.js";
 import { createFileGenerationLedger, GenerationBudget } from "./scheduling/generation-budget.js";
@@ -28,7 +24,8 @@ import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler
 import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-queue.js";
 import { DesignSync } from "./sync/design-sync.js";
 import type { EventSink } from "./sync/events.js";
-import { observeLocalWrites, openFsFolder, type FsFolder } from "./sync/fs-adapters.js";
+import { observeLocalWrites, openFsFolder } from "./sync/fs-adapters.js";
+import { INTERRUPT_WAIT_MS, OpenedFolders } from "./sync/opened-folders.js";
 
 /** Process-level inputs; only bin.ts reads them from `process`. */
 export interface RuntimeOptions {
@@ -46,13 +43,7 @@ export interface RuntimeOptions {
   onMappings?: ((mappings: readonly Mapping[]) => void) | undefined;
 }
 
-/** Hears the engine's writes into a mapped folder: a pull's files land between `writing` and `settled`. */
-export interface WriteObserver {
-  /** A write or removal of a local file is about to happen. */
-  writing(): void;
-  /** The cycle is over (its writes, if any, are all on disk). */
-  settled(): void;
-}
+export type { WriteObserver } from "./sync/fs-adapters.js";
 
 /** One mapping of .syncrc with its absolute folder (config/mappings.ts). */
 export type { Mapping } from "./config/mappings.js";
@@ -69,7 +60,7 @@ export class Runtime {
   #client: (V3Client & { close(): Promise<void> }) | undefined;
   #poller: PollScheduler | undefined;
   /** Every folder this process opened (interrupt() stops their writes). */
-  readonly #folders = new Set<FsFolder>();
+  readonly #folders: OpenedFolders;
   /** One for the process: a collection is process-wide, however many designs asked. */
   #settleHeap: (() => void) | undefined;
   /** Requests fail at the first error, with a short connect (failFast). */
@@ -79,6 +70,7 @@ export class Runtime {
     this.options = options;
     this.clock = options.clock ?? createSystemClock();
     this.queues = new RequestQueueRegistry({ clock: this.clock });
+    this.#folders = new OpenedFolders(this.clock);
   }
 
   /** The loaded .syncrc (throws CONFIG_INVALID). */
@@ -130,18 +122,12 @@ export class Runtime {
 
   /** Root logger (stderr), with the key scrubbed from every record. */
   logger(): Logger {
-    if (this.#logger === undefined) {
-      const secrets = this.#apiKey === undefined ? [] : [this.#apiKey];
-      this.#logger = createLogger({
-        level: this.options.logLevel ?? this.#config?.config.logLevel ?? "info",
-        destination:
-          this.options.logDestination ??
-          (this.options.logFile === undefined
-            ? undefined
-            : rotatingFileDestination(this.options.logFile, { maxBytes: LOG_FILE_MAX_BYTES, keep: LOG_FILE_COUNT })),
-        secrets,
-      });
-    }
+    this.#logger ??= createLogger({
+      level: this.options.logLevel ?? this.#config?.config.logLevel ?? "info",
+      destination: this.options.logDestination,
+      file: this.options.logFile,
+      secrets: this.#apiKey === undefined ? [] : [this.#apiKey],
+    });
     return this.#logger;
   }
 
@@ -281,23 +267,10 @@ export class Runtime {
 
   /**
    * Ctrl-C during a command that writes (pull, init): stops every opened folder's writes
-   * between files, waits (at most `maxWaitMs`) for the writes in flight, and removes the temp
-   * files left in those folders. Resolves how many temp files were removed.
+   * (sync/opened-folders.ts). Resolves how many temp files were removed.
    */
-  async interrupt(maxWaitMs = INTERRUPT_WAIT_MS): Promise<number> {
-    const folders = [...this.#folders];
-    const late = new AbortController();
-    const cleaned = await Promise.race([
-      Promise.all(folders.map((f) => f.interrupt())),
-      this.clock.sleep(maxWaitMs, late.signal).then(
-        () => undefined,
-        () => undefined,
-      ),
-    ]);
-    late.abort();
-    // A write stuck in the kernel past the wait: sweep anyway; it fails (or is swept) at exit.
-    const removed = cleaned ?? (await Promise.all(folders.map((f) => f.local.removeStaleTemps())));
-    return removed.flat().length;
+  interrupt(maxWaitMs = INTERRUPT_WAIT_MS): Promise<number> {
+    return this.#folders.interrupt(maxWaitMs);
   }
 
   /** Releases sockets (keep-alive) so the process can exit. */
@@ -307,13 +280,7 @@ export class Runtime {
   }
 }
 
-/** `--log-file`: rotated by size (PATH.1, PATH.2, ...; log/rotating-file.ts). */
-export const LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
-/** How long an interrupt waits for the writes in flight before sweeping temp files anyway. */
-export const INTERRUPT_WAIT_MS = 2000;
 /** Connect timeout of a failFast client (status): a service that does not answer is said at once. */
 export const FAIL_FAST_CONNECT_MS = 3000;
 /** Time to a response's headers for a failFast client: a service that accepts but never answers. */
 export const FAIL_FAST_HEADERS_MS = 10_000;
-/** Rotated log files kept beside the current one. */
-export const LOG_FILE_COUNT = 5;

@@ -6,6 +6,9 @@
 /** Lowest `pollIntervalSec` for a non-loopback `baseUrl`. */
 export const MIN_POLL_INTERVAL_SEC = 60;
 
+/** Status poll interval against a loopback address when no .syncrc sets one. */
+export const LOOPBACK_DEFAULT_POLL_SEC = 1;
+
 /** Lowest `pollIntervalSec` for a loopback `baseUrl` (emulator, tests). */
 export const MIN_LOOPBACK_POLL_INTERVAL_SEC = 0.05;
 

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codeCacheDir, commandEntry, coversEntry, MAX_CACHE_ENTRIES, readCache } from "./code-cache.js";
@@ -36,7 +36,10 @@ function run(
   return JSON.parse(child.stdout) as { answer: unknown; used: boolean; path: string | undefined };
 }
 
-describe("runCachedCommonJs", () => {
+// Each run is a new Node process by design (the cache is written at exit and taken by the next
+// process), up to five in a test, one compiling 3,000 functions: alone about 0.15 s of CPU each,
+// but a process start waits for a core, and at load 10+ on two cores a test neared 30 s.
+describe("runCachedCommonJs", { timeout: 60_000 }, () => {
   beforeEach(() => {
     writeFileSync(
       join(dir, "lib.cjs"),
@@ -62,12 +65,21 @@ describe("runCachedCommonJs", () => {
 
   it("a changed file gets a cache of its own; old ones beyond three are removed", () => {
     const cache = join(dir, "cache");
-    for (let i = 0; i < 5; i++) {
-      writeFileSync(join(dir, "lib.cjs"), `exports.answer = (n) => n + ${i};\n`);
-      utimesSync(join(dir, "lib.cjs"), new Date(), new Date(Date.now() + i * 1000));
-      expect(run(cache)).toMatchObject({ answer: 20 + i, used: false });
-    }
-    expect(readdirSync(cache)).toHaveLength(4);
+    const { path } = run(cache);
+    // Four older builds' caches (saving removes by name and age, never reading them): one run
+    // stands for the four that would have written them.
+    const old = [1, 2, 3, 4].map((i) => join(cache, `lib-${String(i).repeat(16)}.v8`));
+    old.forEach((file, i) => {
+      writeFileSync(file, "an older build's cache");
+      utimesSync(file, new Date(), new Date(Date.now() - (i + 1) * 60_000));
+    });
+    writeFileSync(join(dir, "lib.cjs"), `exports.answer = (n) => n + 5;\n`);
+    utimesSync(join(dir, "lib.cjs"), new Date(), new Date(Date.now() + 1000));
+    const changed = run(cache);
+    expect(changed).toMatchObject({ answer: 25, used: false });
+    expect(changed.path).not.toBe(path);
+    // Kept: the new one and the three newest others (the first run's, then old[0], old[1]).
+    expect(readdirSync(cache).sort()).toEqual([changed.path, path, old[0], old[1]].map((p) => basename(p ?? "")).sort());
   });
 
   it("a run of an entry the cache does not name grows it, once; a run of a named entry, or one that failed to parse, leaves it", () => {

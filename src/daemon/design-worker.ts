@@ -7,7 +7,7 @@
  * an offline service loses nothing.
  */
 import type { DesignStatus } from "../api/schemas.js";
-import { errorCode, MpsyncError } from "../core/errors.js";
+import { errorCode } from "../core/errors.js";
 import { CYCLE_BACKOFF } from "../scheduling/backoff.js";
 import type { CycleReport } from "../sync/design-sync.js";
 import type { SyncEvent } from "../sync/events.js";
@@ -16,6 +16,8 @@ import { describeError } from "../sync/describe-error.js";
 import { classifyFailure, describeFailure } from "../sync/failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
+import { cycleDoneEvent } from "./loop-state.js";
+import { LockWatch } from "./lock-watch.js";
 import { WorkerCycles } from "./worker-cycles.js";
 import { isPlainEffect, runPlainEffect, type EffectContext } from "./worker-effects.js";
 import type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
@@ -34,14 +36,15 @@ export class DesignWorker {
   #chain: Promise<void> = Promise.resolve();
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
-  /** Status polls in a row that found the folder's lock gone (two stop the design). */
-  #lockMisses = 0;
+  /** Is the folder's lock still ours (looked at on every status poll). */
+  readonly #lock: LockWatch;
   /** The cycles it runs, and what the next full sync may use. */
   readonly #cycles: WorkerCycles;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
     this.#cycles = new WorkerCycles(options);
+    this.#lock = new LockWatch(options.dir, options.lockHeld);
     this.#cfg = {
       dir: options.dir,
       publishOnPush: options.publishOnPush,
@@ -242,22 +245,7 @@ export class DesignWorker {
   }
 
   #cycleDone(full: boolean, report: CycleReport | undefined): Promise<void> {
-    const result = report?.result;
-    const summary =
-      report === undefined
-        ? undefined
-        : {
-            remoteNames: [...report.remoteNames],
-            pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0),
-            pushed: result?.pushed.length ?? 0,
-          };
-    const event: LoopEvent = {
-      type: "cycle-done",
-      full,
-      report: summary,
-      hadPersistedError: this.#o.sync.daemon.lastError !== undefined,
-      now: this.#o.clock.monotonic(),
-    };
+    const event = cycleDoneEvent(full, report, this.#o.sync.daemon.lastError !== undefined, this.#o.clock.monotonic());
     return this.#send(event, { report });
   }
 
@@ -277,18 +265,7 @@ export class DesignWorker {
 
   async #onStatus(status: DesignStatus): Promise<void> {
     if (this.#loop.stopped) return;
-    const held = this.#o.lockHeld === undefined || (await this.#o.lockHeld());
-    this.#lockMisses = held ? 0 : this.#lockMisses + 1;
-    // One look can land inside `rm -rf` of the whole folder (its .mpsync/ gone, the folder not
-    // yet): a vanished folder is the breaker's case (halt and wait), so a second poll decides.
-    if (this.#lockMisses === 1) return;
-    if (!held) {
-      // `.mpsync/` was removed (or the lock taken over): another process may now sync this
-      // folder, and two daemons on one folder is what the lock exists to prevent.
-      throw new MpsyncError("FOLDER_LOCKED", `the lock of ${this.#o.dir} (.mpsync/lock) vanished or changed owner while mpsync ran`, {
-        hint: "restart mpsync watch for this folder",
-      });
-    }
+    if (!(await this.#lock.stillHeld())) return;
     const { status: folder, daemon } = this.#o.sync;
     this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
     await this.#send({

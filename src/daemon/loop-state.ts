@@ -4,6 +4,7 @@
  */
 import type { DesignStatus } from "../api/schemas.js";
 import type { Backoff } from "../scheduling/backoff.js";
+import type { CycleReport } from "../sync/design-sync.js";
 import type { EventBody } from "../sync/events.js";
 import type { FailureClass } from "../sync/failure.js";
 
@@ -110,7 +111,7 @@ export type LoopEvent =
   | {
       type: "cycle-done";
       full: boolean;
-      report: { remoteNames: readonly string[]; pulledOrRemoved: number; pushed: number } | undefined;
+      report: CycleSummary | undefined;
       hadPersistedError: boolean;
       now: number;
     }
@@ -153,4 +154,25 @@ export function initialLoopState(): LoopState {
     watcherErrors: [],
     paused: false,
   };
+}
+
+/** What the loop knows of a cycle's report: the remote names it saw and how much moved. */
+export interface CycleSummary {
+  remoteNames: readonly string[];
+  pulledOrRemoved: number;
+  pushed: number;
+}
+
+/** The `cycle-done` event of a cycle that ended with `report` (undefined: it did nothing). */
+export function cycleDoneEvent(full: boolean, report: CycleReport | undefined, hadPersistedError: boolean, now: number): LoopEvent {
+  const result = report?.result;
+  const summary =
+    report === undefined
+      ? undefined
+      : {
+          remoteNames: [...report.remoteNames],
+          pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0),
+          pushed: result?.pushed.length ?? 0,
+        };
+  return { type: "cycle-done", full, report: summary, hadPersistedError, now };
 }

@@ -1,5 +1,6 @@
 /** The root pino logger, with redaction of API keys. Components take `logger.child(...)`. */
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from "pino";
+import { rotatingFileDestination } from "./rotating-file.js";
 
 export type { Logger } from "pino";
 
@@ -15,10 +16,17 @@ export const REDACTED_PATHS = [
   "request.headers",
 ];
 
-/** Creates the root logger writing to `destination` (stderr by default). */
+/** `--log-file`: rotated by size (PATH.1, PATH.2, ...; log/rotating-file.ts). */
+export const LOG_FILE_MAX_BYTES = 10 * 1024 * 1024;
+/** Rotated log files kept beside the current one. */
+export const LOG_FILE_COUNT = 5;
+
+/** Creates the root logger writing to `destination`, else to `file` (rotated), else to stderr. */
 export function createLogger(options: {
   level?: LevelWithSilent;
-  destination?: DestinationStream;
+  destination?: DestinationStream | undefined;
+  /** `--log-file`: this file, rotated by size (LOG_FILE_MAX_BYTES, LOG_FILE_COUNT kept). */
+  file?: string | undefined;
   /** Secret values scrubbed from every message string too (defence in depth). */
   secrets?: string[];
 }): Logger {
@@ -42,7 +50,8 @@ export function createLogger(options: {
         },
       },
     },
-    options.destination ?? pino.destination(2),
+    options.destination ??
+      (options.file === undefined ? pino.destination(2) : rotatingFileDestination(options.file, { maxBytes: LOG_FILE_MAX_BYTES, keep: LOG_FILE_COUNT })),
   );
 }
 

@@ -61,6 +61,8 @@ export class Bundler {
   #ctx: Esbuild.BuildContext<{ write: false; metafile: true }> | undefined;
   /** The design's files the last good build read. */
   #inputs: string[] = [];
+  /** What those files were (mtime and size) when the last build ended. */
+  #seen = new Map<string, string>();
 
   constructor(options: BundlerOptions) {
     this.#o = options;
@@ -69,6 +71,7 @@ export class Bundler {
   /** Builds (the first call creates the context; later ones rebuild incrementally). */
   async build(): Promise<BuildOutput> {
     this.#ctx ??= await this.#context();
+    const before = await fileMarks(this.#inputs);
     const started = Date.now();
     let out: BuildOutput;
     try {
@@ -81,8 +84,19 @@ export class Bundler {
       const failure = err as Partial<Esbuild.BuildFailure>;
       out = this.#collect([], Array.isArray(failure.errors) ? failure.errors : [{ text: err instanceof Error ? err.message : String(err) } as Esbuild.Message]);
     }
-    out.stale = await changedSince(this.#inputs, started);
+    this.#seen = await fileMarks(this.#inputs);
+    out.stale = [...this.#seen].some(([file, mark]) => (before.has(file) ? before.get(file) !== mark : writtenSince(mark, started)));
     return out;
+  }
+
+  /**
+   * True when a file the last build read is no longer what it was when that build ended.
+   * chokidar reports one change of a file per 50 ms, so the write that follows an editor's
+   * truncation may go unreported when the build ran in between (DevPreview looks again).
+   */
+  async changedSinceBuild(): Promise<boolean> {
+    const now = await fileMarks([...this.#seen.keys()]);
+    return [...now].some(([file, mark]) => this.#seen.get(file) !== mark);
   }
 
   /** Releases esbuild's context. */
@@ -155,16 +169,29 @@ export class Bundler {
   }
 }
 
-async function changedSince(files: readonly string[], since: number): Promise<boolean> {
-  const times = await Promise.all(
+/**
+ * How far a file's time may lag the wall clock: Linux stamps a write with the clock of the last
+ * timer tick (up to a few ms before Date.now()), so a write that began after a build started can
+ * carry an earlier time.
+ */
+const MTIME_LAG_MS = 20;
+
+/** Each file's `mtime:size` ("gone" when it cannot be read). */
+async function fileMarks(files: readonly string[]): Promise<Map<string, string>> {
+  const marks = await Promise.all(
     files.map((f) =>
       stat(f).then(
-        (s) => s.mtimeMs,
-        () => 0,
+        (s) => `${s.mtimeMs}:${s.size}`,
+        () => "gone",
       ),
     ),
   );
+  return new Map(files.map((f, i) => [f, marks[i]!]));
+}
+
+/** A file the build read for the first time (no mark from before it began) written since `started`. */
+function writtenSince(mark: string, started: number): boolean {
+  const time = mark === "gone" ? 0 : Number(mark.split(":")[0]);
   // A time in the future (a skewed clock, an archive) says nothing about this build.
-  const now = Date.now();
-  return times.some((t) => t >= since - 1 && t <= now);
+  return time >= started - MTIME_LAG_MS && time <= Date.now();
 }

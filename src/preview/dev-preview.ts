@@ -30,6 +30,13 @@ export interface DevPreviewOptions {
   settleMs?: number;
 }
 
+/**
+ * chokidar reports one change of a file per 50 ms and drops the rest: an editor's save
+ * (truncate, then write) can be reported once, for the truncation. This long after a change,
+ * the preview looks at its files again.
+ */
+const CHANGE_REPORT_GAP_MS = 60;
+
 /** Folders whose changes never affect the page. */
 const IGNORED = /(^|[/\\])(\.mpsync|\.git|node_modules)([/\\]|$)/;
 
@@ -59,6 +66,9 @@ export class DevPreview {
   #dirty = false;
   #building: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** The look again after a change (CHANGE_REPORT_GAP_MS). */
+  #lookAgainTimer: NodeJS.Timeout | undefined;
+  #closed = false;
   #reloadAfterBuild = false;
   /** Builds finished (tests and the bench wait on this). */
   builds = 0;
@@ -118,7 +128,9 @@ export class DevPreview {
 
   /** Stops watching and serving. */
   async close(): Promise<void> {
+    this.#closed = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#lookAgainTimer !== undefined) clearTimeout(this.#lookAgainTimer);
     await this.#watcher?.close();
     await this.#building;
     await this.#bundler?.dispose();
@@ -145,6 +157,15 @@ export class DevPreview {
     if (rel === "index.html" || !rel.includes("/")) this.#replan();
     if (!this.#writing) this.#badge({ kind: "saved" });
     this.#schedule(this.#o.settleMs ?? 10);
+    if (this.#lookAgainTimer !== undefined) clearTimeout(this.#lookAgainTimer);
+    this.#lookAgainTimer = setTimeout(() => void this.#lookAgain(), CHANGE_REPORT_GAP_MS);
+  }
+
+  /** Builds again when a file the last build read changed after it with no change reported. */
+  async #lookAgain(): Promise<void> {
+    this.#lookAgainTimer = undefined;
+    await this.#building;
+    if (this.#bundler !== undefined && (await this.#bundler.changedSinceBuild())) this.#schedule(0);
   }
 
   /** A new or removed index.html or entry file changes the page and the entry. */
@@ -160,7 +181,7 @@ export class DevPreview {
 
   #schedule(ms: number): void {
     this.#dirty = true;
-    if (this.#writing) return;
+    if (this.#writing || this.#closed) return;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -173,7 +194,7 @@ export class DevPreview {
     this.#dirty = false;
     this.#building = this.#buildOnce().finally(() => {
       this.#building = undefined;
-      if (this.#dirty && !this.#writing) void this.#rebuild();
+      if (this.#dirty && !this.#writing && !this.#closed) void this.#rebuild();
     });
     return this.#building;
   }

@@ -184,6 +184,14 @@ function isBlockedPath(err: unknown): boolean {
   return code === "ENOTDIR" || code === "EISDIR" || code === "EEXIST";
 }
 
+/** Hears the engine's writes into a mapped folder: a pull's files land between `writing` and `settled`. */
+export interface WriteObserver {
+  /** A write or removal of a local file is about to happen. */
+  writing(): void;
+  /** The cycle is over (its writes, if any, are all on disk). */
+  settled(): void;
+}
+
 /** `local` with `onWrite` called before each write or removal of a file (`mpsync dev` holds its reload until the cycle ends). */
 export function observeLocalWrites(local: LocalTree, onWrite: () => void): LocalTree {
   return {

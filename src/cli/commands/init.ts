@@ -17,8 +17,7 @@ import { pollUntilIdle } from "../../app/design-status.js";
 import { idleWaitView } from "../wait-view.js";
 import { describeProgress, untilInterrupted } from "../interrupt.js";
 import { DEFAULT_BASE_URL } from "../../config/schema.js";
-import { isLoopbackUrl } from "../../config/poll-floor.js";
-import { LOOPBACK_DEFAULT_POLL_SEC } from "../../runtime.js";
+import { isLoopbackUrl, LOOPBACK_DEFAULT_POLL_SEC } from "../../config/poll-floor.js";
 
 interface InitFlags extends CreateFlags {
   dir?: string;
