@@ -58,6 +58,7 @@ export class DesignWorker {
   /** Opens the design, starts watching, runs the start-up sync (unless `paused`), then polls until stopped. */
   async start(options: { paused?: boolean } = {}): Promise<void> {
     await this.#o.sync.open({ holdsLock: true }); // the daemon took the folder lock first
+    const pruned = this.#cycles.prune(); // beside the watcher's walk: old backups go before the first write
     // Paused by `mpsync pause` before this start: it stays paused (nothing syncs) until resume.
     if (options.paused === true) await this.#send({ type: "pause" });
     // The start-up cycle's remote read goes out now and arrives while the watcher walks the
@@ -69,7 +70,7 @@ export class DesignWorker {
       (paths) => void this.#send({ type: "local", paths }),
       (err) => void this.#send({ type: "watcher-error", ...describeWatcherError(err, Math.round(this.#cfg.remoteCheckMs / 1000)) }),
     );
-    await this.#source.ready;
+    await Promise.all([this.#source.ready, pruned]);
     await this.#send({ type: "start", generating });
     await this.#chain;
     this.#cycles.startupRemote = undefined; // unused when the start-up cycle was not a full sync
@@ -162,6 +163,11 @@ export class DesignWorker {
       outcome = { ok: true, report: this.#cycles.lastFull, haltCleared };
     });
     return outcome;
+  }
+
+  /** Prunes old backups behind any running cycle (a reload changed keepBackupsDays). */
+  pruneBackupsNow(): Promise<void> {
+    return this.#enqueue(() => this.#cycles.prune());
   }
 
   /** Resolves once every queued cycle has run (tests, SIGTERM). */
@@ -289,6 +295,7 @@ export class DesignWorker {
         hint: "restart mpsync watch for this folder",
       });
     }
+    await this.#cycles.pruneIfDue();
     const { status: folder, daemon } = this.#o.sync;
     this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
     await this.#send({

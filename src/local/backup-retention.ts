@@ -101,13 +101,24 @@ export async function pruneBackupsAndSay(backupsDir: string, rule: { now: number
   const outcome = await pruneBackups(backupsDir, rule);
   const where = `${STATE_DIR_NAME}/${BACKUPS_DIR_NAME}`;
   const days = `${rule.keepDays} day${rule.keepDays === 1 ? "" : "s"}`;
-  if (outcome.removed.length > 0) logger.info({ removed: outcome.removed.length }, `removed ${outcome.removed.length} backup folder(s) older than ${days} from ${where}`);
+  if (outcome.removed.length > 0)
+    logger.info({ removed: outcome.removed.length }, `removed ${outcome.removed.length} backup folder(s) older than ${days} from ${where}`);
   const first = outcome.failures[0];
   if (first !== undefined) {
     const what = first.stamp === undefined ? where : `${where}/${first.stamp}${outcome.failures.length > 1 ? ` and ${outcome.failures.length - 1} more` : ""}`;
     logger.warn({ failures: outcome.failures }, `could not prune ${what} (${first.code}): backups are kept, sync goes on`);
   }
   return outcome;
+}
+
+/** The backups folder of the mapped folder at `root`. */
+export function backupsDirOf(root: string): string {
+  return join(root, STATE_DIR_NAME, BACKUPS_DIR_NAME);
+}
+
+/** pruneBackupsAndSay of the mapped folder at `root` (its `.mpsync/backups/`). */
+export function pruneFolderBackups(root: string, rule: { now: number; keepDays: number }, logger: Logger): Promise<PruneOutcome> {
+  return pruneBackupsAndSay(backupsDirOf(root), rule, logger);
 }
 
 /** Forgets `rel`'s remembered backup when it lies in a stamp older than BACKUP_REUSE_MS before `stamp`. */
@@ -151,6 +162,11 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** `3 folders, 12 files, 4.0 KiB; kept 30 days (keepBackupsDays)`: what backups hold and the rule, in one line. */
+export function describeBackups(size: BackupsSize, keepDays: number): string {
+  return `${size.folders} folder${size.folders === 1 ? "" : "s"}, ${size.files} file${size.files === 1 ? "" : "s"}, ${formatBytes(size.bytes)}; ${describeRetention(keepDays)}`;
 }
 
 /** The rule in force, for people: `kept 30 days` or `kept forever`. */

@@ -128,7 +128,11 @@ describe("validateSyncrc messages", () => {
       raw: { ...ok, keepBackupsDays: "30" },
       expected: ['.syncrc: keepBackupsDays: expected an integer from 0 to 3650, got "30"'],
     },
-    { name: "misspelt keepBackupsDays", raw: { ...ok, keepBackupDays: 7 }, expected: ['.syncrc: unknown key "keepBackupDays" (did you mean "keepBackupsDays"?)'] },
+    {
+      name: "misspelt keepBackupsDays",
+      raw: { ...ok, keepBackupDays: 7 },
+      expected: ['.syncrc: unknown key "keepBackupDays" (did you mean "keepBackupsDays"?)'],
+    },
     { name: "$schema type", raw: { ...ok, $schema: 1 }, expected: [".syncrc: $schema: expected a string, got 1"] },
     {
       name: "long value truncated",

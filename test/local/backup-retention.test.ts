@@ -5,6 +5,7 @@ import {
   BACKUP_REUSE_MS,
   backupsToPrune,
   DAY_MS,
+  describeBackups,
   describeRetention,
   forgetOldBackup,
   formatBytes,
@@ -169,6 +170,7 @@ describe("what backups hold", () => {
     expect(describeRetention(30)).toBe("kept 30 days (keepBackupsDays)");
     expect(describeRetention(1)).toBe("kept 1 day (keepBackupsDays)");
     expect(describeRetention(0)).toBe("kept forever (keepBackupsDays: 0)");
+    expect(describeBackups({ folders: 1, files: 3, bytes: 2048 }, 7)).toBe("1 folder, 3 files, 2.0 KiB; kept 7 days (keepBackupsDays)");
   });
 });
 
