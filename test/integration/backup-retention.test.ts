@@ -13,7 +13,7 @@ import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { DAY_MS } from "../../src/local/backup-retention.js";
 import { recoveryStamp } from "../../src/local/recovery-layout.js";
 import { Runtime } from "../../src/runtime.js";
-import { startHarness, until, type Harness } from "../support/harness.js";
+import { startDaemonWithClock, startHarness, until, type Harness } from "../support/harness.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -53,12 +53,9 @@ async function setKeepDays(days: number): Promise<void> {
 }
 
 async function startWith(clock: Clock): Promise<WatchDaemon> {
-  runtime = new Runtime({ cwd: h.home, env: h.env, logLevel: "silent", clock });
-  await runtime.prepare();
-  const d = new WatchDaemon({ runtime, dirs: [], emit: h.emit, retry: { baseMs: 50, maxMs: 400 } });
-  await d.start();
-  await h.waitForEvent((e) => e.event === "ready");
-  return d;
+  const started = await startDaemonWithClock(h, clock);
+  runtime = started.runtime;
+  return started.daemon;
 }
 
 const quietView: OneShotView = {
