@@ -58,7 +58,7 @@ export class DesignWorker {
   /** Opens the design, starts watching, runs the start-up sync (unless `paused`), then polls until stopped. */
   async start(options: { paused?: boolean } = {}): Promise<void> {
     await this.#o.sync.open({ holdsLock: true }); // the daemon took the folder lock first
-    const pruned = this.#cycles.prune(); // beside the watcher's walk: old backups go before the first write
+    void this.#cycles.prune(); // beside the start-up sync: a large backlog never delays `ready`
     // Paused by `mpsync pause` before this start: it stays paused (nothing syncs) until resume.
     if (options.paused === true) await this.#send({ type: "pause" });
     // The start-up cycle's remote read goes out now and arrives while the watcher walks the
@@ -70,7 +70,7 @@ export class DesignWorker {
       (paths) => void this.#send({ type: "local", paths }),
       (err) => void this.#send({ type: "watcher-error", ...describeWatcherError(err, Math.round(this.#cfg.remoteCheckMs / 1000)) }),
     );
-    await Promise.all([this.#source.ready, pruned]);
+    await this.#source.ready;
     await this.#send({ type: "start", generating });
     await this.#chain;
     this.#cycles.startupRemote = undefined; // unused when the start-up cycle was not a full sync
@@ -165,17 +165,17 @@ export class DesignWorker {
     return outcome;
   }
 
-  /** Prunes old backups behind any running cycle (a reload changed keepBackupsDays). */
+  /** Prunes old backups now, beside any running cycle (a reload changed keepBackupsDays). */
   pruneBackupsNow(): Promise<void> {
-    return this.#enqueue(() => this.#cycles.prune());
+    return this.#cycles.prune();
   }
 
-  /** Resolves once every queued cycle has run (tests, SIGTERM). */
+  /** Resolves once every queued cycle (and backup prune) has run (tests, SIGTERM). */
   async idle(): Promise<void> {
     let seen: Promise<void>;
     do {
       seen = this.#chain;
-      await seen;
+      await Promise.all([seen, this.#cycles.pruned]);
     } while (seen !== this.#chain);
   }
 
@@ -295,7 +295,7 @@ export class DesignWorker {
         hint: "restart mpsync watch for this folder",
       });
     }
-    await this.#cycles.pruneIfDue();
+    this.#cycles.pruneIfDue();
     const { status: folder, daemon } = this.#o.sync;
     this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
     await this.#send({

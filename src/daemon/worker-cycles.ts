@@ -27,20 +27,33 @@ export class WorkerCycles {
 
   /** When backups were last pruned (monotonic ms). */
   #prunedAt: number | undefined;
+  /** The prunes asked for, one after another; beside the cycles, not in their chain. */
+  #prunes: Promise<void> = Promise.resolve();
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
   }
 
-  /** Prunes old backups (keepBackupsDays) now; never rejects. */
-  async prune(): Promise<void> {
+  /**
+   * Prunes old backups (keepBackupsDays) after any prune running; never rejects. It may run
+   * beside a cycle: a cycle writes under a stamp of now and reuses a backup at most an hour old
+   * (BACKUP_REUSE_MS), and pruning reaches only folders more than a day old.
+   */
+  prune(): Promise<void> {
     this.#prunedAt = this.#o.clock.monotonic();
-    await this.#o.pruneBackups?.();
+    const run = this.#prunes.then(() => this.#o.pruneBackups?.()).catch((err: unknown) => this.#o.logger.warn({ err }, "could not prune old backups"));
+    this.#prunes = run;
+    return run;
   }
 
-  /** Prunes when PRUNE_INTERVAL_MS have passed since the last prune: called at each status answer, so an idle daemon needs no timer of its own. */
-  async pruneIfDue(): Promise<void> {
-    if (this.#prunedAt === undefined || this.#o.clock.monotonic() - this.#prunedAt >= PRUNE_INTERVAL_MS) await this.prune();
+  /** Prunes when PRUNE_INTERVAL_MS have passed since the last prune: asked at each status answer, so an idle daemon needs no timer of its own. */
+  pruneIfDue(): void {
+    if (this.#prunedAt === undefined || this.#o.clock.monotonic() - this.#prunedAt >= PRUNE_INTERVAL_MS) void this.prune();
+  }
+
+  /** Resolves once the prunes asked for so far have run (tests). */
+  get pruned(): Promise<void> {
+    return this.#prunes;
   }
 
   /** A full sync, or with `check` the content check (a slice) when nothing asks for more. */

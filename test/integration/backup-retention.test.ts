@@ -83,7 +83,8 @@ describe("keepBackupsDays", () => {
 
     daemon = await startWith(skippingClock());
 
-    // Pruned before the start-up cycle: already done at `ready`.
+    // Pruned beside the start-up sync (idle() waits for prunes too).
+    await daemon.workers[0]!.idle();
     expect(await backups()).toEqual([young, "notes.txt"].sort());
     expect(await readFile(join(conflictsDir(), old, "App.tsx.local"), "utf8")).toBe("unresolved work\n");
   });
