@@ -105,7 +105,7 @@ export class DesignWorker {
     }
     await this.#send({ type: "stop" });
     await this.#source?.close();
-    await this.#chain;
+    await Promise.all([this.#chain, this.#cycles.pruned]); // a prune in flight ends before the folder's lock is let go
   }
 
   /** The design's editorId (after start). */
