@@ -152,7 +152,7 @@ export class WatchDaemon {
       if (r !== undefined) await this.#stopOne(r);
     }
     for (const m of [...plan.restart, ...plan.start]) await this.#startOne(m, { waitForLock: true });
-    // A new keepBackupsDays applies now, behind each folder's running cycle, not a day later.
+    // A new keepBackupsDays applies now, beside each folder's cycles, not a day later.
     if (plan.liveKeys.includes("keepBackupsDays")) for (const r of this.#running.values()) void r.worker.pruneBackupsNow();
     if (this.#running.size === 0 && this.#waiting.size === 0 && !this.#stopping) this.#fatal(this.#nothingLeft());
     return describeReload(plan);

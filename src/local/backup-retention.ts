@@ -1,5 +1,5 @@
 /**
- * How long `.mpsync/backups/` keeps what sync replaced (README, "Backups"): a stamp folder is
+ * How long `.mpsync/backups/` keeps what sync replaced (README, "Recovery"): a stamp folder is
  * removed, whole, once its stamp is more than `keepBackupsDays` days old (0: kept forever), as
  * Syncthing's `cleanoutDays` and Dropbox's 30 days do. Age only: a size cap would remove
  * backups younger than the promise, and the churn that fills a disk within hours is younger
