@@ -15,7 +15,7 @@ const UNIT = [
   "test/docs/**/*.test.ts",
   "test/emulator/{route-table,units}.test.ts",
   "test/git/commit-message.test.ts",
-  "test/local/{ignore-rules,local-fs,recovery-layout,scan-tree,write-gate,write-session}.test.ts",
+  "test/local/{backup-retention,ignore-rules,local-fs,recovery-layout,scan-tree,write-gate,write-session}.test.ts",
   "test/log/**/*.test.ts",
   "test/preview/toolchain.test.ts",
   "test/scheduling/**/*.test.ts",

@@ -6,6 +6,7 @@
  */
 import { hasCode, MpsyncError } from "../core/errors.js";
 import { sendControl, type ControlReply } from "../daemon/control-channel.js";
+import { pruneFolderBackups } from "../local/backup-retention.js";
 import { findIgnoredSecrets } from "../local/secret-scan.js";
 import type { Mapping, Runtime } from "../runtime.js";
 import { clearPause, readPause, writePause } from "../state/pause-marker.js";
@@ -63,6 +64,7 @@ async function syncLocked(runtime: Runtime, mapping: Mapping, request: OneShotRe
   // A dry run changes nothing, so it may look while the daemon holds the folder.
   return withFolder(runtime, mapping, { command: `mpsync ${kind}`, lock: !dryRun, emit }, async (sync) => {
     const report = await runCycle(runtime, sync, request);
+    if (!dryRun) await pruneOldBackups(runtime, mapping);
     await commitAfterCycle(runtime, mapping, sync.editorId, report, emit, (p) => sync.baseText(p));
     // A push dry run also says which secret-looking files stay home.
     const skippedSecrets = kind === "push" && dryRun ? await findIgnoredSecrets(mapping.root, sync.matcher) : undefined;
@@ -110,9 +112,16 @@ export async function syncHere(runtime: Runtime, mapping: Mapping, emit: EventSi
   return withFolder(runtime, mapping, { command: "mpsync sync", emit }, async (sync) => {
     await waitUntilIdle(runtime, sync, { wait: true, watch: idle });
     const report = await sync.fullSync({});
+    await pruneOldBackups(runtime, mapping);
     await commitAfterCycle(runtime, mapping, sync.editorId, report, emit);
     return summarizeCycle(report);
   });
+}
+
+/** After a one-shot cycle (under the folder's lock): the backups keepBackupsDays no longer keeps go; a failure is one warning. */
+async function pruneOldBackups(runtime: Runtime, mapping: Mapping): Promise<void> {
+  const keepDays = (await runtime.config()).config.keepBackupsDays;
+  await pruneFolderBackups(mapping.root, { now: runtime.clock.now(), keepDays }, runtime.logger().child({ dir: mapping.dir }));
 }
 
 /** Whether a folder is paused (`mpsync sync` refuses one). */

@@ -11,6 +11,7 @@ import { resolveApiKey } from "../config/credentials.js";
 import type { LoadedConfig, ResolvedDesign } from "../config/load-config.js";
 import { credentialsPath } from "../config/paths.js";
 import { ConfigMissingError } from "../config/config-error.js";
+import { backupsDirOf, describeBackups, measureBackups } from "../local/backup-retention.js";
 import { isLockHolderAlive, readFolderLock } from "../state/lock.js";
 import { STATE_DIR_NAME } from "../state/state-store.js";
 import { describeError } from "../sync/describe-error.js";
@@ -39,7 +40,11 @@ export async function runDoctorChecks(ctx: CommandContext): Promise<DoctorCheck[
   const config = await checkConfig(ctx, checks);
   const key = await checkKey(ctx, checks);
   checks.push(...(await checkService(ctx.runtime.baseUrl(), key, () => ctx.runtime.clock.now())));
-  for (const design of config?.config.designs ?? []) checks.push(...(await checkFolder(design)));
+  for (const design of config?.config.designs ?? []) {
+    checks.push(...(await checkFolder(design)));
+    const backups = await measureBackups(backupsDirOf(design.root));
+    checks.push(pass(`backups ${design.dir}`, describeBackups(backups, config?.config.keepBackupsDays ?? 0)));
+  }
   return checks;
 }
 

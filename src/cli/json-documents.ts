@@ -178,7 +178,15 @@ export const CLI_DOCUMENTS = {
   open: z.strictObject({ ok: z.literal(true), dir, editorId: text, url: text, opened: z.boolean() }),
   restore: z.union([
     z
-      .strictObject({ ok: z.literal(true), dir, path: text, copies: z.array(z.strictObject({ at: epochMs.optional(), reason: text, file: text.optional() })) })
+      .strictObject({
+        ok: z.literal(true),
+        dir,
+        path: text,
+        copies: z.array(z.strictObject({ at: epochMs.optional(), reason: text, file: text.optional() })),
+        backups: z
+          .strictObject({ folders: z.int(), files: z.int(), bytes: z.int(), keepBackupsDays: z.int() })
+          .describe("what the folder's .mpsync/backups/ holds in all, and the rule in force (0: kept forever)"),
+      })
       .describe("--list"),
     z
       .strictObject({ ok: z.literal(false), dir, path: text, wouldRemove: z.array(text), wouldAdd: z.array(text), needs: z.literal("--force") })

@@ -25,6 +25,11 @@ export const API_KEY_IN_SYNCRC_MESSAGE = 'apiKey does not belong in .syncrc: set
  */
 export const MAX_POLL_INTERVAL_SEC = 86_400;
 
+/** Days backups are kept when `keepBackupsDays` is not set (Dropbox keeps deleted files 30 days too). */
+export const DEFAULT_KEEP_BACKUPS_DAYS = 30;
+/** Longest accepted `keepBackupsDays` (ten years); 0 already means forever. */
+export const MAX_KEEP_BACKUPS_DAYS = 3650;
+
 /** Expectation phrases of refinements, shared by the schema and the issue formatter. */
 const EXPECT_HTTP_URL = "an http:// or https:// URL";
 const EXPECT_DESIGN_REF = "an editorId (letters, digits, - and _) or an http(s) design URL";
@@ -152,6 +157,14 @@ export const syncrcSchema = z
       .boolean()
       .default(false)
       .describe("After each push batch, publish the active artifact so the live preview follows local edits; a compile failure is shown and sync goes on."),
+    keepBackupsDays: z
+      .int()
+      .min(0)
+      .max(MAX_KEEP_BACKUPS_DAYS)
+      .default(DEFAULT_KEEP_BACKUPS_DAYS)
+      .describe(
+        "Days a backup (what sync replaced or removed, in .mpsync/backups/) is kept: older backup folders are removed when watch starts, about once a day while it runs, and after pull, push and sync. 0 keeps them forever. Saved conflicts (.mpsync/conflicts/) are never removed.",
+      ),
     logLevel: z.enum(LOG_LEVELS).default("info").describe("Log level (pino levels, or silent)."),
   })
   .describe("mpsync configuration: which designs to mirror into which folders, and how to sync them.");

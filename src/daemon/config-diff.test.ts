@@ -35,6 +35,7 @@ describe("planReload", () => {
       [web],
       "reloaded .syncrc: applied pollIntervalSec, concurrency",
     ],
+    ["keepBackupsDays applies in place (the next prune, at once)", config({ keepBackupsDays: 7 }), [web], "reloaded .syncrc: applied keepBackupsDays"],
     [
       "baseUrl and logLevel need a restart, and it says so",
       config({ logLevel: "debug" }),

@@ -15,7 +15,7 @@ export interface MappingRef {
 /** Settings a folder's worker reads when it starts: applied by restarting its sync (flush first). */
 export const FOLDER_KEYS = ["debounceMs", "ignore", "onConflict", "git.pauseDuringGitOps", "git.commitOnPull", "publishOnPush", "remoteCheckSec"] as const;
 /** Settings the running process changes in place. */
-export const LIVE_KEYS = ["pollIntervalSec", "concurrency"] as const;
+export const LIVE_KEYS = ["pollIntervalSec", "concurrency", "keepBackupsDays"] as const;
 /** Settings only a new process takes (the client's address and key, the logger). */
 export const RESTART_KEYS = ["baseUrl", "logLevel"] as const;
 

@@ -9,6 +9,7 @@ import type { EventSink } from "../sync/events.js";
 import type { DesignWorker } from "./design-worker.js";
 import { parseSharedStatus, type DesignStatus } from "../api/schemas.js";
 import type { PollFollower } from "../scheduling/poll-scheduler.js";
+import { pruneFolderBackups } from "../local/backup-retention.js";
 
 /** What the daemon hands a design's worker (the rest comes from .syncrc). */
 export interface DesignWorkerWiring {
@@ -77,6 +78,11 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     onFatal: wiring.onFatal,
     onStopped: wiring.onStopped,
     settleHeap: runtime.heapSettler(),
+    // Read at each prune: a reload's keepBackupsDays applies without a restart.
+    pruneBackups: async () => {
+      const keepDays = (await runtime.config()).config.keepBackupsDays;
+      await pruneFolderBackups(mapping.root, { now: runtime.clock.now(), keepDays }, logger);
+    },
     ...(writes === undefined ? {} : { onCycleEnd: () => writes.settled() }),
   });
   made.worker = worker;

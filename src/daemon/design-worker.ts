@@ -61,6 +61,7 @@ export class DesignWorker {
   /** Opens the design, starts watching, runs the start-up sync (unless `paused`), then polls until stopped. */
   async start(options: { paused?: boolean } = {}): Promise<void> {
     await this.#o.sync.open({ holdsLock: true }); // the daemon took the folder lock first
+    void this.#cycles.prune(); // beside the start-up sync: a large backlog never delays `ready`
     // Paused by `mpsync pause` before this start: it stays paused (nothing syncs) until resume.
     if (options.paused === true) await this.#send({ type: "pause" });
     // The start-up cycle's remote read goes out now and arrives while the watcher walks the
@@ -107,7 +108,7 @@ export class DesignWorker {
     }
     await this.#send({ type: "stop" });
     await this.#source?.close();
-    await this.#chain;
+    await Promise.all([this.#chain, this.#cycles.pruned]); // a prune in flight ends before the folder's lock is let go
   }
 
   /** The design's editorId (after start). */
@@ -167,12 +168,17 @@ export class DesignWorker {
     return outcome;
   }
 
-  /** Resolves once every queued cycle has run (tests, SIGTERM). */
+  /** Prunes old backups now, beside any running cycle (a reload changed keepBackupsDays). */
+  pruneBackupsNow(): Promise<void> {
+    return this.#cycles.prune();
+  }
+
+  /** Resolves once every queued cycle (and backup prune) has run (tests, SIGTERM). */
   async idle(): Promise<void> {
     let seen: Promise<void>;
     do {
       seen = this.#chain;
-      await seen;
+      await Promise.all([seen, this.#cycles.pruned]);
     } while (seen !== this.#chain);
   }
 
@@ -266,6 +272,7 @@ export class DesignWorker {
   async #onStatus(status: DesignStatus): Promise<void> {
     if (this.#loop.stopped) return;
     if (!(await this.#lock.stillHeld())) return;
+    this.#cycles.pruneIfDue();
     const { status: folder, daemon } = this.#o.sync;
     this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
     await this.#send({

@@ -102,7 +102,8 @@ export class WatchDaemon {
 
   /**
    * Re-reads .syncrc: starts new mappings, stops (with a flush) removed ones, restarts the sync
-   * of running folders whose settings changed, applies poll interval and concurrency in place.
+   * of running folders whose settings changed, applies poll interval, concurrency and
+   * keepBackupsDays in place.
    * Resolves the line that says what changed (undefined: nothing); rejects (CONFIG_INVALID) and
    * changes nothing when the file does not validate.
    */
@@ -151,6 +152,8 @@ export class WatchDaemon {
       if (r !== undefined) await this.#stopOne(r);
     }
     for (const m of [...plan.restart, ...plan.start]) await this.#startOne(m, { waitForLock: true });
+    // A new keepBackupsDays applies now, beside each folder's cycles, not a day later.
+    if (plan.liveKeys.includes("keepBackupsDays")) for (const r of this.#running.values()) void r.worker.pruneBackupsNow();
     if (this.#running.size === 0 && this.#waiting.size === 0 && !this.#stopping) this.#fatal(this.#nothingLeft());
     return describeReload(plan);
   }

@@ -2,11 +2,12 @@
  * The sync cycles a DesignWorker runs, and what the next full sync may use: the remote read
  * begun at start-up (it arrives while the watcher gets ready), the version a status answer just
  * named (its files are read without another active-artifact call), a forced run (`pull --force`
- * handed over). Also publish-on-push. The loop (worker-loop.ts) decides when; this runs them.
+ * handed over). Also publish-on-push, and when old backups are pruned (keepBackupsDays). The loop (worker-loop.ts) decides when; this runs them.
  */
 import { ApiError } from "../api/errors.js";
 import { hasCode } from "../core/errors.js";
 import type { CycleReport } from "../sync/design-sync.js";
+import { PRUNE_INTERVAL_MS } from "../local/backup-retention.js";
 import { describeError } from "../sync/describe-error.js";
 import type { RemoteSnapshot } from "../sync/remote-snapshot.js";
 import type { DesignWorkerOptions } from "./worker-options.js";
@@ -24,8 +25,35 @@ export class WorkerCycles {
   fullSyncs = 0;
   lastFull: CycleReport | undefined;
 
+  /** When backups were last pruned (monotonic ms). */
+  #prunedAt: number | undefined;
+  /** The prunes asked for, one after another; beside the cycles, not in their chain. */
+  #prunes: Promise<void> = Promise.resolve();
+
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
+  }
+
+  /**
+   * Prunes old backups (keepBackupsDays) after any prune running; never rejects. It may run
+   * beside a cycle: a cycle writes under a stamp of now and reuses a backup at most an hour old
+   * (BACKUP_REUSE_MS), and pruning reaches only folders more than a day old.
+   */
+  prune(): Promise<void> {
+    this.#prunedAt = this.#o.clock.monotonic();
+    const run = this.#prunes.then(() => this.#o.pruneBackups?.()).catch((err: unknown) => this.#o.logger.warn({ err }, "could not prune old backups"));
+    this.#prunes = run;
+    return run;
+  }
+
+  /** Prunes when PRUNE_INTERVAL_MS have passed since the last prune: asked at each status answer, so an idle daemon needs no timer of its own. */
+  pruneIfDue(): void {
+    if (this.#prunedAt === undefined || this.#o.clock.monotonic() - this.#prunedAt >= PRUNE_INTERVAL_MS) void this.prune();
+  }
+
+  /** Resolves once the prunes asked for so far have run (tests). */
+  get pruned(): Promise<void> {
+    return this.#prunes;
   }
 
   /** A full sync, or with `check` the content check (a slice) when nothing asks for more. */

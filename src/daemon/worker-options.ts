@@ -44,6 +44,8 @@ export interface DesignWorkerOptions {
   retry?: Backoff;
   /** Jitter source in [0, 1) for retry delays. @default Math.random */
   random?: () => number;
+  /** Removes the backups keepBackupsDays no longer keeps (at start, then about once a day); must not reject. */
+  pruneBackups?: () => Promise<void>;
   /** After every sync cycle, whatever its outcome (`mpsync dev` reloads only once a pull's writes are done). */
   onCycleEnd?: () => void;
 }

@@ -6,6 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { backupLocalFile, removeIfUnchanged, replaceIfUnchanged, type BackupMemory } from "../local/local-fs.js";
+import { forgetOldBackup } from "../local/backup-retention.js";
 import { loadIgnoreMatcher, type IgnoreMatcher } from "../local/ignore-rules.js";
 import { ScanCache } from "../local/scan-cache.js";
 import { removeStaleTempFiles } from "../local/stale-temps.js";
@@ -152,6 +153,7 @@ export async function openFsFolder(
     backup: (rel, stamp) =>
       gate.run(async () => {
         await store.ensureLayout();
+        forgetOldBackup(backups, store.backupsDir, rel, stamp); // reused only while younger than pruning can reach
         await backupLocalFile(root, rel, store.backupsDir, stamp, { memory: backups, session });
       }),
   };

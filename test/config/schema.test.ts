@@ -32,6 +32,7 @@ describe("validateSyncrc defaults", () => {
       git: { pauseDuringGitOps: true, commitOnPull: false },
       concurrency: 4,
       publishOnPush: false,
+      keepBackupsDays: 30,
       logLevel: "info",
     });
   });
@@ -116,6 +117,22 @@ describe("validateSyncrc messages", () => {
       raw: { ...ok, logLevel: "loud" },
       expected: ['.syncrc: logLevel: expected one of "fatal", "error", "warn", "info", "debug", "trace", "silent", got "loud"'],
     },
+    {
+      name: "keepBackupsDays integer",
+      raw: { ...ok, keepBackupsDays: 7.5 },
+      expected: [".syncrc: keepBackupsDays: expected an integer from 0 to 3650, got 7.5"],
+    },
+    { name: "keepBackupsDays range", raw: { ...ok, keepBackupsDays: -1 }, expected: [".syncrc: keepBackupsDays: expected an integer from 0 to 3650, got -1"] },
+    {
+      name: "keepBackupsDays type",
+      raw: { ...ok, keepBackupsDays: "30" },
+      expected: ['.syncrc: keepBackupsDays: expected an integer from 0 to 3650, got "30"'],
+    },
+    {
+      name: "misspelt keepBackupsDays",
+      raw: { ...ok, keepBackupDays: 7 },
+      expected: ['.syncrc: unknown key "keepBackupDays" (did you mean "keepBackupsDays"?)'],
+    },
     { name: "$schema type", raw: { ...ok, $schema: 1 }, expected: [".syncrc: $schema: expected a string, got 1"] },
     {
       name: "long value truncated",
@@ -134,7 +151,7 @@ describe("validateSyncrc messages", () => {
       ".syncrc: designs[0].dir: expected a string, got 1",
       ".syncrc: designs[0].design: expected a string, got 2",
       ".syncrc: concurrency: expected an integer from 1 to 32, got 100",
-      '.syncrc: unknown key "extra" (allowed: "$schema", "baseUrl", "designs", "pollIntervalSec", "remoteCheckSec", "debounceMs", "ignore", "onConflict", "git", "concurrency", "publishOnPush", "logLevel")',
+      '.syncrc: unknown key "extra" (allowed: "$schema", "baseUrl", "designs", "pollIntervalSec", "remoteCheckSec", "debounceMs", "ignore", "onConflict", "git", "concurrency", "publishOnPush", "keepBackupsDays", "logLevel")',
     ]);
   });
 
@@ -271,5 +288,13 @@ describe("fuzz", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("keepBackupsDays", () => {
+  it("takes 0 (forever) and whole days up to ten years", () => {
+    expect(validateSyncrc({ ...ok, keepBackupsDays: 0 }, ".syncrc").keepBackupsDays).toBe(0);
+    expect(validateSyncrc({ ...ok, keepBackupsDays: 3650 }, ".syncrc").keepBackupsDays).toBe(3650);
+    expect(problemsOf({ ...ok, keepBackupsDays: 3651 })).toEqual([".syncrc: keepBackupsDays: expected an integer from 0 to 3650, got 3651"]);
   });
 });

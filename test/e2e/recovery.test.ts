@@ -25,8 +25,16 @@ describe("restore", () => {
     expect((await world.run(["pull"])).code).toBe(0);
     const list = await world.run(["restore", "site/index.css", "--list", "--json"]);
     expect(list.code).toBe(0);
-    const copies = world.readJson<{ copies: { reason: string; at?: number }[] }>(list.stdout).copies;
+    const listed = world.readJson<{ copies: { reason: string; at?: number }[]; backups: Record<string, number> }>(list.stdout);
+    const copies = listed.copies;
     expect(copies.map((c) => c.reason)).toEqual(["backup: replaced or removed by sync", "last synced version (both sides agreed on it)"]);
+    // What the backups hold in all, and the rule in force.
+    expect(listed.backups).toMatchObject({ keepBackupsDays: 30 });
+    expect(listed.backups["files"]).toBeGreaterThanOrEqual(1);
+    expect(listed.backups["bytes"]).toBeGreaterThanOrEqual(synced.length);
+    expect((await world.run(["restore", "site/index.css", "--list"])).stdout).toMatch(
+      /backups of site: \d+ folders?, \d+ files?, .*; kept 30 days \(keepBackupsDays\)/,
+    );
 
     // The backup lacks the service's line: the next push would take it away there too.
     const refused = await world.run(["restore", "site/index.css"]);

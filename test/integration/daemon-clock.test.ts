@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSystemClock, type Clock } from "../../src/core/clock.js";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { Runtime } from "../../src/runtime.js";
-import { startHarness, type Harness } from "../support/harness.js";
+import { startDaemonWithClock, startHarness, type Harness } from "../support/harness.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -27,12 +27,9 @@ function jumpingClock(): Clock & { jump: (ms: number) => void } {
 }
 
 async function startWith(clock: Clock): Promise<WatchDaemon> {
-  runtime = new Runtime({ cwd: h.home, env: h.env, logLevel: "silent", clock });
-  await runtime.prepare();
-  const d = new WatchDaemon({ runtime, dirs: [], emit: h.emit, retry: { baseMs: 50, maxMs: 400 } });
-  await d.start();
-  await h.waitForEvent((e) => e.event === "ready");
-  return d;
+  const started = await startDaemonWithClock(h, clock);
+  runtime = started.runtime;
+  return started.daemon;
 }
 
 describe("a wall clock that jumps", () => {

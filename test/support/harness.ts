@@ -12,6 +12,7 @@ import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { Runtime } from "../../src/runtime.js";
 import type { RetryOptions } from "../../src/api/retry-policy.js";
 import type { SyncEvent } from "../../src/sync/events.js";
+import type { Clock } from "../../src/core/clock.js";
 
 /** The key every harness emulator accepts. */
 export const TEST_KEY = "mp_test_key_0123456789abcdef";
@@ -160,6 +161,16 @@ export async function startDaemon(harness: Harness): Promise<WatchDaemon> {
   await d.start();
   await harness.waitForEvent((e) => e.event === "ready");
   return d;
+}
+
+/** Starts the real watch daemon on its own Runtime with `clock` (fast retry backoff), waits for `ready`; close the runtime after stopping. */
+export async function startDaemonWithClock(harness: Harness, clock: Clock): Promise<{ daemon: WatchDaemon; runtime: Runtime }> {
+  const runtime = new Runtime({ cwd: harness.home, env: harness.env, logLevel: "silent", clock });
+  await runtime.prepare();
+  const daemon = new WatchDaemon({ runtime, dirs: [], emit: harness.emit, retry: { baseMs: 50, maxMs: 400 } });
+  await daemon.start();
+  await harness.waitForEvent((e) => e.event === "ready");
+  return { daemon, runtime };
 }
 
 /** An event's `code`, for the events that carry one (error, halted, notice). */

@@ -3,6 +3,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { MpsyncError } from "../../core/errors.js";
 import { writeFileAtomically } from "../../local/atomic-write.js";
+import { describeBackups, measureBackups } from "../../local/backup-retention.js";
 import { backupLocalFile } from "../../local/local-fs.js";
 import { checkRemoteName } from "../../local/path-jail.js";
 import type { Mapping } from "../../runtime.js";
@@ -27,9 +28,13 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   const copies = await listCopies(store, rel, state.files[rel]?.hash);
   const label = (c: FileCopy): string => `${c.at === undefined ? "(last synced)".padEnd(24) : new Date(c.at).toISOString().padEnd(24)} ${c.reason}`;
   if (flags.list === true) {
-    ctx.out.result("restore", { ok: true, dir: mapping.dir, path: rel, copies: copies.map((c) => ({ at: c.at, reason: c.reason, file: c.file })) }, () => {
+    const keepBackupsDays = (await ctx.runtime.config()).config.keepBackupsDays;
+    const backups = { ...(await measureBackups(store.backupsDir)), keepBackupsDays };
+    const listed = copies.map((c) => ({ at: c.at, reason: c.reason, file: c.file }));
+    ctx.out.result("restore", { ok: true, dir: mapping.dir, path: rel, copies: listed, backups }, () => {
       if (copies.length === 0) ctx.out.info(`mpsync holds no copy of ${rel} in ${mapping.label}`);
       for (const c of copies) ctx.out.info(label(c));
+      ctx.out.info(ctx.out.c.dim(`backups of ${mapping.label}: ${describeBackups(backups, keepBackupsDays)}`));
     });
     return EXIT.ok;
   }

@@ -27,7 +27,7 @@ export function declareFileCommands(program: Command, { run }: Declare): void {
     .description("list every copy mpsync holds of a file (backups, conflict sides, last synced version) and put one back")
     .argument("<path>", "the file, as a path from here or inside the mapped folder")
     .option("--dir <dir>", "mapped folder (needed when several are mapped and the path is not inside one)")
-    .option("--list", "only list the copies, newest first")
+    .option("--list", "only list the copies, newest first, and what the folder's backups hold (kept keepBackupsDays days)")
     .option("--from <time>", "restore the newest copy saved at or before TIME (ISO time, or a backup folder name)")
     .option("--force", "restore a copy that would take lines away from the last synced version")
     .addHelpText(
@@ -38,7 +38,8 @@ the newest copy (with nothing newer, the last synced version). The current file 
 backed up first, so a restore can itself be undone. A running watch, or the next push, sends
 the restored content: a copy that lacks lines of the last synced version (older than what the
 service holds, so the push would take them away there too) is only restored with --force, and
-the command says which lines.
+the command says which lines. Backups are kept keepBackupsDays days (.syncrc, default 30; 0:
+forever); saved conflicts (.mpsync/conflicts/) are never removed.
 
 Examples:
   $ mpsync restore web/App.tsx --list
