@@ -12,7 +12,7 @@ import { EXIT } from "./exit-codes.js";
 /** Notices and halts from the engine become warnings on stderr. */
 export function warnSink(ctx: CommandContext): EventSink {
   return (e) => {
-    if (e.event === "notice" || e.event === "halted") ctx.out.warn(`${e.dir}: ${e.message}`);
+    if (e.event === "notice" || e.event === "halted") ctx.out.warn(`${ctx.out.folder(e.dir)}: ${e.message}`);
   };
 }
 

@@ -15,7 +15,7 @@ import {
   type LoopState,
 } from "./worker-loop.js";
 
-const cfg: LoopConfig = { dir: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
+const cfg: LoopConfig = { label: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
 const NOW = 1_000_000;
 
 function state(over: Partial<LoopState> = {}): LoopState {

@@ -211,7 +211,7 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
       return {
         state: { ...s, stopped: true },
         effects: [
-          { do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } },
+          { do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.label} stopped` } },
           { do: "halt" },
           { do: "close-source" },
           { do: "stopped" },
