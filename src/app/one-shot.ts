@@ -70,7 +70,12 @@ async function syncLocked(runtime: Runtime, mapping: Mapping, request: OneShotRe
   });
 }
 
-async function runCycle(runtime: Runtime, sync: DesignSync, label: string, { kind, dryRun, force, progress, view }: OneShotRequest): Promise<CycleReport | undefined> {
+async function runCycle(
+  runtime: Runtime,
+  sync: DesignSync,
+  label: string,
+  { kind, dryRun, force, progress, view }: OneShotRequest,
+): Promise<CycleReport | undefined> {
   // `pull` only brings remote changes in: local edits wait for push or watch (README, "How sync works").
   if (kind === "pull") {
     const bar = view.pull();

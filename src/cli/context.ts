@@ -54,7 +54,10 @@ export function contextFor(io: CliIo, command: Command): CommandContext {
     configPath: flags.config,
     logFile: flags.logFile,
     // JSON log records only with --json or in --log-file; a person reads lines, not JSON.
-    logDestination: flags.json === true || flags.logFile !== undefined ? undefined : createHumanLogDestination(io.stderr, { verbose: flags.verbose === true, folder: (dir) => out.folder(dir) }),
+    logDestination:
+      flags.json === true || flags.logFile !== undefined
+        ? undefined
+        : createHumanLogDestination(io.stderr, { verbose: flags.verbose === true, folder: (dir) => out.folder(dir) }),
     logLevel: flags.verbose === true ? "debug" : flags.quiet === true ? "error" : undefined,
     // A person reads folders as paths from where they stand (`demo-design`, not the config's
     // `../demo-design`); JSON keeps `dir` as written in .syncrc.

@@ -151,9 +151,7 @@ export class DesignWorker {
         this.#cycles.forceNext = false;
       }
       if (this.#cycles.fullSyncs === ran) {
-        const why = this.#loop.generating
-          ? "the design is generating; it syncs when idle"
-          : "a git operation holds the repository; it syncs when git is done";
+        const why = this.#loop.generating ? "the design is generating; it syncs when idle" : "a git operation holds the repository; it syncs when git is done";
         outcome = { ok: false, code: this.#loop.generating ? "GENERATING" : "GIT_BUSY", message: why };
         return;
       }

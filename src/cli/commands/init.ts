@@ -160,9 +160,13 @@ function refuseMapped(loaded: LoadedConfig | undefined, root: string, cwd: strin
 function refuseMappedDesign(loaded: LoadedConfig | undefined, editorId: string, given: string | undefined, cwd: string): void {
   const same = loaded?.config.designs.find((d) => d.design.trim() === editorId || (given !== undefined && d.design.trim() === given));
   if (same === undefined) return;
-  throw new MpsyncError("USAGE", `design ${editorId} is already mapped to ${folderLabel(same.root, cwd)} in ${loaded?.path ?? ".syncrc"}: one folder per design`, {
-    hint: "two folders of one design push over each other; work in that folder, or use another .syncrc for a second copy",
-  });
+  throw new MpsyncError(
+    "USAGE",
+    `design ${editorId} is already mapped to ${folderLabel(same.root, cwd)} in ${loaded?.path ?? ".syncrc"}: one folder per design`,
+    {
+      hint: "two folders of one design push over each other; work in that folder, or use another .syncrc for a second copy",
+    },
+  );
 }
 
 async function refuseNonEmpty(root: string, dir: string): Promise<void> {
