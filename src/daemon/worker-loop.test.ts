@@ -299,6 +299,14 @@ describe("worker loop: status answers", () => {
       { lastErrorCode: undefined },
     ],
     [
+      "the service answers after answering 5xx: not said as back online, this machine never was offline",
+      { lastErrorCode: "SERVER_ERROR", failures: 2 },
+      status(),
+      ["set-status", "emit", "clear-error", "cycle"],
+      ["notice: the service answers again: sync resumed"],
+      { lastErrorCode: undefined },
+    ],
+    [
       "the service answers after a full disk: said when a cycle works, not here",
       { lastErrorCode: "DISK_FULL" },
       status(),
@@ -338,6 +346,15 @@ describe("worker loop: a cycle's end", () => {
       { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW },
       ["emit", "clear-error"],
       ["notice: back online: sync resumed"],
+      { lastErrorCode: undefined },
+    ],
+    [
+      "the service answers again after 5xx answers",
+      { lastErrorCode: "SERVER_ERROR" },
+      cfg,
+      { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW },
+      ["emit", "clear-error"],
+      ["notice: the service answers again: sync resumed"],
       { lastErrorCode: undefined },
     ],
     [

@@ -7,7 +7,7 @@
  */
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs } from "../scheduling/backoff.js";
-import { OFFLINE_CODES, outagePrefix } from "../sync/failure.js";
+import { OFFLINE_CODES, outageOverPrefix, outagePrefix } from "../sync/failure.js";
 import type { Effect, LoopConfig, LoopEvent, LoopState, Step } from "./loop-state.js";
 
 /** An unchanged status is persisted at most this often. */
@@ -163,7 +163,10 @@ function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {
 function backOnline(step: Step): Step {
   const s = step.state;
   if (!OFFLINE_CODES.has(s.lastErrorCode)) return step;
-  step.effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message: "back online: sync resumed" } }, { do: "clear-error" });
+  step.effects.push(
+    { do: "emit", event: { event: "notice", code: "RESUMED", message: `${outageOverPrefix(s.lastErrorCode)}sync resumed` } },
+    { do: "clear-error" },
+  );
   return { state: { ...s, lastErrorCode: undefined }, effects: step.effects };
 }
 
@@ -175,7 +178,7 @@ function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>
   // `mpsync status` must not show an error after sync resumed.
   if (s.lastErrorCode !== undefined || e.hadPersistedError) {
     if (s.lastErrorCode !== undefined) {
-      const back = OFFLINE_CODES.has(s.lastErrorCode) ? "back online: " : s.lastErrorCode === DISK_FULL ? "the disk has space again: " : "";
+      const back = OFFLINE_CODES.has(s.lastErrorCode) ? outageOverPrefix(s.lastErrorCode) : s.lastErrorCode === DISK_FULL ? "the disk has space again: " : "";
       effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message: `${back}sync resumed` } });
     }
     next = { ...next, lastErrorCode: undefined };
