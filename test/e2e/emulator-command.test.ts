@@ -1,5 +1,5 @@
 /** `mpsync emulator`: prints its base URL, serves, and stops cleanly on SIGTERM. */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { assertBuilt, BIN } from "./helpers.js";
 
@@ -82,5 +82,26 @@ describe("mpsync emulator", () => {
     bad.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     expect(await new Promise<number | null>((resolve) => bad.once("close", resolve))).toBe(2);
     expect(stderr.trim().split("\n")[0]).toContain("--compress always: expected auto or off");
+  });
+
+  it("prints an export line that a shell takes as it is pasted", async () => {
+    assertBuilt();
+    const child = spawn(process.execPath, [BIN, "emulator"], { env: { PATH: process.env["PATH"] ?? "", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    const line = await new Promise<string>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("exit", (code) => reject(new Error(`emulator exited early (${String(code)})`)));
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        const found = stdout.split("\n").find((l) => l.trim().startsWith("export ") && stdout.endsWith("\n"));
+        if (found !== undefined) resolve(found);
+      });
+    });
+    const pasted = execFileSync("sh", ["-c", `${line}\nprintf %s "$MPSYNC_BASE_URL"`], { encoding: "utf8" });
+    expect(pasted).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    child.removeAllListeners("exit");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
   });
 });
