@@ -11,8 +11,8 @@ export interface CliIo {
   argv: string[];
   cwd: string;
   env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   /** Subscribes to SIGINT/SIGTERM/SIGHUP; returns an unsubscribe function. */
   onSignal(signal: "SIGINT" | "SIGTERM" | "SIGHUP", handler: () => void): () => void;
