@@ -1,20 +1,9 @@
 /** What a pull, push or sync prints for one design: its totals count what each conflict came to. */
 import { describe, expect, it } from "vitest";
 import { totalsLine } from "../../src/cli/render-plan.js";
-import type { CycleSummary } from "../../src/sync/cycle-summary.js";
+import { summarizeCycle, type CycleSummary } from "../../src/sync/cycle-summary.js";
 
-const summary = (over: Partial<CycleSummary>): CycleSummary => ({
-  artifactId: "a1",
-  halted: undefined,
-  pushed: [],
-  pulled: [],
-  removed: [],
-  conflicts: [],
-  unresolvedConflicts: [],
-  reports: [],
-  refusedNames: [],
-  ...over,
-});
+const summary = (over: Partial<CycleSummary>): CycleSummary => ({ ...summarizeCycle(undefined), ...over });
 
 describe("totalsLine", () => {
   it.each<[string, Partial<CycleSummary>, boolean, string]>([
