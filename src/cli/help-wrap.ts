@@ -33,10 +33,14 @@ export function wrapHelp(text: string, width: number): string {
   return out.join("\n");
 }
 
+/** A number and its unit stay on one line ("10 s", "0.5 s", "64 MiB"). */
+const NUMBER_UNIT = /(\d) (s|ms|KiB|MiB|MB|GB)\b/g;
+
 function reflow(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+  const words = text.replace(NUMBER_UNIT, "$1\u00a0$2").split(/[ \t\n]+/);
+  for (const word of words.filter((w) => w !== "").map((w) => w.replace("\u00a0", " "))) {
     if (line === "") line = word;
     else if (line.length + 1 + word.length <= width) line += ` ${word}`;
     else {

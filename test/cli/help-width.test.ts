@@ -54,4 +54,8 @@ describe("wrapHelp", () => {
     const text = "one two three four five six\nseven\n\nshort\n  $ an indented example that is longer than the width";
     expect(wrapHelp(text, 12)).toBe("one two\nthree four\nfive six\nseven\n\nshort\n  $ an indented example that is longer than the width");
   });
+
+  it("keeps a number with its unit", () => {
+    expect(wrapHelp("within 0.5 s, as when", 11)).toBe("within\n0.5 s, as\nwhen");
+  });
 });
