@@ -9,25 +9,13 @@
  *   node scripts/bench/preview.mjs [--saves 20] [--starts 5]
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM, launchChromium } from "../chromium.mjs";
 import { BENCH_KEY, makeHome, spawnCli } from "./fixture.mjs";
 import { summarize } from "./stats.mjs";
-
-const CHROMIUM = process.env.MPSYNC_CHROMIUM ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const CSS = (px) => `@import 'tailwindcss/base';\n@import 'tailwindcss/components';\n@import 'tailwindcss/utilities';\nh1 { letter-spacing: ${px}px; }\n`;
 const APP = (text) =>
@@ -57,11 +45,9 @@ export async function benchPreview(emu, { saves, starts, log }) {
     log(`preview: not measured, no browser at ${CHROMIUM}`);
     return undefined;
   }
-  const { chromium } = await import("playwright-core");
   const { editorId } = emu.control.createDesign(BENCH_KEY, { name: "Bench" });
   const home = await makeHome(emu.baseUrl, editorId);
-  const profile = await mkdtemp(join(tmpdir(), "mpsync-bench-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const { context, close: closeBrowser } = await launchChromium("mpsync-bench-chromium-");
   const env = { ...home.env, HOME: home.home, MPSYNC_PREVIEW_CACHE: join(home.home, ".preview-cache") };
   const waiters = [];
   let lastSeen = "";
@@ -121,8 +107,7 @@ export async function benchPreview(emu, { saves, starts, log }) {
     );
     return result;
   } finally {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
+    await closeBrowser();
     await home.remove();
   }
 }

@@ -13,8 +13,8 @@ import { pullFolder, withFolderIfFree } from "./folder.js";
 
 /** How far a pull got. */
 export interface PullProgress {
-  /** The folder being pulled now. */
-  dir: string | undefined;
+  /** The folder being pulled now, as lines name it (config/mappings.ts `folderLabel`). */
+  label: string | undefined;
   done: number;
   total: number;
   /** Folders finished before it. */
@@ -23,7 +23,7 @@ export interface PullProgress {
 
 /** A fresh progress record. */
 export function newPullProgress(): PullProgress {
-  return { dir: undefined, done: 0, total: 0, finished: [] };
+  return { label: undefined, done: 0, total: 0, finished: [] };
 }
 
 /** A pull's summary with how long it took (the totals line says it). */
@@ -61,7 +61,7 @@ async function timedPull(runtime: Runtime, mapping: Mapping, sync: DesignSync, o
   const started = runtime.clock.monotonic();
   const view = options.view?.();
   const tracked = options.progress;
-  if (tracked !== undefined) Object.assign(tracked, { dir: mapping.dir, done: 0, total: 0 });
+  if (tracked !== undefined) Object.assign(tracked, { label: mapping.label, done: 0, total: 0 });
   const progress = (done: number, total: number): void => {
     if (tracked !== undefined) Object.assign(tracked, { done, total });
     view?.update(done, total);

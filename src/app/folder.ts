@@ -73,7 +73,7 @@ async function openAndRun<T>(
     editorId = sync.editorId;
     return await work(sync);
   } catch (err) {
-    throw namingFolder(err, mapping.dir, editorId);
+    throw namingFolder(err, mapping.label, editorId);
   } finally {
     await lock?.release();
   }
@@ -85,10 +85,10 @@ async function openAndRun<T>(
  * it, with its code and hint (exit codes and --json depend on them); the error itself is its
  * `cause`, unchanged.
  */
-export function namingFolder(err: unknown, dir: string, editorId: string | undefined): unknown {
-  if (!(err instanceof MpsyncError) || err.message.startsWith(`${dir}:`) || err.message.startsWith(`${dir} `)) return err;
+export function namingFolder(err: unknown, label: string, editorId: string | undefined): unknown {
+  if (!(err instanceof MpsyncError) || err.message.startsWith(`${label}:`) || err.message.startsWith(`${label} `)) return err;
   const design = err instanceof ApiError && editorId !== undefined ? ` (design ${editorId})` : "";
-  return new ContextError(`${dir}${design}`, err);
+  return new ContextError(`${label}${design}`, err);
 }
 
 /**

@@ -63,7 +63,7 @@ async function syncLocked(runtime: Runtime, mapping: Mapping, request: OneShotRe
   const { kind, dryRun, emit } = request;
   // A dry run changes nothing, so it may look while the daemon holds the folder.
   return withFolder(runtime, mapping, { command: `mpsync ${kind}`, lock: !dryRun, emit }, async (sync) => {
-    const report = await runCycle(runtime, sync, request);
+    const report = await runCycle(runtime, sync, mapping.label, request);
     if (!dryRun) await pruneOldBackups(runtime, mapping);
     await commitAfterCycle(runtime, mapping, sync.editorId, report, emit, (p) => sync.baseText(p));
     // A push dry run also says which secret-looking files stay home.
@@ -72,7 +72,12 @@ async function syncLocked(runtime: Runtime, mapping: Mapping, request: OneShotRe
   });
 }
 
-async function runCycle(runtime: Runtime, sync: DesignSync, { kind, dryRun, force, progress, view }: OneShotRequest): Promise<CycleReport | undefined> {
+async function runCycle(
+  runtime: Runtime,
+  sync: DesignSync,
+  label: string,
+  { kind, dryRun, force, progress, view }: OneShotRequest,
+): Promise<CycleReport | undefined> {
   // `pull` only brings remote changes in: local edits wait for push or watch (README, "How sync works").
   if (kind === "pull") {
     const bar = view.pull();
@@ -94,8 +99,8 @@ async function runCycle(runtime: Runtime, sync: DesignSync, { kind, dryRun, forc
   // Never synced: there is no base to tell a push from a pull, and push writes no local file
   // but the merge of one it pushes. The first sync is a pull (or init --force).
   if (sync.state.artifactId === undefined) {
-    throw new MpsyncError("USAGE", `${sync.dir} was never synced: nothing was pushed`, {
-      hint: `run mpsync pull ${sync.dir} first (local files are kept and listed as waiting to be pushed), then mpsync push`,
+    throw new MpsyncError("USAGE", `${label} was never synced: nothing was pushed`, {
+      hint: `run mpsync pull ${label} first (local files are kept and listed as waiting to be pushed), then mpsync push`,
     });
   }
   const changed = await sync.localChangeSet();

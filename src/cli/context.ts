@@ -11,8 +11,8 @@ export interface CliIo {
   argv: string[];
   cwd: string;
   env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   /** Subscribes to SIGINT/SIGTERM/SIGHUP; returns an unsubscribe function. */
   onSignal(signal: "SIGINT" | "SIGTERM" | "SIGHUP", handler: () => void): () => void;
@@ -54,7 +54,10 @@ export function contextFor(io: CliIo, command: Command): CommandContext {
     configPath: flags.config,
     logFile: flags.logFile,
     // JSON log records only with --json or in --log-file; a person reads lines, not JSON.
-    logDestination: flags.json === true || flags.logFile !== undefined ? undefined : createHumanLogDestination(io.stderr, { verbose: flags.verbose === true }),
+    logDestination:
+      flags.json === true || flags.logFile !== undefined
+        ? undefined
+        : createHumanLogDestination(io.stderr, { verbose: flags.verbose === true, folder: (dir) => out.folder(dir) }),
     logLevel: flags.verbose === true ? "debug" : flags.quiet === true ? "error" : undefined,
     // A person reads folders as paths from where they stand (`demo-design`, not the config's
     // `../demo-design`); JSON keeps `dir` as written in .syncrc.
@@ -71,9 +74,9 @@ export function contextFor(io: CliIo, command: Command): CommandContext {
  * One design mapped into several folders of one .syncrc: each folder pushes its own edits over
  * the others' and pulls theirs back. Said once per command (init refuses to add such a mapping).
  */
-export function warnSharedDesigns(out: Output, mappings: readonly { dir: string; design: string }[]): void {
+export function warnSharedDesigns(out: Output, mappings: readonly { design: string; label: string }[]): void {
   const byDesign = new Map<string, string[]>();
-  for (const m of mappings) byDesign.set(m.design.trim(), [...(byDesign.get(m.design.trim()) ?? []), m.dir]);
+  for (const m of mappings) byDesign.set(m.design.trim(), [...(byDesign.get(m.design.trim()) ?? []), m.label]);
   for (const [design, dirs] of byDesign) {
     if (dirs.length < 2) continue;
     out.warn(

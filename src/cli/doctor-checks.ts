@@ -12,6 +12,7 @@ import type { LoadedConfig, ResolvedDesign } from "../config/load-config.js";
 import { credentialsPath } from "../config/paths.js";
 import { ConfigMissingError } from "../config/config-error.js";
 import { backupsDirOf, describeBackups, measureBackups } from "../local/backup-retention.js";
+import { folderLabel } from "../config/mappings.js";
 import { isLockHolderAlive, readFolderLock } from "../state/lock.js";
 import { STATE_DIR_NAME } from "../state/state-store.js";
 import { describeError } from "../sync/describe-error.js";
@@ -41,9 +42,10 @@ export async function runDoctorChecks(ctx: CommandContext): Promise<DoctorCheck[
   const key = await checkKey(ctx, checks);
   checks.push(...(await checkService(ctx.runtime.baseUrl(), key, () => ctx.runtime.clock.now())));
   for (const design of config?.config.designs ?? []) {
-    checks.push(...(await checkFolder(design)));
+    const label = folderLabel(design.root, ctx.io.cwd);
+    checks.push(...(await checkFolder(design, label)));
     const backups = await measureBackups(backupsDirOf(design.root));
-    checks.push(pass(`backups ${design.dir}`, describeBackups(backups, config?.config.keepBackupsDays ?? 0)));
+    checks.push(pass(`backups ${label}`, describeBackups(backups, config?.config.keepBackupsDays ?? 0)));
   }
   return checks;
 }
@@ -149,23 +151,23 @@ function clockCheck(res: HttpResponse, receivedAt: number, latencyMs: number): D
   );
 }
 
-/** Existence, writability, lock and state of one mapped folder. */
-export async function checkFolder(design: ResolvedDesign): Promise<DoctorCheck[]> {
+/** Existence, writability, lock and state of one mapped folder, named by `label` (config/mappings.ts `folderLabel`). */
+export async function checkFolder(design: ResolvedDesign, label: string): Promise<DoctorCheck[]> {
   const info = await stat(design.root).catch(() => undefined);
-  if (info === undefined) return [fail(`folder ${design.dir}`, `${design.root} does not exist`, "run mpsync pull to create it, or fix its dir in .syncrc")];
-  if (!info.isDirectory()) return [fail(`folder ${design.dir}`, `${design.root} is not a folder`, "fix its dir in .syncrc")];
+  if (info === undefined) return [fail(`folder ${label}`, `${design.root} does not exist`, "run mpsync pull to create it, or fix its dir in .syncrc")];
+  if (!info.isDirectory()) return [fail(`folder ${label}`, `${design.root} is not a folder`, "fix its dir in .syncrc")];
   const writable = await access(design.root, constants.W_OK).then(
     () => true,
     () => false,
   );
   const folder = writable
-    ? pass(`folder ${design.dir}`, `${design.root} exists and is writable`)
-    : fail(`folder ${design.dir}`, `${design.root} is not writable`, `chmod u+w ${design.root}`);
-  return [folder, await lockCheck(design), await stateCheck(design)];
+    ? pass(`folder ${label}`, `${design.root} exists and is writable`)
+    : fail(`folder ${label}`, `${design.root} is not writable`, `chmod u+w ${design.root}`);
+  return [folder, await lockCheck(design, label), await stateCheck(design, label)];
 }
 
-async function lockCheck(design: ResolvedDesign): Promise<DoctorCheck> {
-  const name = `lock ${design.dir}`;
+async function lockCheck(design: ResolvedDesign, label: string): Promise<DoctorCheck> {
+  const name = `lock ${label}`;
   try {
     const holder = await readFolderLock(design.root);
     if (holder === undefined) return pass(name, "free");
@@ -176,8 +178,8 @@ async function lockCheck(design: ResolvedDesign): Promise<DoctorCheck> {
   }
 }
 
-async function stateCheck(design: ResolvedDesign): Promise<DoctorCheck> {
-  const name = `state ${design.dir}`;
+async function stateCheck(design: ResolvedDesign, label: string): Promise<DoctorCheck> {
+  const name = `state ${label}`;
   const file = join(design.root, STATE_DIR_NAME, "state.json");
   let text: string;
   try {

@@ -9,10 +9,13 @@ import { PROGRESS_MIN_FILES } from "./render-plan.js";
 import type { CommandContext } from "./context.js";
 import { EXIT } from "./exit-codes.js";
 
-/** Notices and halts from the engine become warnings on stderr. */
+/**
+ * Notices from the engine become warnings on stderr. A halt is not one of them: every command
+ * that passes this sink renders its summary (render-plan.ts), which says the halt and what to do.
+ */
 export function warnSink(ctx: CommandContext): EventSink {
   return (e) => {
-    if (e.event === "notice" || e.event === "halted") ctx.out.warn(`${e.dir}: ${e.message}`);
+    if (e.event === "notice") ctx.out.warn(`${ctx.out.folder(e.dir)}: ${e.message}`);
   };
 }
 

@@ -13,10 +13,10 @@ export const EXIT_INTERRUPTED = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /** "web after 120 of 3,000 files" (or just "web" before the first file). */
 export function describeProgress(p: PullProgress): string {
-  if (p.dir === undefined) return "before anything was written";
+  if (p.label === undefined) return "before anything was written";
   const files = p.total > 0 ? ` after ${p.done.toLocaleString("en-US")} of ${p.total.toLocaleString("en-US")} files` : "";
   const finished = p.finished.length > 0 ? ` (${p.finished.join(", ")} finished)` : "";
-  return `in ${p.dir}${files}${finished}`;
+  return `in ${p.label}${files}${finished}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import { declareFileCommands } from "./declare/files.js";
 import { declareSetupCommands } from "./declare/setup.js";
 import { declareSyncCommands } from "./declare/sync.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
+import { helpWidth, wrapHelp } from "./help-wrap.js";
 
 /** Builds the program with every command declared (`exit` receives the exit code of the command that runs). */
 export function buildProgram(io: CliIo, exit: ExitHolder): Command {
@@ -29,17 +30,23 @@ export function buildProgram(io: CliIo, exit: ExitHolder): Command {
     .version(packageVersion(), "-V, --version", "print the version of mpsync")
     .showSuggestionAfterError(true)
     .exitOverride()
+    // Help (and commander's errors) fit the terminal: src/cli/help-wrap.ts.
     .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeOut: (s) => io.stdout.write(wrapHelp(s, helpWidth(io.stdout))),
+      writeErr: (s) => io.stderr.write(wrapHelp(s, helpWidth(io.stderr))),
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
     })
     .addHelpText(
       "after",
       `
 Examples:
-  $ mpsync init my-design --design https://www.magicpatterns.com/c/abc123   map a folder and pull
-  $ mpsync watch                                                            two-way sync until Ctrl-C
-  $ mpsync prompt "make the header sticky" --wait                           ask for a change, then pull it
+  $ mpsync init my-design --design https://www.magicpatterns.com/c/abc123
+      map a folder and pull
+  $ mpsync watch
+      two-way sync until Ctrl-C
+  $ mpsync prompt "make the header sticky" --wait
+      ask for a change, then pull it
 
 Exit codes: 0 ok, 1 failure, 2 usage or config error, 3 authentication or access,
 4 out of credits, 5 unresolved conflicts remain.`,

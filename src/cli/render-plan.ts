@@ -52,7 +52,11 @@ export function renderPlan(out: Output, s: CycleSummary & { dir: string }, dryRu
   }
 }
 
-/** "pulled 3,000 files, pushed 2, 1 conflict" (what a long list adds up to). */
+/**
+ * "pulled 3,000 files, pushed 2 files, 1 conflict resolved" (what a long list adds up to). A
+ * conflict merged or settled by onConflict is counted apart from one left with markers: only
+ * the second waits for the person (and makes exit code 5).
+ */
 export function totalsLine(s: CycleSummary, dryRun: boolean): string {
   const parts: string[] = [];
   const add = (n: number, done: string, would: string, noun = "file"): void => {
@@ -61,7 +65,15 @@ export function totalsLine(s: CycleSummary, dryRun: boolean): string {
   add(s.pulled.length, "pulled", "would pull");
   add(s.removed.length, "removed", "would remove");
   add(s.pushed.length, "pushed", "would push");
-  if (s.conflicts.length > 0) parts.push(`${count(s.conflicts.length)} conflict${s.conflicts.length === 1 ? "" : "s"}`);
+  const conflicts = (n: number, what: string): void => {
+    if (n > 0) parts.push(`${count(n)} conflict${n === 1 ? "" : "s"}${what}`);
+  };
+  const left = s.conflicts.filter((p) => s.unresolvedConflicts.includes(p)).length;
+  if (dryRun) conflicts(s.conflicts.length, "");
+  else {
+    conflicts(s.conflicts.length - left, " resolved");
+    conflicts(left, " left with markers");
+  }
   return parts.join(", ");
 }
 

@@ -56,7 +56,7 @@ export function selectMappings(all: readonly Mapping[], dirs: readonly string[],
     const found = all.find((m) => m.root === abs || m.dir === trimmed || m.dir.replace(/\/+$/, "") === trimmed);
     if (found === undefined) {
       throw new MpsyncError("USAGE", `${wanted} is not a mapped folder in ${configPath}`, {
-        hint: `mapped: ${all.map((m) => m.dir).join(", ")}`,
+        hint: `mapped: ${all.map((m) => m.label).join(", ")}`,
       });
     }
     return found;

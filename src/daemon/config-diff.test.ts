@@ -3,8 +3,9 @@ import { syncrcSchema } from "../config/schema.js";
 import type { ResolvedConfig } from "../config/load-config.js";
 import { describeReload, planReload, type MappingRef } from "./config-diff.js";
 
-const web: MappingRef = { dir: "web", design: "aaaaaaaaaaaaaaaaaaaaaa", root: "/p/web" };
-const docs: MappingRef = { dir: "docs", design: "bbbbbbbbbbbbbbbbbbbbbb", root: "/p/docs" };
+// Labels as the daemon's working directory /p/site sees them: the line names folders by them, not by dir.
+const web: MappingRef = { dir: "web", design: "aaaaaaaaaaaaaaaaaaaaaa", root: "/p/web", label: "../web" };
+const docs: MappingRef = { dir: "docs", design: "bbbbbbbbbbbbbbbbbbbbbb", root: "/p/docs", label: "../docs" };
 
 function config(over: Record<string, unknown> = {}, designs: MappingRef[] = [web]): ResolvedConfig {
   // Parsed for its defaults; the mappings are the test's (planReload takes them as given).
@@ -15,19 +16,19 @@ function config(over: Record<string, unknown> = {}, designs: MappingRef[] = [web
 describe("planReload", () => {
   it.each<[string, ResolvedConfig, MappingRef[], string | undefined]>([
     ["nothing changed", config(), [web], undefined],
-    ["a new mapping starts", config({}, [web, docs]), [web, docs], "reloaded .syncrc: started docs"],
-    ["a removed mapping stops", config({}, []), [], "reloaded .syncrc: stopped web"],
+    ["a new mapping starts", config({}, [web, docs]), [web, docs], "reloaded .syncrc: started ../docs"],
+    ["a removed mapping stops", config({}, []), [], "reloaded .syncrc: stopped ../web"],
     [
       "another design in the same folder restarts it",
       config({}, [{ ...web, design: "cccccccccccccccccccccc" }]),
       [{ ...web, design: "cccccccccccccccccccccc" }],
-      "reloaded .syncrc: restarted the sync of web to apply its design",
+      "reloaded .syncrc: restarted the sync of ../web to apply its design",
     ],
     [
       "a folder setting restarts every running folder",
       config({ git: { commitOnPull: true }, debounceMs: 500 }),
       [web],
-      "reloaded .syncrc: restarted the sync of web to apply debounceMs, git.commitOnPull",
+      "reloaded .syncrc: restarted the sync of ../web to apply debounceMs, git.commitOnPull",
     ],
     [
       "poll interval and concurrency apply in place",

@@ -10,6 +10,8 @@ export interface MappingRef {
   dir: string;
   design: string;
   root: string;
+  /** How the reload's line names it (config/mappings.ts `folderLabel`). */
+  label: string;
 }
 
 /** Settings a folder's worker reads when it starts: applied by restarting its sync (flush first). */
@@ -57,7 +59,7 @@ export function planReload<M extends MappingRef>(before: ResolvedConfig, after: 
 /** The one line a reload prints, or undefined when it changed nothing. */
 export function describeReload(plan: ReloadPlan): string | undefined {
   const parts: string[] = [];
-  const dirs = (ms: readonly MappingRef[]): string => ms.map((m) => m.dir).join(", ");
+  const dirs = (ms: readonly MappingRef[]): string => ms.map((m) => m.label).join(", ");
   if (plan.start.length > 0) parts.push(`started ${dirs(plan.start)}`);
   if (plan.stop.length > 0) parts.push(`stopped ${dirs(plan.stop)}`);
   if (plan.restart.length > 0) {

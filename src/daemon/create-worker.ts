@@ -58,6 +58,7 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
   const logger = runtime.logger().child({ dir: mapping.dir });
   const worker = new DesignWorker({
     dir: mapping.dir,
+    label: mapping.label,
     sync,
     client,
     emit: wiring.emit,

@@ -44,9 +44,9 @@ export class DesignWorker {
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
     this.#cycles = new WorkerCycles(options);
-    this.#lock = new LockWatch(options.dir, options.lockHeld);
+    this.#lock = new LockWatch(options.label, options.lockHeld);
     this.#cfg = {
-      dir: options.dir,
+      label: options.label,
       publishOnPush: options.publishOnPush,
       remoteCheckMs: options.remoteCheckMs ?? DEFAULT_REMOTE_CHECK_MS,
       retry: options.retry ?? CYCLE_BACKOFF,
@@ -136,11 +136,11 @@ export class DesignWorker {
    * circuit breakers (`mpsync pull --force` handed over). Resolves with what came of it.
    */
   async syncNow(options: { force?: boolean } = {}): Promise<SyncNowOutcome> {
-    let outcome: SyncNowOutcome = { ok: false, code: "STOPPED", message: `sync of ${this.#o.dir} has stopped` };
+    let outcome: SyncNowOutcome = { ok: false, code: "STOPPED", message: "its sync has stopped" };
     await this.#enqueue(async () => {
       if (this.#loop.stopped) return;
       if (this.#loop.paused) {
-        outcome = { ok: false, code: "PAUSED", message: `${this.#o.dir} is paused: run mpsync resume first` };
+        outcome = { ok: false, code: "PAUSED", message: "paused: run mpsync resume first" };
         return;
       }
       const ran = this.#cycles.fullSyncs;
@@ -149,15 +149,13 @@ export class DesignWorker {
       try {
         await this.#send({ type: "sync-now" });
       } catch (err) {
-        outcome = { ok: false, code: errorCode(err), message: `${this.#o.dir}: ${describeError(err)}` };
+        outcome = { ok: false, code: errorCode(err), message: describeError(err) };
         throw err;
       } finally {
         this.#cycles.forceNext = false;
       }
       if (this.#cycles.fullSyncs === ran) {
-        const why = this.#loop.generating
-          ? `${this.#o.dir}: the design is generating; it syncs when idle`
-          : `${this.#o.dir}: a git operation holds the repository; it syncs when git is done`;
+        const why = this.#loop.generating ? "the design is generating; it syncs when idle" : "a git operation holds the repository; it syncs when git is done";
         outcome = { ok: false, code: this.#loop.generating ? "GENERATING" : "GIT_BUSY", message: why };
         return;
       }
@@ -289,7 +287,7 @@ export class DesignWorker {
   #onFailure(err: unknown): Promise<void> {
     this.#o.logger.debug({ err }, "cycle failed");
     const random = this.#o.random ?? Math.random;
-    const { code, message } = describeFailure(err, this.#o.dir);
+    const { code, message } = describeFailure(err, this.#o.label);
     return this.#send({ type: "failed", failure: classifyFailure(err), code, message, jitter: random() }, { err });
   }
 }

@@ -6,14 +6,14 @@ import { MpsyncError } from "../core/errors.js";
 
 /** One folder's lock, as the status polls of its worker see it. */
 export class LockWatch {
-  readonly #dir: string;
+  readonly #label: string;
   readonly #lockHeld: (() => Promise<boolean>) | undefined;
   /** Status polls in a row that found the folder's lock gone (two stop the design). */
   #misses = 0;
 
   /** `lockHeld` undefined: nothing to look at (the lock is taken as held). */
-  constructor(dir: string, lockHeld: (() => Promise<boolean>) | undefined) {
-    this.#dir = dir;
+  constructor(label: string, lockHeld: (() => Promise<boolean>) | undefined) {
+    this.#label = label;
     this.#lockHeld = lockHeld;
   }
 
@@ -30,7 +30,7 @@ export class LockWatch {
     if (!held) {
       // `.mpsync/` was removed (or the lock taken over): another process may now sync this
       // folder, and two daemons on one folder is what the lock exists to prevent.
-      throw new MpsyncError("FOLDER_LOCKED", `the lock of ${this.#dir} (.mpsync/lock) vanished or changed owner while mpsync ran`, {
+      throw new MpsyncError("FOLDER_LOCKED", `the lock of ${this.#label} (.mpsync/lock) vanished or changed owner while mpsync ran`, {
         hint: "restart mpsync watch for this folder",
       });
     }

@@ -10,8 +10,8 @@ import type { FailureClass } from "../sync/failure.js";
 
 /** The loop's settings (from .syncrc). */
 export interface LoopConfig {
-  /** The folder as written in .syncrc (messages name it). */
-  dir: string;
+  /** The folder as the daemon's lines name it (config/mappings.ts `folderLabel`). */
+  label: string;
   publishOnPush: boolean;
   /** How often an idle design's remote contents are read (in-place edits move no id). */
   remoteCheckMs: number;

@@ -52,7 +52,7 @@ export class WatchDaemon {
   readonly #o: WatchDaemonOptions;
   readonly #running = new Map<string, Running>();
   /** Folders that stopped for good since the last start or reload, with why. */
-  #stopped: { dir: string; err: unknown }[] = [];
+  #stopped: { label: string; err: unknown }[] = [];
   #stopping = false;
   /** The last reload was refused: the next good one is said even when it changes nothing. */
   #reloadRefused = false;
@@ -224,7 +224,7 @@ export class WatchDaemon {
 
   async #startFailed(mapping: Mapping, err: unknown, lock: FolderLock | undefined): Promise<void> {
     await lock?.release();
-    this.#stopped.push({ dir: mapping.dir, err });
+    this.#stopped.push({ label: mapping.label, err });
     this.#o.emit({ event: "error", dir: mapping.dir, code: errorCode(err), message: `${describeError(err)}; ${mapping.label} is not synced` });
     if (classifyFailure(err) === "fatal") this.#fatal(err);
     this.#o.runtime.logger().debug({ err }, "start failed");
@@ -239,7 +239,7 @@ export class WatchDaemon {
 
   /** A worker stopped itself (its error event is out): release its folder; none left ends the daemon. */
   async #onStopped(mapping: Mapping, err: unknown): Promise<void> {
-    this.#stopped.push({ dir: mapping.dir, err });
+    this.#stopped.push({ label: mapping.label, err });
     const r = this.#running.get(mapping.root);
     if (r === undefined) return;
     this.#running.delete(mapping.root);
@@ -253,7 +253,7 @@ export class WatchDaemon {
     const last = this.#stopped.at(-1)?.err;
     // The exit code is the last cause's (403: 3); a stop with no coded cause is a failure.
     const code: ErrorCode = last instanceof MpsyncError ? last.code : "INTERNAL";
-    const why = this.#stopped.map((s) => `${s.dir}: ${s.err instanceof MpsyncError ? s.err.code : describeError(s.err)}`).join(", ");
+    const why = this.#stopped.map((s) => `${s.label}: ${s.err instanceof MpsyncError ? s.err.code : describeError(s.err)}`).join(", ");
     return new MpsyncError(code, `watch stopped: no folder left to sync${why === "" ? "" : ` (${why})`}`, {
       cause: last,
       hint: "fix the cause named above, then start mpsync watch again",

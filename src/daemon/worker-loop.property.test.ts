@@ -10,7 +10,7 @@ import type { DesignStatus } from "../api/schemas.js";
 import type { FailureClass } from "../sync/failure.js";
 import { initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
-const cfg: LoopConfig = { dir: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
+const cfg: LoopConfig = { label: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
 const PATHS = ["a.ts", "b.ts", "lib/c.ts", "d.css"];
 
 type Move =

@@ -15,7 +15,7 @@ import {
   type LoopState,
 } from "./worker-loop.js";
 
-const cfg: LoopConfig = { dir: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
+const cfg: LoopConfig = { label: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
 const NOW = 1_000_000;
 
 function state(over: Partial<LoopState> = {}): LoopState {
@@ -299,11 +299,11 @@ describe("worker loop: status answers", () => {
       { lastErrorCode: undefined },
     ],
     [
-      "the service answers again after a 5xx outage: said as the outage was (the network was never down)",
+      "the service answers after answering 5xx: not said as back online, this machine never was offline",
       { lastErrorCode: "SERVER_ERROR", failures: 2 },
       status(),
       ["set-status", "emit", "clear-error", "cycle"],
-      ["notice: service available again: sync resumed"],
+      ["notice: the service answers again: sync resumed"],
       { lastErrorCode: undefined },
     ],
     [
@@ -349,12 +349,12 @@ describe("worker loop: a cycle's end", () => {
       { lastErrorCode: undefined },
     ],
     [
-      "service available again after a 5xx outage",
+      "the service answers again after 5xx answers",
       { lastErrorCode: "SERVER_ERROR" },
       cfg,
       { type: "cycle-done", full: false, report: undefined, hadPersistedError: true, now: NOW },
       ["emit", "clear-error"],
-      ["notice: service available again: sync resumed"],
+      ["notice: the service answers again: sync resumed"],
       { lastErrorCode: undefined },
     ],
     [

@@ -7,7 +7,7 @@
  */
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs } from "../scheduling/backoff.js";
-import { OFFLINE_CODES, outagePrefix, recoveryPrefix } from "../sync/failure.js";
+import { OFFLINE_CODES, outageOverPrefix, outagePrefix } from "../sync/failure.js";
 import type { Effect, LoopConfig, LoopEvent, LoopState, Step } from "./loop-state.js";
 
 /** An unchanged status is persisted at most this often. */
@@ -163,8 +163,10 @@ function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {
 function backOnline(step: Step): Step {
   const s = step.state;
   if (!OFFLINE_CODES.has(s.lastErrorCode)) return step;
-  const message = `${recoveryPrefix(s.lastErrorCode)}sync resumed`;
-  step.effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message } }, { do: "clear-error" });
+  step.effects.push(
+    { do: "emit", event: { event: "notice", code: "RESUMED", message: `${outageOverPrefix(s.lastErrorCode)}sync resumed` } },
+    { do: "clear-error" },
+  );
   return { state: { ...s, lastErrorCode: undefined }, effects: step.effects };
 }
 
@@ -176,7 +178,7 @@ function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>
   // `mpsync status` must not show an error after sync resumed.
   if (s.lastErrorCode !== undefined || e.hadPersistedError) {
     if (s.lastErrorCode !== undefined) {
-      const back = s.lastErrorCode === DISK_FULL ? "the disk has space again: " : recoveryPrefix(s.lastErrorCode);
+      const back = OFFLINE_CODES.has(s.lastErrorCode) ? outageOverPrefix(s.lastErrorCode) : s.lastErrorCode === DISK_FULL ? "the disk has space again: " : "";
       effects.push({ do: "emit", event: { event: "notice", code: "RESUMED", message: `${back}sync resumed` } });
     }
     next = { ...next, lastErrorCode: undefined };
@@ -212,7 +214,7 @@ function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: 
       return {
         state: { ...s, stopped: true },
         effects: [
-          { do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.dir} stopped` } },
+          { do: "emit", event: { event: "error", code: e.code, message: `${e.message}; sync of ${cfg.label} stopped` } },
           { do: "halt" },
           { do: "close-source" },
           { do: "stopped" },

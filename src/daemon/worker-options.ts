@@ -10,7 +10,10 @@ import type { ChangeSourceHandle } from "../sync/ports.js";
 
 /** What a worker needs; wired by the composition root. */
 export interface DesignWorkerOptions {
+  /** As written in .syncrc: the `dir` of every event. */
   dir: string;
+  /** How the daemon's lines name the folder (config/mappings.ts `folderLabel`). */
+  label: string;
   sync: DesignSync;
   client: V3Client;
   emit: EventSink;

@@ -35,4 +35,15 @@ describe("human log lines: no JSON on a terminal", () => {
     expect(written[0]).not.toContain("INFO");
     expect(written[0]).not.toContain("waitedMs=");
   });
+
+  it("names a record's folder as the events' lines do (its label), in both forms", () => {
+    const label = (dir: string): string => (dir === "../web" ? "web" : dir);
+    const line = JSON.stringify({ level: 30, time: Date.UTC(2026, 10, 22, 14, 3, 7), dir: "../web", msg: "reloaded .syncrc" });
+    expect(renderLogLineAsEvent(line, label)).toMatch(/^\d\d:\d\d:\d\d web notice {4}reloaded \.syncrc$/);
+    const written: string[] = [];
+    const logger = createLogger({ level: "info", destination: createHumanLogDestination({ write: (t) => written.push(t) }, { verbose: true, folder: label }) });
+    logger.info({ dir: "../web" }, "reloaded .syncrc");
+    expect(written[0]).toContain("INFO   web  reloaded .syncrc");
+    expect(written[0]).not.toContain("../web");
+  });
 });

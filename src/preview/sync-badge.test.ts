@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nextSyncState, type BadgeInput, type SyncState } from "./sync-badge.js";
+import { outagePrefix } from "../sync/failure.js";
+import { nextSyncState, syncBadgeLabel, type BadgeInput, type SyncState } from "./sync-badge.js";
 
 const ev = (event: string, message = "", code?: string): BadgeInput => ({ kind: "event", event, message, code });
 
@@ -14,8 +15,12 @@ describe("nextSyncState", () => {
     ["conflict", { kind: "saved" }, "conflict"],
     ["conflict", ev("pushed"), "synced"],
     ["pushing", ev("error", "offline: the service cannot be reached; retrying in 2 s", "NETWORK"), "offline"],
-    // By code, not by the message's words.
-    ["pushing", ev("error", "the service answered 503; retrying", "SERVER_ERROR"), "offline"],
+    // By code, not by the message's words; a 5xx is the service's trouble, as the terminal says.
+    ["pushing", ev("error", "the service answered 503; retrying", "SERVER_ERROR"), "unavailable"],
+    ["pushing", ev("error", "timed out", "TIMEOUT"), "offline"],
+    ["unavailable", { kind: "saved" }, "unavailable"],
+    ["unavailable", ev("notice", "the service answers again: sync resumed", "RESUMED"), "synced"],
+    ["unavailable", ev("error", "offline: the service cannot be reached", "NETWORK"), "offline"],
     ["pushing", ev("error", "offline-looking words but a path error", "EACCES"), "pushing"],
     ["offline", { kind: "saved" }, "offline"],
     ["offline", { kind: "cycle-end" }, "offline"],
@@ -27,5 +32,22 @@ describe("nextSyncState", () => {
     ["synced", ev("pulled"), "synced"],
   ])("%s + %j -> %s", (state, input, next) => {
     expect(nextSyncState(state, input)).toBe(next);
+  });
+});
+
+describe("syncBadgeLabel: an outage is named as the terminal's line names it", () => {
+  it.each<[string, SyncState]>([
+    ["NETWORK", "offline"],
+    ["TIMEOUT", "offline"],
+    ["SERVER_ERROR", "unavailable"],
+  ])("%s", (code, state) => {
+    expect(nextSyncState("synced", ev("error", "", code))).toBe(state);
+    expect(`${syncBadgeLabel(state)}: `).toBe(outagePrefix(code));
+  });
+
+  it("words for the other states", () => {
+    expect(syncBadgeLabel("unavailable")).toBe("service unavailable");
+    expect(syncBadgeLabel("attention")).toBe("needs attention");
+    expect(syncBadgeLabel("synced")).toBe("synced");
   });
 });

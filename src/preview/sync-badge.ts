@@ -1,18 +1,22 @@
 /**
  * The page's sync badge as a pure function of the daemon's events: synced, pushing (a save
- * the daemon has not sent yet), conflict, offline, generating, needs attention.
+ * the daemon has not sent yet), conflict, offline or service unavailable (sync/failure.ts
+ * `outageOf`, the terminal's rule and words), generating, needs attention.
  */
-import { OFFLINE_CODES } from "../sync/failure.js";
+import { OUTAGE_WORDS, outageOf, type Outage } from "../sync/failure.js";
 
 /** What the badge shows. */
-export type SyncState = "starting" | "synced" | "pushing" | "conflict" | "offline" | "generating" | "attention";
+export type SyncState = "starting" | "synced" | "pushing" | "conflict" | Outage | "generating" | "attention";
 
 /** What moves the badge: a daemon event, a save seen by the preview, or the end of a cycle. */
 export type BadgeInput = { kind: "event"; event: string; code?: string | undefined; message: string } | { kind: "saved" } | { kind: "cycle-end" };
 
+const isOutage = (state: SyncState): state is Outage => Object.hasOwn(OUTAGE_WORDS, state);
+
 /** The badge after `input`. */
 export function nextSyncState(state: SyncState, input: BadgeInput): SyncState {
-  if (input.kind === "saved") return state === "offline" || state === "conflict" || state === "attention" ? state : "pushing";
+  // A save waits behind an outage, a conflict or a halt: the badge keeps saying why.
+  if (input.kind === "saved") return isOutage(state) || state === "conflict" || state === "attention" ? state : "pushing";
   if (input.kind === "cycle-end") return state === "pushing" ? "synced" : state;
   switch (input.event) {
     case "ready":
@@ -21,7 +25,7 @@ export function nextSyncState(state: SyncState, input: BadgeInput): SyncState {
     case "idle":
       return "synced";
     case "notice":
-      return input.code === "RESUMED" && state === "offline" ? "synced" : state;
+      return input.code === "RESUMED" && isOutage(state) ? "synced" : state;
     case "conflict":
       return "conflict";
     case "generating":
@@ -29,8 +33,22 @@ export function nextSyncState(state: SyncState, input: BadgeInput): SyncState {
     case "halted":
       return "attention";
     case "error":
-      return OFFLINE_CODES.has(input.code) ? "offline" : state;
+      return outageOf(input.code) ?? state;
     default:
       return state;
   }
+}
+
+const OTHER_LABELS: Readonly<Record<Exclude<SyncState, Outage>, string>> = {
+  starting: "starting",
+  synced: "synced",
+  pushing: "pushing",
+  conflict: "conflict",
+  generating: "generating",
+  attention: "needs attention",
+};
+
+/** The badge's words for `state`: an outage is named as the terminal names it. */
+export function syncBadgeLabel(state: SyncState): string {
+  return isOutage(state) ? OUTAGE_WORDS[state].name : OTHER_LABELS[state];
 }

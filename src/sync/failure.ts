@@ -22,23 +22,39 @@ export function classifyFailure(err: unknown): FailureClass {
   return "retry";
 }
 
-/** Codes of a service that cannot be reached or answers 5xx (see outagePrefix and recoveryPrefix). */
-export const OFFLINE_CODES: ReadonlySet<string | undefined> = new Set(["NETWORK", "TIMEOUT", "SERVER_ERROR"]);
-
 /**
- * How an outage's first line begins: "offline: " when this machine cannot reach the service
- * (NETWORK, TIMEOUT), "service unavailable: " when the service answers 5xx (the network is
- * fine: a user is not sent to their wifi), "" for any other failure.
+ * The two outages: `offline`, this machine cannot reach the service (NETWORK, TIMEOUT);
+ * `unavailable`, the service answers 5xx (the network is fine: a user is not sent to their
+ * wifi). Every line and badge that names an outage takes its words from here.
  */
-export function outagePrefix(code: string | undefined): string {
-  if (code === "SERVER_ERROR") return "service unavailable: ";
-  return OFFLINE_CODES.has(code) ? "offline: " : "";
+export type Outage = "offline" | "unavailable";
+
+const OUTAGE_OF_CODE: Readonly<Record<string, Outage>> = { NETWORK: "offline", TIMEOUT: "offline", SERVER_ERROR: "unavailable" };
+
+/** How an outage is named (the terminal's line, the preview's badge), and how its end is. */
+export const OUTAGE_WORDS: Readonly<Record<Outage, { name: string; over: string }>> = {
+  offline: { name: "offline", over: "back online" },
+  unavailable: { name: "service unavailable", over: "the service answers again" },
+};
+
+/** Codes of an outage, either kind (said again when it clears; see outagePrefix). */
+export const OFFLINE_CODES: ReadonlySet<string | undefined> = new Set(Object.keys(OUTAGE_OF_CODE));
+
+/** The outage a failure's code is, or undefined for any other failure. */
+export function outageOf(code: string | undefined): Outage | undefined {
+  return code === undefined ? undefined : OUTAGE_OF_CODE[code];
 }
 
-/** How the line that ends an outage begins, worded like the outage's first line (see outagePrefix). */
-export function recoveryPrefix(code: string | undefined): string {
-  if (code === "SERVER_ERROR") return "service available again: ";
-  return OFFLINE_CODES.has(code) ? "back online: " : "";
+/** How an outage's first line begins ("offline: ", "service unavailable: "); "" for any other failure. */
+export function outagePrefix(code: string | undefined): string {
+  const outage = outageOf(code);
+  return outage === undefined ? "" : `${OUTAGE_WORDS[outage].name}: `;
+}
+
+/** How the line that ends an outage begins ("back online: ", "the service answers again: "); "" for any other failure. */
+export function outageOverPrefix(code: string | undefined): string {
+  const outage = outageOf(code);
+  return outage === undefined ? "" : `${OUTAGE_WORDS[outage].over}: `;
 }
 
 /** File-system codes of a full disk (or a spent quota). */

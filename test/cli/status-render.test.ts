@@ -50,6 +50,12 @@ describe("renderStatus", () => {
     expect(down).not.toContain("in sync");
   });
 
+  it("dates a state it shows, never 'state unknown' (the age was of a status the line does not show)", () => {
+    const down = printed({ state: "unknown", statusAgeSec: 50, serviceError: "the service could not be reached: connection refused" });
+    expect(down.split("\n")[0]).toBe("web  abc  state unknown  v3");
+    expect(printed({ state: "idle", statusAgeSec: 50 }).split("\n")[0]).toBe("web  abc  idle, as of 50s ago  v3");
+  });
+
   it("names what is left out by design on one line, and still says in sync", () => {
     const text = printed({ notSynced: [{ path: "node_modules", reason: "a symbolic link", needsAttention: false }] });
     expect(text).toContain("left out by design (links, special and binary files never sync) (1): node_modules");

@@ -27,7 +27,7 @@ describe("the folder rule", () => {
 
   it("a name that maps nothing is a usage error listing the mapped folders", () => {
     expect(() => selectMappings(all, ["api"], home, `${home}/.syncrc`)).toThrow(
-      expect.objectContaining({ code: "USAGE", message: `api is not a mapped folder in ${home}/.syncrc`, hint: "mapped: web, web/admin, docs/" }),
+      expect.objectContaining({ code: "USAGE", message: `api is not a mapped folder in ${home}/.syncrc`, hint: "mapped: web, web/admin, docs" }),
     );
   });
 });

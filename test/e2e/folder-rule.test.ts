@@ -119,3 +119,69 @@ describe("input as people type it", () => {
     expect(ok.stdout).toContain("saved to");
   });
 });
+
+describe("a folder is named by its path from where the command runs", () => {
+  // .syncrc maps "site" and "fresh" (relative to the config's folder); the commands run in a
+  // subfolder beside them, where both are "../site" and "../fresh".
+  let w: E2eWorld;
+  let sub: string;
+  let site: string;
+  beforeAll(async () => {
+    w = await startWorld({ compileCheck: false });
+    site = seedDesign(w).editorId;
+    await w.writeSyncrc({
+      designs: [
+        { dir: "site", design: site },
+        { dir: "fresh", design: seedDesign(w).editorId },
+      ],
+      pollIntervalSec: 0.05,
+    });
+    sub = join(w.cwd, "sub");
+    await mkdir(sub, { recursive: true });
+    expect((await w.run(["pull", "site"])).code).toBe(0);
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("push of a folder never synced: the line and its hint name it so it can be pasted back", async () => {
+    const r = await w.run(["push", "../fresh"], { cwd: sub });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("../fresh was never synced: nothing was pushed");
+    expect(r.stderr).toContain("run mpsync pull ../fresh first");
+    expect(r.stderr).not.toMatch(/(^|[^./])fresh was never synced/);
+  });
+
+  it("doctor and a folder that maps nothing name folders from here", async () => {
+    const doctor = await w.run(["doctor"], { cwd: sub });
+    expect(doctor.stdout).toContain("folder ../site:");
+    expect(doctor.stdout).toContain("lock ../site:");
+    expect(doctor.stdout).toContain("state ../site:");
+    expect(doctor.stdout).not.toMatch(/(folder|lock|state) site:/);
+    const wrong = await w.run(["pull", "nowhere"], { cwd: sub });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("mapped: ../site, ../fresh");
+  });
+
+  it("init names the folder it mapped from here; --json keeps dir as .syncrc has it", async () => {
+    const other = seedDesign(w).editorId;
+    const r = await w.run(["init", "../other", "--design", other], { cwd: sub });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`mapped ../other to ${other}`);
+    const again = await w.run(["init", "../other2", "--design", other, "--json"], { cwd: sub });
+    expect(again.code).toBe(2);
+    expect(w.readJson<{ error: { message: string } }>(again.stdout).error.message).toContain(`is already mapped to ../other in`);
+    const json = await w.run(["status", "../other", "--json"], { cwd: sub });
+    expect(w.readJson<{ designs: { dir: string }[] }>(json.stdout).designs.map((d) => d.dir)).toEqual(["other"]);
+  });
+
+  it("watch whose folder stops says so with the folder's path from here, to its last line", async () => {
+    w.emulator.control.failNext({ method: "GET", path: new RegExp(`/designs/${site}/status$`) }, { status: 404 }, 1000);
+    const r = await w.run(["watch", "../site"], { cwd: sub });
+    expect(r.code).toBe(1);
+    const all = r.stdout + r.stderr;
+    expect(all).toContain("sync of ../site stopped");
+    expect(all).toContain("watch stopped: no folder left to sync (../site: NOT_FOUND)");
+    expect(all).not.toMatch(/sync of site stopped|\(site: /);
+  });
+});

@@ -84,7 +84,10 @@ describe("an emptied folder", () => {
     for (const name of await readdir(site())) if (name !== ".mpsync") await rm(site(name), { recursive: true, force: true });
     const halted = await world.run(["pull"]);
     expect(halted.code).toBe(1);
-    expect(halted.stderr + halted.stdout).toContain("needs attention");
+    // Said once, with what to do (the summary), not again as a warning above it.
+    expect((halted.stderr + halted.stdout).match(/needs attention/g)).toHaveLength(1);
+    expect(halted.stdout).toContain("needs attention: the mapped folder was emptied");
+    expect(halted.stdout).toContain("run mpsync pull --force once you have checked");
     const forced = await world.run(["pull", "--force"]);
     expect(forced.code).toBe(0);
     const remote = world.emulator.control.getFiles(editorId);

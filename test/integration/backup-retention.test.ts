@@ -67,7 +67,7 @@ const quietView: OneShotView = {
 
 async function pullOnce(): Promise<void> {
   const [mapping] = await h.runtime.mappings([]);
-  const progress = { dir: undefined, done: 0, total: 0, finished: [] };
+  const progress = { label: undefined, done: 0, total: 0, finished: [] };
   await syncOnce(h.runtime, mapping!, { kind: "pull", dryRun: false, force: false, emit: h.emit, progress, view: quietView });
 }
 

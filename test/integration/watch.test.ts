@@ -161,7 +161,7 @@ describe("watch", () => {
     await until(async () => (await lastErrorCode()) === undefined, 5000, "lastError cleared");
     // One line for the outage, one when it ends: never a line per retry.
     expect(h.events.filter((e) => e.event === "error")).toHaveLength(1);
-    expect(h.events.filter((e) => codeOf(e) === "RESUMED").map((e) => e.message)).toEqual(["service available again: sync resumed"]);
+    expect(h.events.filter((e) => codeOf(e) === "RESUMED").map((e) => e.message)).toEqual(["the service answers again: sync resumed"]);
   });
 
   it("after an outage, a retried push before any status poll says the service is back before pushed", async () => {
@@ -176,7 +176,7 @@ describe("watch", () => {
     await h.waitForEvent((e) => e.event === "pushed", { timeoutMs: 15_000 });
     expect(h.emu.control.countRequests((e) => e.path.endsWith("/status"))).toBe(polls);
     const said = h.events.filter((e) => e.event === "pushed" || codeOf(e) === "RESUMED").map((e) => e.message);
-    expect(said).toEqual(["service available again: sync resumed", "pushed 1 file"]);
+    expect(said).toEqual(["the service answers again: sync resumed", "pushed 1 file"]);
   });
 
   it("halts the design on a mass delete and leaves every file in place", async () => {

@@ -64,7 +64,7 @@ else
     }
 
     it("renders the scaffold: index.tsx mounted into #root, Tailwind classes applied, the sync badge shown", async () => {
-      const { page } = await open();
+      const { w, page } = await open();
       await page.waitForSelector("#root h1");
       const style = await page.evaluate(() => {
         const h1 = document.querySelector("h1")!;
@@ -77,6 +77,11 @@ else
       });
       expect(style).toEqual({ text: "Preview test", weight: "700", size: "30px", bg: "rgb(249, 250, 251)" });
       expect(await page.locator("mpsync-badge").getAttribute("data-state")).toBe("starting");
+      // A 5xx answer: the badge names it as the terminal's line does, not as this machine offline.
+      w.preview.syncEvent({ event: "error", code: "SERVER_ERROR", message: "service unavailable: the service answered 503; retrying" });
+      // The shadow root holds the badge's style, then its words.
+      await page.waitForFunction(() => document.querySelector("mpsync-badge")?.shadowRoot?.textContent?.endsWith("mpsync: service unavailable") === true);
+      expect(await page.locator("mpsync-badge").getAttribute("data-state")).toBe("unavailable");
     });
 
     it("a saved stylesheet applies without a reload; a saved component shows with its new Tailwind class", async () => {

@@ -4,27 +4,12 @@
  * CI=true, where .ci/run installs it), instead of passing silently.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { it } from "vitest";
+import { CHROMIUM, launchChromium } from "../../scripts/chromium.mjs";
 
-/** The browser the tests drive. */
-export const CHROMIUM = process.env["MPSYNC_CHROMIUM"] ?? "/usr/bin/chromium";
 /** True when it is installed. */
 export const HAS_BROWSER = existsSync(CHROMIUM);
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** A headless Chromium with a fresh profile. */
 export interface TestBrowser {
@@ -32,17 +17,10 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Starts Chromium with a fresh --user-data-dir (removed at close). */
+/** Starts Chromium (scripts/chromium.mjs: its path and flags) with a fresh --user-data-dir, removed at close. */
 export async function launchBrowser(): Promise<TestBrowser> {
-  const profile = await mkdtemp(join(tmpdir(), "mpsync-chromium-"));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
-  return {
-    newPage: () => context.newPage(),
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+  const { context, close } = await launchChromium("mpsync-chromium-");
+  return { newPage: () => context.newPage(), close };
 }
 
 /** The one test a browser suite has when there is no browser: a line saying so (a failure on CI). */

@@ -37,12 +37,13 @@ export async function runSync(ctx: CommandContext, dirs: string[]): Promise<numb
   for (const mapping of await ctx.runtime.mappings(dirs)) {
     const reply = await sendControl(mapping.root, { op: "sync" });
     if (reply !== undefined) {
-      if (reply.summary === undefined) refused.push({ dir: mapping.dir, code: reply.code ?? "FAILED", message: `${mapping.label}: ${reply.message}` });
+      if (reply.code === "PAUSED") refused.push(pausedRefusal(mapping));
+      else if (reply.summary === undefined) refused.push({ dir: mapping.dir, code: reply.code ?? "FAILED", message: `${mapping.label}: ${reply.message}` });
       else outcomes.push({ ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, by: "daemon", message: `${mapping.label} ${reply.message}` });
       continue;
     }
     if (await isPaused(mapping)) {
-      refused.push({ dir: mapping.dir, code: "PAUSED", message: `${mapping.label} is paused: run mpsync resume first` });
+      refused.push(pausedRefusal(mapping));
       continue;
     }
     outcomes.push(await syncHereShown(ctx, mapping));
@@ -56,6 +57,11 @@ export async function runSync(ctx: CommandContext, dirs: string[]): Promise<numb
   });
   if (refused.length > 0 || outcomes.some((o) => o.halted !== undefined)) return EXIT.failure;
   return outcomes.some((o) => o.unresolvedConflicts.length > 0) ? EXIT.conflicts : EXIT.ok;
+}
+
+/** A paused folder's refusal, whether the daemon or this command found it paused. */
+function pausedRefusal(mapping: Mapping): { dir: string; code: string; message: string } {
+  return { dir: mapping.dir, code: "PAUSED", message: `${mapping.label} is paused: run mpsync resume first` };
 }
 
 /** No daemon: the full two-way cycle here, after the design is idle. */

@@ -36,7 +36,8 @@ export async function runEmulator(ctx: CommandContext, flags: EmulatorFlags): Pr
   try {
     ctx.out.result("emulator", { ok: true, baseUrl: emulator.baseUrl }, () => {
       ctx.out.success(`emulator listening on ${ctx.out.c.bold(emulator.baseUrl)}`);
-      ctx.out.info(ctx.out.c.dim(`  export MPSYNC_BASE_URL=${emulator.baseUrl}   (Ctrl-C stops it)`));
+      // A line a person pastes into a shell: what follows the command is a shell comment.
+      ctx.out.info(ctx.out.c.dim(`  export MPSYNC_BASE_URL=${emulator.baseUrl}   # Ctrl-C stops the emulator`));
     });
     await untilSignal(ctx.io);
   } finally {

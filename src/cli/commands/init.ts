@@ -42,7 +42,7 @@ export function runInit(ctx: CommandContext, dir: string | undefined, flags: Ini
 /** How far an init got, for the line Ctrl-C prints. */
 interface InitStage {
   created?: Design | undefined;
-  mapped?: { dir: string; editorId: string; configPath: string } | undefined;
+  mapped?: { label: string; editorId: string; configPath: string } | undefined;
   progress: PullProgress;
 }
 
@@ -60,7 +60,7 @@ function describeInitStage(ctx: CommandContext, dir: string, stage: InitStage): 
   const { mapped, created } = stage;
   if (mapped !== undefined) {
     const where = displayPath(mapped.configPath, ctx.io.cwd);
-    return `${mapped.dir} is mapped to ${mapped.editorId} in ${where}, but its pull stopped ${describeProgress(stage.progress)}; run "mpsync pull ${mapped.dir}" to finish (or remove the mapping from ${where} to undo)`;
+    return `${mapped.label} is mapped to ${mapped.editorId} in ${where}, but its pull stopped ${describeProgress(stage.progress)}; run "mpsync pull ${mapped.label}" to finish (or remove the mapping from ${where} to undo)`;
   }
   if (created !== undefined) {
     return `design ${created.editorId} was created (${created.editorUrl}) but not mapped: nothing was written; run "mpsync init ${dir} --design ${created.editorId}" to map and pull it`;
@@ -71,22 +71,24 @@ function describeInitStage(ctx: CommandContext, dir: string, stage: InitStage): 
 async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, stage: InitStage): Promise<number> {
   checkFlags(flags);
   const root = resolve(ctx.io.cwd, dir);
+  const label = folderLabel(root, ctx.io.cwd);
   const target = await configTarget(ctx);
-  refuseMapped(target.loaded, root);
+  refuseMapped(target.loaded, root, ctx.io.cwd);
   if (flags.force !== true) await refuseNonEmpty(root, dir);
 
   const { editorId, created, noVersion } = await obtainDesign(ctx, flags, stage);
-  refuseMappedDesign(target.loaded, editorId, flags.design);
+  refuseMappedDesign(target.loaded, editorId, flags.design, ctx.io.cwd);
   const written = await writeMapping(ctx, target, dir, root, editorId);
-  stage.mapped = { dir: written.dir, editorId, configPath: written.path };
-  ctx.out.success(`mapped ${written.dir} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
+  stage.mapped = { label, editorId, configPath: written.path };
+  ctx.out.labelFolders([{ dir: written.dir, label }]);
+  ctx.out.success(`mapped ${label} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
   if (noVersion) {
     ctx.out.result(
       "init",
       { ok: false, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pull: undefined },
       () => {
-        ctx.out.warn(`the design's first generation ended without a version: nothing to pull yet into ${written.dir}`);
-        ctx.out.info(ctx.out.c.dim(`next: mpsync prompt "..." --dir ${written.dir} --wait`));
+        ctx.out.warn(`the design's first generation ended without a version: nothing to pull yet into ${label}`);
+        ctx.out.info(ctx.out.c.dim(`next: mpsync prompt "..." --dir ${label} --wait`));
       },
     );
     return EXIT.failure;
@@ -96,13 +98,13 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
   // then it pulls the design, and init has nothing left to do.
   const { pull: summary, pulledBy } = await pullMappedIfFree(
     ctx.runtime,
-    { dir: written.dir, design: editorId, root, label: folderLabel(root, ctx.io.cwd) },
+    { dir: written.dir, design: editorId, root, label },
     "mpsync init",
     shownPull(ctx, { send: flags.force === true, progress: stage.progress }),
   );
   if (summary === undefined) {
     ctx.out.result("init", { ok: true, dir: written.dir, editorId, config: { path: written.path, created: written.created }, design: created, pulledBy }, () =>
-      ctx.out.info(`${written.dir} is synced by ${pulledBy ?? "another mpsync process"}: it pulls the design`),
+      ctx.out.info(`${label} is synced by ${pulledBy ?? "another mpsync process"}: it pulls the design`),
     );
     return EXIT.ok;
   }
@@ -137,15 +139,15 @@ async function configTarget(ctx: CommandContext): Promise<ConfigTarget> {
   return { path: loaded?.path, loaded };
 }
 
-function refuseMapped(loaded: LoadedConfig | undefined, root: string): void {
+function refuseMapped(loaded: LoadedConfig | undefined, root: string, cwd: string): void {
   for (const d of loaded?.config.designs ?? []) {
     if (d.root === root) {
-      throw new MpsyncError("USAGE", `${d.dir} is already mapped to ${d.design} in ${loaded?.path ?? ".syncrc"}`, {
+      throw new MpsyncError("USAGE", `${folderLabel(d.root, cwd)} is already mapped to ${d.design} in ${loaded?.path ?? ".syncrc"}`, {
         hint: "run mpsync pull to update it, or pick another folder",
       });
     }
     if (isInside(root, d.root) || isInside(d.root, root)) {
-      throw new MpsyncError("USAGE", `${root} overlaps the mapped folder ${d.dir}: mapped folders must not nest`);
+      throw new MpsyncError("USAGE", `${folderLabel(root, cwd)} overlaps the mapped folder ${folderLabel(d.root, cwd)}: mapped folders must not nest`);
     }
   }
 }
@@ -154,12 +156,16 @@ function refuseMapped(loaded: LoadedConfig | undefined, root: string): void {
  * One design in two folders of one .syncrc: each folder would push its own edits over the
  * other's and pull the other's back, a loop of conflicts. One folder per design.
  */
-function refuseMappedDesign(loaded: LoadedConfig | undefined, editorId: string, given: string | undefined): void {
+function refuseMappedDesign(loaded: LoadedConfig | undefined, editorId: string, given: string | undefined, cwd: string): void {
   const same = loaded?.config.designs.find((d) => d.design.trim() === editorId || (given !== undefined && d.design.trim() === given));
   if (same === undefined) return;
-  throw new MpsyncError("USAGE", `design ${editorId} is already mapped to ${same.dir} in ${loaded?.path ?? ".syncrc"}: one folder per design`, {
-    hint: "two folders of one design push over each other; work in that folder, or use another .syncrc for a second copy",
-  });
+  throw new MpsyncError(
+    "USAGE",
+    `design ${editorId} is already mapped to ${folderLabel(same.root, cwd)} in ${loaded?.path ?? ".syncrc"}: one folder per design`,
+    {
+      hint: "two folders of one design push over each other; work in that folder, or use another .syncrc for a second copy",
+    },
+  );
 }
 
 async function refuseNonEmpty(root: string, dir: string): Promise<void> {

@@ -29,7 +29,7 @@ export async function runPublish(ctx: CommandContext, dirs: string[], flags: { a
   if (dirs.length === 0 && mappings.length > 1 && flags.all !== true) {
     // Publishing moves each design's active version: several at once only when asked.
     throw new MpsyncError("USAGE", `${mappings.length} designs are mapped here: name the folders to publish, or pass --all`, {
-      hint: `mpsync publish ${mappings.map((m) => m.dir).join(" ")}`,
+      hint: `mpsync publish ${mappings.map((m) => m.label).join(" ")}`,
     });
   }
   for (const mapping of mappings) {
@@ -78,12 +78,12 @@ function renderOutcomes(ctx: CommandContext, outcomes: PublishOutcome[]): void {
     if (o.error === undefined) {
       // Only the service's own list says what it compiled; a warning means it did not check.
       const compiled = o.warning !== undefined ? `; ${o.warning}` : o.compiledFiles === undefined ? "" : `, ${o.compiledFiles} files compiled`;
-      ctx.out.success(`${c.bold(o.dir)} published${o.previewUrl === undefined ? "" : ` ${o.previewUrl}`}${compiled}`);
+      ctx.out.success(`${c.bold(ctx.out.folder(o.dir))} published${o.previewUrl === undefined ? "" : ` ${o.previewUrl}`}${compiled}`);
     } else if (o.error.compiler !== undefined) {
-      ctx.out.info(`${c.red("✗")} ${c.bold(o.dir)} does not compile:`);
+      ctx.out.info(`${c.red("✗")} ${c.bold(ctx.out.folder(o.dir))} does not compile:`);
       for (const line of o.error.compiler.split("\n")) ctx.out.info(`  ${line}`);
     } else {
-      ctx.out.info(`${c.red("✗")} ${c.bold(o.dir)}: ${o.error.message}`);
+      ctx.out.info(`${c.red("✗")} ${c.bold(ctx.out.folder(o.dir))}: ${o.error.message}`);
     }
   }
 }

@@ -4,7 +4,7 @@
  * let it be pushed: a running watch sends it, else the next push or sync does.
  */
 import { readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
 import { MpsyncError } from "../../core/errors.js";
 import { hasConflictMarkers } from "../../core/markers.js";
 import { backupLocalFile, writeLocalFile } from "../../local/local-fs.js";
@@ -58,7 +58,7 @@ export async function runResolve(ctx: CommandContext, paths: string[], flags: Re
     if (resolved.length === 0) ctx.out.info("no file holds conflict markers: nothing to resolve");
     for (const r of resolved) {
       const when = r.conflictAt === undefined ? "" : ` of ${new Date(r.conflictAt).toISOString()}`;
-      ctx.out.success(`${r.dir}/${r.path}: kept ${side === "ours" ? "your side" : "the service's side"} of the conflict${when}`);
+      ctx.out.success(`${posix.join(ctx.out.folder(r.dir), r.path)}: kept ${side === "ours" ? "your side" : "the service's side"} of the conflict${when}`);
       if (r.backedUpTo !== undefined) ctx.out.info(ctx.out.c.dim(`  the file it replaced is in ${relative(ctx.io.cwd, r.backedUpTo)}`));
       ctx.out.info(ctx.out.c.dim(watched.has(r.dir) ? "  the running mpsync watch syncs it" : "  send it with mpsync push, or mpsync sync"));
     }

@@ -28,11 +28,12 @@ export function renderStatus(out: Output, reports: DesignStatusReport[]): void {
                 ? c.yellow("no version yet")
                 : c.dim("state unknown");
     // A live daemon polls all the time but saves an unchanged status once a minute: its age
-    // would mislead. Without one, the age says how old the last known status is.
+    // would mislead. Without one, the age says how old the last known status is; beside "state
+    // unknown" it would date a state the line does not show.
     const age =
       r.daemon !== undefined
         ? c.dim(", watched")
-        : r.statusAgeSec === undefined || r.statusAgeSec === 0
+        : r.statusAgeSec === undefined || r.statusAgeSec === 0 || r.state === "unknown"
           ? ""
           : c.dim(`, as of ${formatDuration(r.statusAgeSec * 1000)} ago`);
     const paused = r.paused === undefined ? "" : `  ${c.yellow("paused")}`;

@@ -8,6 +8,7 @@ import { idleWaitView } from "../wait-view.js";
 import { syncOnce, type OneShotSummary, type OneShotView } from "../../app/one-shot.js";
 import { describeProgress, untilInterrupted } from "../interrupt.js";
 import { newPullProgress, type PullProgress } from "../../app/folder-pull.js";
+import { warnSink } from "../folder-pull.js";
 
 interface OneShotFlags {
   dryRun?: boolean;
@@ -40,14 +41,15 @@ async function runOneShot(ctx: CommandContext, dirs: string[], flags: OneShotFla
 async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneShotFlags, kind: "pull" | "push", progress: PullProgress): Promise<number> {
   const results: (OneShotSummary & { elapsedMs: number })[] = [];
   const events: SyncEvent[] = [];
+  const warn = warnSink(ctx);
   const emit = (e: SyncEvent): void => {
     events.push(e);
-    if (e.event === "notice" || e.event === "halted") ctx.out.warn(`${e.dir}: ${e.message}`);
+    warn(e);
   };
   for (const mapping of await ctx.runtime.mappings(dirs)) {
     try {
       const started = ctx.runtime.clock.monotonic();
-      Object.assign(progress, { dir: mapping.dir, done: 0, total: 0 });
+      Object.assign(progress, { label: mapping.label, done: 0, total: 0 });
       const one = await syncOnce(ctx.runtime, mapping, {
         kind,
         dryRun: flags.dryRun === true,
@@ -56,7 +58,7 @@ async function runOneShotWork(ctx: CommandContext, dirs: string[], flags: OneSho
         progress,
         view: oneShotView(ctx),
       });
-      progress.finished.push(mapping.dir);
+      progress.finished.push(mapping.label);
       results.push({ ...one, elapsedMs: ctx.runtime.clock.monotonic() - started });
     } catch (err) {
       // A design with no version yet (first generation running) is not a failure: nothing to do.

@@ -40,7 +40,8 @@ loopback address (the emulator) a status poll every second. A design already map
 Examples:
   $ mpsync init web --design https://www.magicpatterns.com/c/abc123
   $ mpsync init web --create --name "Landing page"
-  $ mpsync init web --create --prompt "a pricing page with three tiers" --design-system "Acme"`,
+  $ mpsync init web --create --prompt "a pricing page with three tiers" \\
+      --design-system "Acme"`,
     )
     .action(run(async () => (await import("../commands/init.js")).runInit));
 
@@ -55,7 +56,8 @@ To mirror it into a folder afterwards: mpsync init DIR --design <editorId>
 
 Examples:
   $ mpsync create --name "Scratch"
-  $ mpsync create --prompt "a login form with social buttons" --image https://example.com/ref.png --wait
+  $ mpsync create --prompt "a login form with social buttons" \\
+      --image https://example.com/ref.png --wait
   $ mpsync create --template abc123 --design-system ds-0f3c... --json`,
     )
     .action(run(async () => (await import("../commands/create.js")).runCreate));

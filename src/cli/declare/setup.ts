@@ -11,7 +11,7 @@ export function declareSetupCommands(program: Command, { run, io, exit }: Declar
     .description("list the design systems available to your key (for --design-system)")
     .addHelpText(
       "after",
-      "\nExamples:\n  $ mpsync design-systems\n  $ mpsync create --design-system \"$(mpsync design-systems --json | jq -r '.designSystems[0].id')\"",
+      "\nExamples:\n  $ mpsync design-systems\n  $ mpsync create --design-system \\\n      \"$(mpsync design-systems --json | jq -r '.designSystems[0].id')\"",
     )
     .action(run(async () => (await import("../commands/lookup.js")).runDesignSystems));
 
@@ -95,7 +95,8 @@ accepted for a loopback address.
 
 Examples:
   $ mpsync emulator --port 4010 --data .emulator.json
-  $ MPSYNC_BASE_URL=http://127.0.0.1:4010/api MP_API_KEY=dev mpsync create --name Demo`,
+  $ MPSYNC_BASE_URL=http://127.0.0.1:4010/api MP_API_KEY=dev \\
+      mpsync create --name Demo`,
     )
     .action(run(async () => (await import("../commands/emulator.js")).runEmulator));
 }

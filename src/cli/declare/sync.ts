@@ -87,11 +87,14 @@ SIGINT/SIGTERM flush pending pushes for at most 10 s, then pending requests are 
 second signal exits at once (one that follows the first within 0.5 s, as when \`npm run\`
 passes on the terminal's Ctrl-C, counts as the same request). Edits not sent stay on disk
 and go out at the next start.
+
 A saved .syncrc is re-read without a signal (SIGHUP does the same): new mappings start,
 removed ones stop, running folders restart their sync to take changed settings, and one line
 says what changed (baseUrl and logLevel need watch restarted).
+
 A folder stops alone on a 403 or 404, or when its .mpsync/ is removed; when none is left,
 watch exits with one line saying why (exit 3 after a 403, else 1).
+
 With --json, stdout is a JSON Lines stream of events (${WATCH_EVENT_NAMES.slice(0, 4).join(", ")},
 ${WATCH_EVENT_NAMES.slice(4).join(", ")}),
 each as json-output.schema.json describes it; logs go to stderr.
