@@ -200,7 +200,9 @@ export class Runtime {
 
   /** Every mapping of .syncrc, wherever the command runs (a path may name a file of any of them). */
   async allMappings(): Promise<Mapping[]> {
-    return mappingsOf(await this.config(), this.options.cwd);
+    const all = mappingsOf(await this.config(), this.options.cwd);
+    this.options.onMappings?.(all);
+    return all;
   }
 
   /** The mapped folder the working directory is in (the deepest, when folders nest). */

@@ -131,9 +131,11 @@ describe("against a running watch", () => {
     await d.waitFor((e) => e.event === "conflict", { since });
     expect(await local("App.tsx")).toContain("<<<<<<< local");
     expect((await world.run(["status"])).code).toBe(5);
-    const r = await world.run(["resolve", "site/App.tsx", "--ours"]);
+    // Run inside the folder: the file is named from there (as typed), not from .syncrc's folder.
+    const r = await world.run(["resolve", "App.tsx", "--ours"], { cwd: site() });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("site/App.tsx: kept your side of the conflict");
+    expect(r.stdout).toContain("App.tsx: kept your side of the conflict");
+    expect(r.stdout).not.toContain("site/App.tsx");
     expect(r.stdout).toContain("the running mpsync watch syncs it");
     expect(await local("App.tsx")).toBe(APP.replace("Hello", "Hello from here"));
     await d.waitFor((e) => e.event === "pushed", { since });
