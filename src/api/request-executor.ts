@@ -163,7 +163,7 @@ export class RequestExecutor {
 
   #logAttempt(ctx: CallContext, attempt: number, started: number, outcome: number | string): void {
     this.#deps.logger.debug(
-      { endpoint: ctx.endpoint, url: ctx.request.url, attempt: attempt + 1, outcome, ms: this.#deps.clock.monotonic() - started },
+      { endpoint: ctx.endpoint, url: ctx.request.url, attempt: attempt + 1, outcome, ms: Math.round(this.#deps.clock.monotonic() - started) },
       "api request",
     );
   }

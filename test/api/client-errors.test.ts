@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
 import { sendJson, startTestServer, type TestServer } from "./http-test-server.js";
-import { EDITOR_ID, testClient } from "./client-fixtures.js";
+import { EDITOR_ID, STATUS_BODY, testClient } from "./client-fixtures.js";
+import { createLogger } from "../../src/log/logger.js";
 import { expireUndiciTimeouts } from "../support/undici-clock.js";
 
 let server: TestServer | undefined;
@@ -167,5 +168,22 @@ describe("network failures and timeouts", () => {
     await expect(call).rejects.toThrow("stop");
     await client.close();
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("the request log line (-v)", () => {
+  it("gives each attempt's duration in whole milliseconds", async () => {
+    server = await startTestServer((_req, res) => sendJson(res, 200, STATUS_BODY));
+    const lines: string[] = [];
+    const logger = createLogger({ level: "debug", destination: { write: (line: string) => void lines.push(line) } });
+    const client = testClient(server.baseUrl, { logger });
+    try {
+      await client.getStatus(EDITOR_ID);
+    } finally {
+      await client.close();
+    }
+    const records = lines.map((l) => JSON.parse(l) as { msg: string; ms?: number }).filter((r) => r.msg === "api request");
+    expect(records).toHaveLength(1);
+    expect(Number.isInteger(records[0]?.ms)).toBe(true);
   });
 });
