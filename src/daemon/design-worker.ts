@@ -7,7 +7,7 @@
  * an offline service loses nothing.
  */
 import type { DesignStatus } from "../api/schemas.js";
-import { errorCode, MpsyncError } from "../core/errors.js";
+import { errorCode } from "../core/errors.js";
 import { CYCLE_BACKOFF } from "../scheduling/backoff.js";
 import type { CycleReport } from "../sync/design-sync.js";
 import type { SyncEvent } from "../sync/events.js";
@@ -16,7 +16,8 @@ import { describeError } from "../sync/describe-error.js";
 import { classifyFailure, describeFailure } from "../sync/failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
-import { WorkerCycles } from "./worker-cycles.js";
+import { LockWatch } from "./lock-watch.js";
+import { cycleSummary, WorkerCycles } from "./worker-cycles.js";
 import { isPlainEffect, runPlainEffect, type EffectContext } from "./worker-effects.js";
 import type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
 
@@ -32,16 +33,19 @@ export class DesignWorker {
   readonly #abort = new AbortController();
   #loop: LoopState = initialLoopState();
   #chain: Promise<void> = Promise.resolve();
+  /** Tasks queued on the chain or running. */
+  #queued = 0;
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
-  /** Status polls in a row that found the folder's lock gone (two stop the design). */
-  #lockMisses = 0;
+  /** The folder lock, asked at each status answer (two misses in a row stop the design). */
+  readonly #lock: LockWatch;
   /** The cycles it runs, and what the next full sync may use. */
   readonly #cycles: WorkerCycles;
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
     this.#cycles = new WorkerCycles(options);
+    this.#lock = new LockWatch(options.lockHeld, options.dir);
     this.#cfg = {
       dir: options.dir,
       publishOnPush: options.publishOnPush,
@@ -174,7 +178,11 @@ export class DesignWorker {
   }
 
   #enqueue(task: () => Promise<void>): Promise<void> {
-    this.#chain = this.#chain.then(task).catch((err: unknown) => this.#onFailure(err));
+    this.#queued += 1;
+    this.#chain = this.#chain
+      .then(task)
+      .catch((err: unknown) => this.#onFailure(err))
+      .finally(() => void (this.#queued -= 1));
     return this.#chain;
   }
 
@@ -242,31 +250,24 @@ export class DesignWorker {
   }
 
   #cycleDone(full: boolean, report: CycleReport | undefined): Promise<void> {
-    const result = report?.result;
-    const summary =
-      report === undefined
-        ? undefined
-        : {
-            remoteNames: [...report.remoteNames],
-            pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0),
-            pushed: result?.pushed.length ?? 0,
-          };
-    const event: LoopEvent = {
-      type: "cycle-done",
-      full,
-      report: summary,
-      hadPersistedError: this.#o.sync.daemon.lastError !== undefined,
-      now: this.#o.clock.monotonic(),
-    };
-    return this.#send(event, { report });
+    const hadPersistedError = this.#o.sync.daemon.lastError !== undefined;
+    return this.#send({ type: "cycle-done", full, report: cycleSummary(report), hadPersistedError, now: this.#o.clock.monotonic() }, { report });
   }
 
   async #pollLoop(): Promise<void> {
     const { sync, client } = this.#o;
+    // A new version's read goes out as the answer arrives (WorkerCycles.readEarly), when no
+    // cycle is queued or running then nor once the poll is recorded.
+    const answered = async (): Promise<DesignStatus> => {
+      const status = await client.getStatus(sync.editorId);
+      if (this.#queued === 0 && !this.#loop.stopped && !this.#loop.paused && !this.#loop.waitingForGit) this.#cycles.readEarly(status);
+      return status;
+    };
     while (!this.#loop.stopped) {
       try {
-        const status = await this.#o.schedulePoll(sync.editorId, () => client.getStatus(sync.editorId), this.#abort.signal);
-        await this.#enqueue(() => this.#onStatus(status));
+        const status = await this.#o.schedulePoll(sync.editorId, answered, this.#abort.signal);
+        if (this.#queued > 0) this.#cycles.dropEarly();
+        await this.#enqueue(() => this.#onStatus(status).finally(() => this.#cycles.dropEarly()));
       } catch (err) {
         if (this.#loop.stopped) return;
         await this.#onFailure(err);
@@ -277,18 +278,7 @@ export class DesignWorker {
 
   async #onStatus(status: DesignStatus): Promise<void> {
     if (this.#loop.stopped) return;
-    const held = this.#o.lockHeld === undefined || (await this.#o.lockHeld());
-    this.#lockMisses = held ? 0 : this.#lockMisses + 1;
-    // One look can land inside `rm -rf` of the whole folder (its .mpsync/ gone, the folder not
-    // yet): a vanished folder is the breaker's case (halt and wait), so a second poll decides.
-    if (this.#lockMisses === 1) return;
-    if (!held) {
-      // `.mpsync/` was removed (or the lock taken over): another process may now sync this
-      // folder, and two daemons on one folder is what the lock exists to prevent.
-      throw new MpsyncError("FOLDER_LOCKED", `the lock of ${this.#o.dir} (.mpsync/lock) vanished or changed owner while mpsync ran`, {
-        hint: "restart mpsync watch for this folder",
-      });
-    }
+    if (!(await this.#lock.check())) return;
     const { status: folder, daemon } = this.#o.sync;
     this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
     await this.#send({
