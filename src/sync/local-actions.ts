@@ -28,6 +28,7 @@ export async function applyLocalAction(run: ExecutionRun, action: FileAction): P
       return;
     }
     case "remove-local": {
+      await run.journaled;
       await run.local.backup(action.path, run.stamp);
       if ((await run.local.removeIfUnchanged(action.path, action.expectLocal)) === "done") {
         result.bases.push({ path: action.path, hash: undefined });
@@ -91,10 +92,17 @@ function firstMarkerLine(text: string): number | undefined {
   return index < 0 ? undefined : index + 1;
 }
 
-/** Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile. */
+/**
+ * Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile.
+ * The backup (a copy) and the run's journal are made while the new text's temp file is written:
+ * the text takes the name only once both are done.
+ */
 async function writeLocal(run: ExecutionRun, rel: string, expect: string | undefined, text: string): Promise<boolean> {
-  if (expect !== undefined) await run.local.backup(rel, run.stamp);
-  const outcome = await run.local.replaceIfUnchanged(rel, expect, text);
+  const backedUp = expect === undefined ? undefined : run.local.backup(rel, run.stamp);
+  backedUp?.catch(() => undefined); // awaited below, whatever the replace did
+  const after = backedUp === undefined ? run.journaled : Promise.all([backedUp, run.journaled]);
+  const outcome = await run.local.replaceIfUnchanged(rel, expect, text, after === undefined ? undefined : { after });
+  await backedUp;
   if (outcome === "done") return true;
   (outcome === "blocked" ? run.result.blocked : run.result.changedMeanwhile).push(rel);
   return false;

@@ -174,6 +174,36 @@ describe("a save landing inside the check-then-replace window", () => {
   });
 });
 
+// A pull's write prepares (temp file) while its journal and backup are made, and publishes after them.
+describe("a replace that waits for a journal before it publishes", () => {
+  it("writes its temp file first and takes the name only once the journal is done", async () => {
+    await writeFile(join(root, "a.ts"), "v1");
+    const atGate: string[][] = [];
+    // A thenable: awaited by the writer exactly when it reaches the gate.
+    const journal = {
+      then(resolve: () => void) {
+        void Promise.all([readdir(root), read("a.ts")]).then(([names, text]) => {
+          atGate.push([text, ...names.filter((n) => n.endsWith(".mpsync.tmp")).map(() => "temp")]);
+          resolve();
+        });
+      },
+    } as Promise<void>;
+    expect(await replaceIfUnchanged(root, "a.ts", hashContent("v1"), "v2", { after: journal })).toBe("written");
+    expect(atGate).toEqual([["v1", "temp"]]);
+    expect(await read("a.ts")).toBe("v2");
+  });
+
+  it("a journal that failed: the write fails, the file stays, no temp file is left", async () => {
+    await writeFile(join(root, "a.ts"), "v1");
+    const failed = Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+    failed.catch(() => undefined);
+    await expect(replaceIfUnchanged(root, "a.ts", hashContent("v1"), "v2", { after: failed })).rejects.toMatchObject({ code: "ENOSPC" });
+    await expect(replaceIfUnchanged(root, "b.ts", undefined, "new", { after: failed })).rejects.toMatchObject({ code: "ENOSPC" });
+    expect(await read("a.ts")).toBe("v1");
+    expect(await readdir(root)).toEqual(["a.ts"]);
+  });
+});
+
 describe("replaceIfUnchanged", () => {
   it("writes when the file still has the expected hash", async () => {
     await writeFile(join(root, "a.ts"), "v1");
