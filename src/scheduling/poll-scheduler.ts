@@ -99,7 +99,11 @@ export class PollScheduler {
           for (;;) {
             signal?.throwIfAborted();
             const shared = await this.#answerOf(editorId);
-            const fresh = shared !== undefined && shared.at > Math.max(seenAt ?? floor, floor) && this.#clock.now() - shared.at < this.#intervalMs;
+            // An answer recorded "in the future" (the wall clock set back since, or another
+            // machine's file) is never fresh: the ledger keeps the latest time, so it would come
+            // back after every poll of ours and name an old version again (a pull back and forth).
+            const age = shared === undefined ? -1 : this.#clock.now() - shared.at;
+            const fresh = shared !== undefined && shared.at > Math.max(seenAt ?? floor, floor) && age >= 0 && age < this.#intervalMs;
             const value = fresh ? accept(shared.answer) : undefined;
             if (fresh && value !== undefined) {
               seenAt = shared.at;

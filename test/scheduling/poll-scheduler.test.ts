@@ -152,6 +152,28 @@ describe("PollScheduler.follow: watchers sharing one design's poll limit", () =>
     expect((await second).version).toBe(2);
   });
 
+  it("a wall clock set back 2 h: the answer recorded before (now 'in the future') is never heard again", async () => {
+    const fake = createFakeClock();
+    let skew = 0;
+    const clock = { ...fake, now: () => fake.now() + skew };
+    const scheduler = new PollScheduler({ intervalMs: 1000, clock, ledger: createMemoryPollLedger() });
+    const follower = scheduler.follow("d", asAnswer);
+    let fetched = 0;
+    const fetch = (): Promise<Answer> => Promise.resolve({ version: ++fetched, at: clock.now() });
+    expect((await follower.next(fetch)).version).toBe(1);
+    skew = -2 * 3600_000;
+    // The daemon soak (seed 41): the stored answer (the newest by its time) came back as fresh
+    // every other poll, and the folder flipped between an old version and the new one, a
+    // backup folder each time, until the disk was full.
+    const heard: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const next = follower.next(fetch);
+      await elapse(fake, 2100);
+      heard.push((await next).version);
+    }
+    expect(heard).toEqual([2, 3, 4, 5]);
+  });
+
   it("two folders on one design in one process: each hears every interval, from one poll per interval (poll() alone: every two)", async () => {
     for (const mode of ["follow", "poll"] as const) {
       const clock = createFakeClock();
