@@ -135,7 +135,7 @@ describe("PollScheduler.follow: watchers sharing one design's poll limit", () =>
 
   const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - (times[i] ?? 0));
 
-  it("a wall clock set back 2 h: the next answer comes within two intervals, not 2 h later", async () => {
+  it("a wall clock set back 2 h: each next answer comes within two intervals, not 2 h later, and the one recorded before never again", async () => {
     const fake = createFakeClock();
     let skew = 0;
     // The wall clock moves with `skew`; sleeps and the monotonic clock do not.
@@ -146,25 +146,10 @@ describe("PollScheduler.follow: watchers sharing one design's poll limit", () =>
     const fetch = (): Promise<Answer> => Promise.resolve({ version: ++fetched, at: clock.now() });
     await follower.next(fetch);
     skew = -2 * 3600_000;
-    const second = follower.next(fetch);
-    // Its own interval, then one more: the poll recorded 2 h "in the future" waits one interval (never more).
-    await elapse(fake, 2100);
-    expect((await second).version).toBe(2);
-  });
-
-  it("a wall clock set back 2 h: the answer recorded before (now 'in the future') is never heard again", async () => {
-    const fake = createFakeClock();
-    let skew = 0;
-    const clock = { ...fake, now: () => fake.now() + skew };
-    const scheduler = new PollScheduler({ intervalMs: 1000, clock, ledger: createMemoryPollLedger() });
-    const follower = scheduler.follow("d", asAnswer);
-    let fetched = 0;
-    const fetch = (): Promise<Answer> => Promise.resolve({ version: ++fetched, at: clock.now() });
-    expect((await follower.next(fetch)).version).toBe(1);
-    skew = -2 * 3600_000;
-    // The daemon soak (seed 41): the stored answer (the newest by its time) came back as fresh
-    // every other poll, and the folder flipped between an old version and the new one, a
-    // backup folder each time, until the disk was full.
+    // Its own interval, then one more: the poll recorded 2 h "in the future" waits one interval
+    // (never more). And the answer recorded then is not fresh: the ledger keeps the latest time,
+    // so it came back after every poll (the daemon soak, seed 41, heard 2, 1, 3, 1 and pulled
+    // an old version and the new one in turn, a backup folder each time, until the disk was full).
     const heard: number[] = [];
     for (let i = 0; i < 4; i++) {
       const next = follower.next(fetch);
