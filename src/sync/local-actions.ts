@@ -101,6 +101,9 @@ async function writeLocal(run: ExecutionRun, rel: string, expect: string | undef
   const backedUp = expect === undefined ? undefined : run.local.backup(rel, run.stamp);
   backedUp?.catch(() => undefined); // awaited below, whatever the replace did
   const after = backedUp === undefined ? run.journaled : Promise.all([backedUp, run.journaled]);
+  // A replace refused at its first check never reaches the gate: a failed journal must not
+  // then be an unhandled rejection (it fails the cycle in run-plan.ts).
+  after?.catch(() => undefined);
   const outcome = await run.local.replaceIfUnchanged(rel, expect, text, after === undefined ? undefined : { after });
   await backedUp;
   if (outcome === "done") return true;
