@@ -94,18 +94,19 @@ function firstMarkerLine(text: string): number | undefined {
 
 /**
  * Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile.
- * The backup (a copy) and the run's journal are made while the new text's temp file is written:
- * the text takes the name only once both are done.
+ * The new text's temp file is written while the run's journal is; the backup (a copy) is made
+ * once the journal is done (a journal that failed, on a full disk, makes no backup folder), and
+ * the text takes the name only after both.
  */
 async function writeLocal(run: ExecutionRun, rel: string, expect: string | undefined, text: string): Promise<boolean> {
-  const backedUp = expect === undefined ? undefined : run.local.backup(rel, run.stamp);
-  backedUp?.catch(() => undefined); // awaited below, whatever the replace did
-  const after = backedUp === undefined ? run.journaled : Promise.all([backedUp, run.journaled]);
+  const backedUp = expect === undefined ? undefined : Promise.resolve(run.journaled).then(() => run.local.backup(rel, run.stamp));
+  const after = backedUp ?? run.journaled;
   // A replace refused at its first check never reaches the gate: a failed journal must not
   // then be an unhandled rejection (it fails the cycle in run-plan.ts).
   after?.catch(() => undefined);
   const outcome = await run.local.replaceIfUnchanged(rel, expect, text, after === undefined ? undefined : { after });
-  await backedUp;
+  // Refused before its gate: the backup still ends within the run (a text replaced awaited it).
+  await backedUp?.catch(() => undefined);
   if (outcome === "done") return true;
   (outcome === "blocked" ? run.result.blocked : run.result.changedMeanwhile).push(rel);
   return false;

@@ -327,10 +327,12 @@ describe("executePlan with a journal that failed", () => {
     const journaled = Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
     journaled.catch(() => undefined);
     const pull = (path: string): FileAction => ({ kind: "pull", path, remoteHash: h(THEIRS), expectLocal: h(BASE), reason: "remote-changed" });
+    // Like the real tree, whose first check reads the file: the gate is reached a turn later.
+    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     const result = await executePlan(
       { plan: { actions: [pull("a.ts"), pull("b.ts")], halt: undefined }, localTexts: new Map(), remoteTexts: new Map([["a.ts", THEIRS], ["b.ts", THEIRS]]), remoteNames: new Set(["a.ts", "b.ts"]), refused: () => undefined },
       {
-        local,
+        local: { ...local, replaceIfUnchanged: async (...args) => (await turn(), local.replaceIfUnchanged(...args)) },
         bases: store,
         stamp: "t1",
         journaled,
