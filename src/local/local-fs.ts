@@ -129,7 +129,15 @@ export async function backupLocalFile(
       // write-file-atomic's dozen trips through the thread pool stood before the pull's replace;
       // link(2) never takes a name another backup took meanwhile (then the next name is tried).
       if (session === undefined) await writeFileAtomically(candidate, current.bytes, { fsync: true });
-      else if (!(await writeFileAtomicallyGuarded(candidate, current.bytes, { fsync: false, createOnly: true, knownDirs: session.dirs, deferFolderSync: () => undefined }))) continue;
+      else if (
+        !(await writeFileAtomicallyGuarded(candidate, current.bytes, {
+          fsync: false,
+          createOnly: true,
+          knownDirs: session.dirs,
+          deferFolderSync: () => undefined,
+        }))
+      )
+        continue;
       session?.written.push(candidate);
       memory?.set(rel, { hash: current.hash, path: candidate });
       return candidate;

@@ -330,7 +330,16 @@ describe("executePlan with a journal that failed", () => {
     // Like the real tree, whose first check reads the file: the gate is reached a turn later.
     const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     const result = await executePlan(
-      { plan: { actions: [pull("a.ts"), pull("b.ts")], halt: undefined }, localTexts: new Map(), remoteTexts: new Map([["a.ts", THEIRS], ["b.ts", THEIRS]]), remoteNames: new Set(["a.ts", "b.ts"]), refused: () => undefined },
+      {
+        plan: { actions: [pull("a.ts"), pull("b.ts")], halt: undefined },
+        localTexts: new Map(),
+        remoteTexts: new Map([
+          ["a.ts", THEIRS],
+          ["b.ts", THEIRS],
+        ]),
+        remoteNames: new Set(["a.ts", "b.ts"]),
+        refused: () => undefined,
+      },
       {
         local: { ...local, replaceIfUnchanged: async (...args) => (await turn(), local.replaceIfUnchanged(...args)) },
         bases: store,
