@@ -20,7 +20,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdir, mkdtemp, open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -129,7 +129,9 @@ async function main() {
       await takeRemote(world, model);
     }
     if (round % 25 === 0)
-      console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${round} rounds, ${failures.length} failures, ${events.length} events`);
+      console.log(
+        `  ${Math.round((Date.now() - started) / 1000)} s: ${round} rounds, ${failures.length} failures, ${events.length} events, ${await backupsSaid(root)}`,
+      );
   }
   // Whatever phase the clock cut short ends now, so the last judgement sees a healthy world.
   emu.control.setFaults({ errorRate: 0, latencyMs: 30 });
@@ -140,6 +142,7 @@ async function main() {
     failures.push(`final: ${err.message}`);
   }
   await daemon.stop();
+  const backups = await backupsSaid(root);
   const repeats = repeatedLines();
   failures.push(...repeats.map((r) => `repeated line: ${r}`));
   const temps = (await listFiles(root, true)).filter((p) => p.endsWith(".mpsync.tmp"));
@@ -148,7 +151,7 @@ async function main() {
   await emu.close();
   if (disk) execFileSync("umount", ["-l", root]);
   if (!args.keep && failures.length === 0) await rm(home, { recursive: true, force: true });
-  report({ started, round, failures, heapStart, phasesDone: [...done] });
+  report({ started, round, failures, heapStart, phasesDone: [...done], backups });
   process.exitCode = failures.length === 0 ? 0 : 1;
 }
 
@@ -337,7 +340,7 @@ function repeatedLines() {
   return repeats;
 }
 
-function report({ started, round, failures, heapStart, phasesDone }) {
+function report({ started, round, failures, heapStart, phasesDone, backups }) {
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   const byName = {};
   for (const e of events) {
@@ -356,11 +359,21 @@ function report({ started, round, failures, heapStart, phasesDone }) {
       .join(", ")}`,
   );
   console.log(`  ${stats.resolvedByHand} conflicts with markers resolved by hand (taking theirs)`);
+  console.log(`  ${backups} at the end (counted before the tmpfs goes)`);
   console.log(`  ${warnings.length} displaced edits (kept and said: a version built without a push that landed a moment later)`);
   console.log(
     `  rss: ${Math.round(heapStart / 1e6)} MB at start, ${Math.round(process.memoryUsage().rss / 1e6)} MB at the end (daemon and emulator in one process)`,
   );
   for (const f of failures.slice(0, 50)) console.log(`  FAIL: ${f}`);
+}
+
+/** "N backup folders, M files" under `.mpsync/backups`: a write path that backs up too often fills the small disk. */
+async function backupsSaid(root) {
+  const dir = join(root, ".mpsync", "backups");
+  const folders = await readdir(dir).catch(() => []);
+  let files = 0;
+  for (const f of folders) files += (await listFiles(join(dir, f), true)).length;
+  return `${folders.length} backup folders, ${files} files`;
 }
 
 /** Mounts a 64 MiB tmpfs on `dir` when allowed (root), so the disk can really fill; false otherwise. */

@@ -34,6 +34,8 @@ export class DesignWorker {
   readonly #abort = new AbortController();
   #loop: LoopState = initialLoopState();
   #chain: Promise<void> = Promise.resolve();
+  /** Tasks queued on the chain or running. */
+  #queued = 0;
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   /** Is the folder's lock still ours (looked at on every status poll). */
@@ -181,7 +183,11 @@ export class DesignWorker {
   }
 
   #enqueue(task: () => Promise<void>): Promise<void> {
-    this.#chain = this.#chain.then(task).catch((err: unknown) => this.#onFailure(err));
+    this.#queued += 1;
+    this.#chain = this.#chain
+      .then(task)
+      .catch((err: unknown) => this.#onFailure(err))
+      .finally(() => void (this.#queued -= 1));
     return this.#chain;
   }
 
@@ -255,10 +261,18 @@ export class DesignWorker {
 
   async #pollLoop(): Promise<void> {
     const { sync, client } = this.#o;
+    // A new version's read goes out as the answer arrives (WorkerCycles.readEarly), when no
+    // cycle is queued or running then nor once the poll is recorded.
+    const answered = async (): Promise<DesignStatus> => {
+      const status = await client.getStatus(sync.editorId);
+      if (this.#queued === 0 && !this.#loop.stopped && !this.#loop.paused && !this.#loop.waitingForGit) this.#cycles.readEarly(status);
+      return status;
+    };
     while (!this.#loop.stopped) {
       try {
-        const status = await this.#o.schedulePoll(sync.editorId, () => client.getStatus(sync.editorId), this.#abort.signal);
-        await this.#enqueue(() => this.#onStatus(status));
+        const status = await this.#o.schedulePoll(sync.editorId, answered, this.#abort.signal);
+        if (this.#queued > 0) this.#cycles.dropEarly();
+        await this.#enqueue(() => this.#onStatus(status).finally(() => this.#cycles.dropEarly()));
       } catch (err) {
         if (this.#loop.stopped) return;
         await this.#onFailure(err);

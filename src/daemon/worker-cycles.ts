@@ -5,6 +5,7 @@
  * handed over). Also publish-on-push, and when old backups are pruned (keepBackupsDays). The loop (worker-loop.ts) decides when; this runs them.
  */
 import { ApiError } from "../api/errors.js";
+import type { DesignStatus } from "../api/schemas.js";
 import { hasCode } from "../core/errors.js";
 import type { CycleReport } from "../sync/design-sync.js";
 import { PRUNE_INTERVAL_MS } from "../local/backup-retention.js";
@@ -24,6 +25,8 @@ export class WorkerCycles {
   /** Full syncs run, and the last one's report (syncNow tells whether its cycle ran). */
   fullSyncs = 0;
   lastFull: CycleReport | undefined;
+  /** The read of a new version, sent as the status answer naming it arrived (readEarly). */
+  #early: { artifactId: string; read: Promise<RemoteSnapshot> } | undefined;
 
   /** When backups were last pruned (monotonic ms). */
   #prunedAt: number | undefined;
@@ -56,6 +59,25 @@ export class WorkerCycles {
     return this.#prunes;
   }
 
+  /**
+   * Sends the read of the version `status` names when it is new to the folder, the moment the
+   * answer arrives: the lock check, the poll ledger and the loop's step then run while it is in
+   * flight, and the full sync that answer starts takes it. The caller sends it only with no
+   * cycle queued or running (a cycle before the full sync could change what it should read) and
+   * drops it when its status task ends; a read changes nothing on the service.
+   */
+  readEarly(status: DesignStatus): void {
+    const id = status.activeArtifactId;
+    this.#early = undefined;
+    if (status.isGenerating || id === null || id === this.#o.sync.status.artifactId || this.#o.gitBusy()) return;
+    this.#early = { artifactId: id, read: this.#o.sync.readVersion({ artifactId: id, files: status.availableFiles }) };
+  }
+
+  /** Forgets a read sent by readEarly that no full sync took. */
+  dropEarly(): void {
+    this.#early = undefined;
+  }
+
   /** A full sync, or with `check` the content check (a slice) when nothing asks for more. */
   async full(check: boolean): Promise<CycleReport> {
     const { sync } = this.#o;
@@ -66,13 +88,17 @@ export class WorkerCycles {
     const named = this.namedVersion;
     this.namedVersion = undefined;
     const active = remote === undefined && named !== undefined && named.artifactId !== sync.status.artifactId ? named : undefined;
+    const early = active !== undefined && this.#early?.artifactId === active.artifactId ? this.#early.read : undefined;
+    this.#early = undefined;
     // A content check reads a slice (check-scope.ts); a handed-over `sync`/`pull --force` reads all.
     const slice = check && remote === undefined && active === undefined && !this.forceNext;
     // The status answer that made the check due lists the version's files: no active-artifact call.
     const listed = named !== undefined && named.artifactId === sync.status.artifactId ? { active: named } : {};
     let report: CycleReport;
     try {
-      report = slice ? await sync.checkRemote(listed) : await sync.fullSync({ remote, force: this.forceNext, ...(active === undefined ? {} : { active }) });
+      report = slice
+        ? await sync.checkRemote(listed)
+        : await sync.fullSync({ remote: remote ?? early, force: this.forceNext, ...(active === undefined ? {} : { active }) });
     } finally {
       this.#o.onCycleEnd?.();
     }

@@ -74,6 +74,8 @@ export async function writeFileAtomicallyGuarded(
      * second name (a hard link) of that file: see replaceHeld. Resolves false otherwise.
      */
     replaceIf?: (held: string) => Promise<boolean>;
+    /** Published only once this resolves (the temp file is written meanwhile); a rejection abandons the write. */
+    publishAfter?: Promise<unknown> | undefined;
   } = {},
 ): Promise<boolean> {
   const dir = dirname(file);
@@ -88,6 +90,7 @@ export async function writeFileAtomicallyGuarded(
   try {
     if (inline) await writeTempInline(tmp, data, mode);
     else await writeTemp(tmp, data, mode, options.fsync !== false);
+    await options.publishAfter;
     // The check runs as late as possible: the window in which a concurrent edit can be lost
     // shrinks to the check itself plus one rename(2).
     if (options.beforeRename !== undefined && !(await options.beforeRename())) {

@@ -27,22 +27,25 @@ export async function writeLocalFile(root: string, rel: string, content: string 
 /**
  * Writes `newContent` only if the file's hash is still `expectedHash` (undefined: it must be
  * absent). The check runs again after the new content is on disk, right before the rename.
+ * With `after`, the new content takes the name only once it resolves (the temp file is written
+ * meanwhile); a rejection abandons the write.
  */
 export async function replaceIfUnchanged(
   root: string,
   rel: string,
   expectedHash: string | undefined,
   newContent: string | Uint8Array,
-  options: { session?: WriteSession } = {},
+  options: { session?: WriteSession; after?: Promise<unknown> | undefined } = {},
 ): Promise<CasWriteResult> {
+  const { session, after } = options;
   if (expectedHash === undefined) {
     // Must be absent: link(2) publishes only if nothing appeared meanwhile, with no re-reads
     // (a first pull of thousands of files spent most of its time in those checks).
-    return (await writeChecked(root, rel, newContent, undefined, options.session, true)) ? "written" : "changed-meanwhile";
+    return (await writeChecked(root, rel, newContent, undefined, { session, createOnly: true, after })) ? "written" : "changed-meanwhile";
   }
   // A cheap first check avoids writing a temp file when the answer is already known.
   if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
-  return (await writeChecked(root, rel, newContent, expectedHash, options.session)) ? "written" : "changed-meanwhile";
+  return (await writeChecked(root, rel, newContent, expectedHash, { session, after })) ? "written" : "changed-meanwhile";
 }
 
 /** Removes `rel` and its now-empty parent folders (never `root`). Resolves false when absent. */
@@ -122,7 +125,19 @@ export async function backupLocalFile(
       return candidate;
     }
     if (existing === undefined) {
-      await writeFileAtomically(candidate, current.bytes, { fsync: session === undefined });
+      // In a cycle (a session) the guarded writer makes its calls inline but the create, where
+      // write-file-atomic's dozen trips through the thread pool stood before the pull's replace;
+      // link(2) never takes a name another backup took meanwhile (then the next name is tried).
+      if (session === undefined) await writeFileAtomically(candidate, current.bytes, { fsync: true });
+      else if (
+        !(await writeFileAtomicallyGuarded(candidate, current.bytes, {
+          fsync: false,
+          createOnly: true,
+          knownDirs: session.dirs,
+          deferFolderSync: () => undefined,
+        }))
+      )
+        continue;
       session?.written.push(candidate);
       memory?.set(rel, { hash: current.hash, path: candidate });
       return candidate;
@@ -136,9 +151,10 @@ async function writeChecked(
   content: string | Uint8Array,
   /** Replace only a file holding this content (checked without a window: replaceHeld). */
   expectedHash: string | undefined,
-  session?: WriteSession,
-  createOnly = false,
+  options: { session?: WriteSession | undefined; createOnly?: boolean; after?: Promise<unknown> | undefined } = {},
 ): Promise<boolean> {
+  const { session, after } = options;
+  const createOnly = options.createOnly === true;
   const abs = resolveInside(root, rel);
   // A create-only write in a session asks nothing about the leaf, before or late: its create
   // (O_EXCL, or a temp file's link(2) when large) fails if anything (a file, a folder, a
@@ -147,10 +163,13 @@ async function writeChecked(
   const lateCheck = !(createOnly && session !== undefined);
   const st = lateCheck ? await checkPathChain(root, rel, session?.dirs) : await checkPathChain(root, parentOf(rel), session?.dirs, { leafIsFolder: true });
   if (lateCheck && st !== undefined && !st.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
-  const written =
-    !lateCheck && CREATE_IN_PLACE_SUPPORTED && fitsInline(content)
-      ? await createInPlace(abs, content, (session.fileMode ??= defaultFileMode()), session.dirs)
-      : await writeThroughTemp(root, rel, abs, content, { expectedHash, session, createOnly, lateCheck });
+  const inPlace = !lateCheck && CREATE_IN_PLACE_SUPPORTED && fitsInline(content);
+  // A file created in place takes its name at once: only after the journal listing it is saved
+  // (`after`), so that a kill mid-create leaves a name the next start knows to remove.
+  if (inPlace) await after;
+  const written = inPlace
+    ? await createInPlace(abs, content, (session.fileMode ??= defaultFileMode()), session.dirs)
+    : await writeThroughTemp(root, rel, abs, content, { expectedHash, session, createOnly, lateCheck, after });
   if (written) session?.written.push(abs);
   else if (!lateCheck) {
     const there = await checkPathChain(root, rel, session?.dirs);
@@ -165,7 +184,7 @@ function writeThroughTemp(
   rel: string,
   abs: string,
   content: string | Uint8Array,
-  o: { expectedHash: string | undefined; session: WriteSession | undefined; createOnly: boolean; lateCheck: boolean },
+  o: { expectedHash: string | undefined; session: WriteSession | undefined; createOnly: boolean; lateCheck: boolean; after: Promise<unknown> | undefined },
 ): Promise<boolean> {
   const { expectedHash, session } = o;
   return writeFileAtomicallyGuarded(abs, content, {
@@ -183,6 +202,7 @@ function writeThroughTemp(
     // In a session the cycle's flushWrites makes everything durable at once.
     ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),
     createOnly: o.createOnly,
+    publishAfter: o.after,
   });
 }
 

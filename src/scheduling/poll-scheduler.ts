@@ -107,7 +107,11 @@ export class PollScheduler {
     const floor = options.after ?? Number.NEGATIVE_INFINITY;
     const takeShared = async (): Promise<T | undefined> => {
       const shared = await this.#answerOf(editorId);
-      if (shared === undefined || shared.at <= floor || this.#clock.now() - shared.at >= this.#intervalMs) return undefined;
+      // An answer recorded "in the future" (the wall clock set back since, or another machine's
+      // file) is never taken: a ledger that keeps the latest time would hand it back after every
+      // poll of ours and name an old version again (the soak's pull back and forth, h61).
+      const age = shared === undefined ? -1 : this.#clock.now() - shared.at;
+      if (shared === undefined || shared.at <= floor || age < 0 || age >= this.#intervalMs) return undefined;
       // Newer than the last one taken; after the wall clock went back, any other one is.
       const newer = seenAt === undefined || shared.at > seenAt || (seenAt > this.#clock.now() && shared.at !== seenAt);
       const value = newer ? accept(shared.answer) : undefined;

@@ -15,7 +15,7 @@ import { mkdir, open, readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { hashContent } from "../core/hash.js";
-import { writeFileAtomically, writeFileAtomicallyGuarded } from "../local/atomic-write.js";
+import { writeFileAtomicallyGuarded } from "../local/atomic-write.js";
 import { hashSchema } from "./state-schema.js";
 import { isErrno } from "../core/errors.js";
 
@@ -145,7 +145,12 @@ export class BaseTextStore {
     // anyone refers to, and the next prune of its id removes it. So the pack is written in
     // place, in chunks: never a buffer of every pulled text (8 MB for 2,000 files of 4 KB).
     await writeTexts(join(this.#dir, `${PACK_PREFIX}${id}`), texts.values());
-    await writeFileAtomically(join(this.#dir, `${PACK_PREFIX}${id}.idx`), JSON.stringify(entries), { fsync: false });
+    // A pull's journal waits on it: the guarded writer makes its calls inline (state-store.ts save).
+    await writeFileAtomicallyGuarded(join(this.#dir, `${PACK_PREFIX}${id}.idx`), JSON.stringify(entries), {
+      fsync: false,
+      deferFolderSync: () => undefined,
+      knownDirs: new Set([this.#dir]),
+    });
     for (const [hash, [at, length]] of Object.entries(entries)) index.set(hash, { pack: id, offset: at, length });
   }
 

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { MpsyncError, errnoCode, isErrno } from "../core/errors.js";
 import { lstat, mkdir, readFile, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomically, writeJsonAtomically } from "../local/atomic-write.js";
+import { writeFileAtomically, writeFileAtomicallyGuarded, writeJsonAtomically } from "../local/atomic-write.js";
 import {
   BACKUPS_DIR_NAME,
   CONFLICT_SIDES,
@@ -90,6 +90,8 @@ class FolderStateStore implements StateStore {
   readonly #clock: Pick<Clock, "now">;
   readonly #bases: BaseTextStore;
   #layoutReady: Promise<void> | undefined;
+  /** The last state.json write: each waits for the one before, so saves land in call order. */
+  #saving: Promise<unknown> = Promise.resolve();
 
   constructor(root: string, clock: Pick<Clock, "now">) {
     this.dir = join(root, STATE_DIR_NAME);
@@ -139,7 +141,18 @@ class FolderStateStore implements StateStore {
     const valid = syncStateSchema.parse({ ...state, version: STATE_VERSION });
     await this.ensureLayout();
     // Compact: with 10,000 files (and their scan cache) pretty-printing triples the size.
-    await writeJsonAtomically(this.#statePath, valid, { compact: true, fsync: options.durable !== false });
+    const text = `${JSON.stringify(valid)}\n`;
+    // A journal save (not durable) sits between a pull's read and its file writes: it goes
+    // through the guarded writer, whose calls but the create run inline, not write-file-atomic's
+    // dozen trips through libuv's thread pool (its realpath and stat) that the cycle's own
+    // writes queue behind. The folder exists (ensureLayout).
+    const write = this.#saving.then((): Promise<unknown> =>
+      options.durable === false
+        ? writeFileAtomicallyGuarded(this.#statePath, text, { fsync: false, deferFolderSync: () => undefined, knownDirs: new Set([this.dir]) })
+        : writeFileAtomically(this.#statePath, text, { fsync: true }),
+    );
+    this.#saving = write.catch(() => undefined);
+    await write;
   }
 
   async loadSide<T>(name: SideFile, schema: z.ZodType<T>): Promise<T | undefined> {

@@ -14,7 +14,7 @@ import type { FolderStatus } from "./folder-status.js";
 import { FolderState, type FolderStateView } from "./folder-state.js";
 import type { LocalFile } from "./model.js";
 import type { ScannedLocal, SkippedPath } from "./ports.js";
-import { changesIn, planFull, planPush, readWholeRemote, type FullSyncOptions, type PushOptions } from "./plan-cycle.js";
+import { changesIn, listedVersion, planFull, planPush, readWholeRemote, type FullSyncOptions, type PushOptions } from "./plan-cycle.js";
 import { readBackPushed } from "./read-back.js";
 import type { RemoteHint, RemoteSnapshot } from "./remote-snapshot.js";
 import { SaidOnce } from "./said-once.js";
@@ -151,6 +151,17 @@ export class DesignSync {
    */
   readRemote(hint: RemoteHint = {}): Promise<RemoteSnapshot> {
     return readWholeRemote(this.#opened().ctx, hint);
+  }
+
+  /**
+   * Reads the whole of a version a status answer just named, as fullSync with that `active`
+   * would (its list stands in for the active-artifact call when it names every synced file),
+   * for fullSync's `remote`: the daemon sends it the moment the answer arrives.
+   */
+  readVersion(named: { artifactId: string; files: string[] }): Promise<RemoteSnapshot> {
+    const { ctx } = this.#opened();
+    const active = listedVersion(ctx.ledger, named);
+    return readWholeRemote(ctx, active === undefined ? {} : { active });
   }
 
   /**

@@ -23,6 +23,11 @@ export interface ExecuteDeps {
   saveConflict(rel: string, sides: { local?: string; remote?: string; base?: string }, stamp: string): Promise<void>;
   /** Label for the remote side of conflict markers, e.g. "remote v7". */
   remoteLabel(): Promise<string>;
+  /**
+   * The journal of this run's pulls (BaseLedger.intendPulls), written while the local writes
+   * prepare: a write takes its name, and a file is removed, only once it is done.
+   */
+  journaled?: Promise<void>;
   /** Names of this folder's backup/conflict sub-folder for this run. */
   stamp: string;
   hashOf(text: string): string;

@@ -129,11 +129,11 @@ export async function openFsFolder(
     },
     skipped: () => skipped,
     ignores: (rel) => matcher.ignores(rel),
-    replaceIfUnchanged: (rel, expect, text) =>
+    replaceIfUnchanged: (rel, expect, text, options) =>
       gate.run(async () => {
         await store.ensureLayout();
         try {
-          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session });
+          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session, after: options?.after });
           return outcome === "written" ? "done" : "changed-meanwhile";
         } catch (err) {
           if (isBlockedPath(err)) return "blocked";
@@ -198,9 +198,9 @@ export interface WriteObserver {
 export function observeLocalWrites(local: LocalTree, onWrite: () => void): LocalTree {
   return {
     ...local,
-    replaceIfUnchanged(rel, expect, text) {
+    replaceIfUnchanged(rel, expect, text, options) {
       onWrite();
-      return local.replaceIfUnchanged(rel, expect, text);
+      return local.replaceIfUnchanged(rel, expect, text, options);
     },
     removeIfUnchanged(rel, expect) {
       onWrite();

@@ -28,6 +28,7 @@ export async function applyLocalAction(run: ExecutionRun, action: FileAction): P
       return;
     }
     case "remove-local": {
+      await run.journaled;
       await run.local.backup(action.path, run.stamp);
       if ((await run.local.removeIfUnchanged(action.path, action.expectLocal)) === "done") {
         result.bases.push({ path: action.path, hash: undefined });
@@ -91,10 +92,21 @@ function firstMarkerLine(text: string): number | undefined {
   return index < 0 ? undefined : index + 1;
 }
 
-/** Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile. */
+/**
+ * Backs up then replaces a local file if it still has `expect`; false when it changed meanwhile.
+ * The new text's temp file is written while the run's journal is; the backup (a copy) is made
+ * once the journal is done (a journal that failed, on a full disk, makes no backup folder), and
+ * the text takes the name only after both.
+ */
 async function writeLocal(run: ExecutionRun, rel: string, expect: string | undefined, text: string): Promise<boolean> {
-  if (expect !== undefined) await run.local.backup(rel, run.stamp);
-  const outcome = await run.local.replaceIfUnchanged(rel, expect, text);
+  const backedUp = expect === undefined ? undefined : Promise.resolve(run.journaled).then(() => run.local.backup(rel, run.stamp));
+  const after = backedUp ?? run.journaled;
+  // A replace refused at its first check never reaches the gate: a failed journal must not
+  // then be an unhandled rejection (it fails the cycle in run-plan.ts).
+  after?.catch(() => undefined);
+  const outcome = await run.local.replaceIfUnchanged(rel, expect, text, after === undefined ? undefined : { after });
+  // Refused before its gate: the backup still ends within the run (a text replaced awaited it).
+  await backedUp?.catch(() => undefined);
   if (outcome === "done") return true;
   (outcome === "blocked" ? run.result.blocked : run.result.changedMeanwhile).push(rel);
   return false;

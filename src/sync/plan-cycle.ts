@@ -42,6 +42,21 @@ export interface PushOptions {
 }
 
 /**
+ * The version a status answer named, when its file list may stand in for the active-artifact
+ * call: only while it names every synced file. A missing name would read as a remote deletion,
+ * and the list may predate our own push of that name (docs/service-facts.md#status does not
+ * promise it equals the artifact's list either). Otherwise (undefined) the version is asked for.
+ */
+export function listedVersion(
+  ledger: BaseLedger,
+  named: { artifactId: string; files: string[] } | undefined,
+): { artifactId: string; files: string[] } | undefined {
+  if (named === undefined) return undefined;
+  const listed = new Set(named.files);
+  return ledger.paths().every((p) => listed.has(p)) ? named : undefined;
+}
+
+/**
  * Reads the whole remote side (active artifact and every text). A rejection is marked handled
  * here: whoever awaits the promise gets the error.
  */
@@ -59,12 +74,7 @@ export async function planFull(
   scanned?: Map<string, LocalFile>,
 ): Promise<CycleReport> {
   const { options: o, ledger } = ctx;
-  // A file list from a status answer stands in for the active-artifact call only while it
-  // names every synced file: a missing name would read as a remote deletion, and the list may
-  // predate our own push of that name (docs/service-facts.md#status does not promise it equals the
-  // artifact's list either). Otherwise the version is asked for.
-  const listed = options.active === undefined ? undefined : new Set(options.active.files);
-  const active = listed !== undefined && ledger.paths().every((p) => listed.has(p)) ? options.active : undefined;
+  const active = listedVersion(ledger, options.active);
   // Read in a content check: its scope, and remote names with no base (new remote files).
   const wanted = scope === undefined ? undefined : (p: string): boolean => scope.has(p) || ledger.baseOf(p) === undefined;
   // The remote read (mostly waiting on the network) runs while the local scan (mostly this

@@ -41,8 +41,12 @@ export interface LocalTree {
   read(rel: string): Promise<LocalRead | undefined>;
   /** True when the path is excluded by the ignore rules. */
   ignores(rel: string): boolean;
-  /** Writes `text` only if the file's hash is still `expectHash` (undefined: must be absent). */
-  replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string): Promise<CasResult>;
+  /**
+   * Writes `text` only if the file's hash is still `expectHash` (undefined: must be absent).
+   * With `after`, the text takes the name only once it resolves (a journal and a backup that
+   * must come first); its rejection fails the write.
+   */
+  replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string, options?: { after?: Promise<unknown> }): Promise<CasResult>;
   /** Removes the file only if its hash is still `expectHash`. */
   removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
   /** Removes temp files a killed write left; only for the holder of the folder lock. */

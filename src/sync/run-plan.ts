@@ -62,12 +62,15 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
   const { options: o, ledger, status } = ctx;
   const { plan, remote, raced } = run;
   o.local.beginWrites();
+  // The pulls' journal is written while the local writes prepare (reads, backups, temp files):
+  // each waits for it only before its file takes the name, and the PATCH goes after it.
+  const journaled = pullIntents(o.store, plan, remote).then((pulls) => ledger.intendPulls(pulls));
+  journaled.catch(() => undefined); // awaited below; a failure fails the cycle there
   // A conflict's markers name the version: asked while the local texts are read, and once
   // per version, not between the PATCH's decision and the PATCH.
   const label = plan.actions.some((a) => a.kind === "conflict") ? versionLabel(ctx, remote.artifactId) : undefined;
   const localTexts = await readLocalTexts(o.local, plan, run.preread);
   const displaced = await findDisplaced(plan, ledger, remote, o.store);
-  await ledger.intendPulls(await pullIntents(o.store, plan, remote));
   const stamp = recoveryStamp(o.clock.now());
   const origin = { dir: o.dir, editorId: ctx.editorId };
   // Said before the files are written: a process killed between the write and the report
@@ -79,8 +82,10 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
       local: o.local,
       bases: o.store,
       stamp,
+      journaled,
       hashOf: hashContent,
       writeRemote: async (files) => {
+        await journaled;
         if (o.holdPushes?.() === true) throw new MpsyncError("GIT_BUSY", "a git operation began during the cycle: the push waits until it ends");
         await ledger.intendPush(await pushIntents(o.store, files, remote));
         await o.client.writeFiles(ctx.editorId, remote.artifactId, files);
@@ -95,6 +100,7 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
       ...(run.progress === undefined ? {} : { progress: run.progress }),
     },
   );
+  await journaled;
   // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.
   const basesMoved = ledger.commit(result.bases, { pushAnswered: result.pushError === undefined, artifactId: remote.artifactId });
   const refusedLocal = ctx.refusedLocalMoved;

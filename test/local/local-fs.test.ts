@@ -6,6 +6,7 @@ import { backupLocalFile, removeIfUnchanged, removeLocalFile, replaceIfUnchanged
 import { UnsafeLocalPathError } from "../../src/local/safe-path.js";
 import { hashContent } from "../../src/core/hash.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { newWriteSession } from "../../src/local/write-session.js";
 
 let root: string;
 let outside: string;
@@ -174,6 +175,36 @@ describe("a save landing inside the check-then-replace window", () => {
   });
 });
 
+// A pull's write prepares (temp file) while its journal and backup are made, and publishes after them.
+describe("a replace that waits for a journal before it publishes", () => {
+  it("writes its temp file first and takes the name only once the journal is done", async () => {
+    await writeFile(join(root, "a.ts"), "v1");
+    const atGate: string[][] = [];
+    // A thenable: awaited by the writer exactly when it reaches the gate.
+    const journal = {
+      then(resolve: () => void) {
+        void Promise.all([readdir(root), read("a.ts")]).then(([names, text]) => {
+          atGate.push([text, ...names.filter((n) => n.endsWith(".mpsync.tmp")).map(() => "temp")]);
+          resolve();
+        });
+      },
+    } as Promise<void>;
+    expect(await replaceIfUnchanged(root, "a.ts", hashContent("v1"), "v2", { after: journal })).toBe("written");
+    expect(atGate).toEqual([["v1", "temp"]]);
+    expect(await read("a.ts")).toBe("v2");
+  });
+
+  it("a journal that failed: the write fails, the file stays, no temp file is left", async () => {
+    await writeFile(join(root, "a.ts"), "v1");
+    const failed = Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+    failed.catch(() => undefined);
+    await expect(replaceIfUnchanged(root, "a.ts", hashContent("v1"), "v2", { after: failed })).rejects.toMatchObject({ code: "ENOSPC" });
+    await expect(replaceIfUnchanged(root, "b.ts", undefined, "new", { after: failed })).rejects.toMatchObject({ code: "ENOSPC" });
+    expect(await read("a.ts")).toBe("v1");
+    expect(await readdir(root)).toEqual(["a.ts"]);
+  });
+});
+
 describe("replaceIfUnchanged", () => {
   it("writes when the file still has the expected hash", async () => {
     await writeFile(join(root, "a.ts"), "v1");
@@ -228,19 +259,23 @@ describe("removeLocalFile / removeIfUnchanged", () => {
 });
 
 describe("backupLocalFile", () => {
-  it("copies the current content under <backups>/<stamp>/<rel>", async () => {
+  // In a cycle's session the copy goes through the guarded writer (inline calls, link(2)).
+  it.each([false, true])("copies the current content under <backups>/<stamp>/<rel> (in a session: %s)", async (inSession) => {
     const backups = join(root, ".mpsync", "backups");
+    const options = inSession ? { session: newWriteSession() } : {};
     await writeLocalFile(root, "src/a.ts", "v1");
-    const first = await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z");
+    const first = await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z", options);
     expect(first).toBe(join(backups, "2024-01-01T00-00-00-000Z", "src", "a.ts"));
     expect(await readFile(first ?? "", "utf8")).toBe("v1");
     // Same content again: the same copy. Other content in the same run: a numbered sibling.
-    expect(await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z")).toBe(first);
+    expect(await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z", options)).toBe(first);
     await writeLocalFile(root, "src/a.ts", "v2");
-    const second = await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z");
+    const second = await backupLocalFile(root, "src/a.ts", backups, "2024-01-01T00-00-00-000Z", options);
     expect(second).toBe(`${first}.1`);
     expect(await readFile(second ?? "", "utf8")).toBe("v2");
     expect(await readFile(first ?? "", "utf8")).toBe("v1");
+    expect(await readdir(join(backups, "2024-01-01T00-00-00-000Z", "src"))).toEqual(["a.ts", "a.ts.1"]);
+    if (options.session !== undefined) expect(options.session.written).toEqual([first, second]);
   });
 
   it("backs up binary content byte for byte", async () => {

@@ -8,6 +8,7 @@ import { checkAlways } from "./invariants.js";
 import { World } from "./world.js";
 import { runScenario } from "./scenario.js";
 import { CHECK_SWEEP_ROUNDS, RECENT_MS } from "../../src/sync/check-scope.js";
+import { hashContent } from "../../src/core/hash.js";
 
 async function started(policy: "merge" | "keep-local" | "keep-remote" = "merge"): Promise<World> {
   const w = new World(policy);
@@ -132,6 +133,32 @@ describe("one unwritable path", () => {
     locked = false;
     await w.step((s) => s.fullSync());
     expect(w.tree.files.get("components/Button.tsx")).toBe(w.service.active().files.get("components/Button.tsx"));
+  });
+});
+
+describe("a pulled file and its journal", () => {
+  // The journal is written while the local writes prepare (run-plan.ts): each write still
+  // takes its name only after the journal naming its text is saved, however slow that save.
+  it("takes its name only once the journal naming its text is saved, and after its backup", async () => {
+    const w = await started();
+    w.service.generate((files) => files.set("index.css", w.editLine(files.get("index.css") ?? "", 1, "g")));
+    const before = w.tree.files.get("index.css");
+    const save = w.store.save.bind(w.store);
+    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    w.store.save = async (state, options) => {
+      await turn();
+      await turn();
+      return save(state, options);
+    };
+    const atWrite: [string | undefined, boolean][] = [];
+    const beforeWrite = w.tree.beforeWrite;
+    w.tree.beforeWrite = async (rel, op) => {
+      if (rel === "index.css") atWrite.push([w.store.saved?.pending?.[rel], w.tree.backups.some((b) => b.rel === rel && b.content === before)]);
+      await beforeWrite?.(rel, op);
+    };
+    await w.step((s) => s.fullSync());
+    expect(atWrite).toEqual([[hashContent(w.service.active().files.get("index.css") ?? ""), true]]);
+    expect(w.tree.files.get("index.css")).toBe(w.service.active().files.get("index.css"));
   });
 });
 

@@ -138,7 +138,7 @@ describe("PollScheduler.follow: watchers sharing one design's poll limit", () =>
 
   const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - (times[i] ?? 0));
 
-  it("a wall clock set back 2 h: the next answer comes within two intervals, not 2 h later", async () => {
+  it("a wall clock set back 2 h: each next answer comes within two intervals, not 2 h later, and the one recorded before never again", async () => {
     const fake = createFakeClock();
     let skew = 0;
     // The wall clock moves with `skew`; sleeps and the monotonic clock do not.
@@ -149,10 +149,28 @@ describe("PollScheduler.follow: watchers sharing one design's poll limit", () =>
     const fetch = (): Promise<Answer> => Promise.resolve({ version: ++fetched, at: clock.now() });
     await follower.next(fetch);
     skew = -2 * 3600_000;
-    const second = follower.next(fetch);
-    // Its own interval, then one more: the poll recorded 2 h "in the future" waits one interval (never more).
-    await elapse(fake, 2100);
-    expect((await second).version).toBe(2);
+    // Its own interval, then one more: the poll recorded 2 h "in the future" waits one interval
+    // (never more). And the answer recorded then is not fresh: the ledger keeps the latest time,
+    // so it came back after every poll (the daemon soak, seed 41, heard 2, 1, 3, 1 and pulled
+    // an old version and the new one in turn, a backup folder each time, until the disk was full).
+    const heard: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const next = follower.next(fetch);
+      await elapse(fake, 2100);
+      heard.push((await next).version);
+    }
+    expect(heard).toEqual([2, 3, 4, 5]);
+  });
+
+  it("an answer another process recorded in the future (its clock ahead, or ours set back) is never taken: the follower polls", async () => {
+    const clock = createFakeClock();
+    const ledger = createMemoryPollLedger();
+    await ledger.setAnswer?.("d", { at: clock.now() + 2 * 3600_000, answer: { version: 99, at: 0 } });
+    const scheduler = new PollScheduler({ intervalMs: 1000, clock, ledger });
+    let fetched = 0;
+    const answer = await scheduler.follow("d", asAnswer).next(() => Promise.resolve({ version: ++fetched, at: clock.now() }));
+    expect(answer.version).toBe(1);
+    expect(fetched).toBe(1);
   });
 
   it("two folders on one design in one process: each hears every interval, from one poll per interval (poll() alone: every two)", async () => {

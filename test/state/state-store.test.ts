@@ -50,6 +50,17 @@ describe("state.json", () => {
     expect(await readFile(join(root, ".mpsync", ".gitignore"), "utf8")).toBe("*\n");
   });
 
+  it("saves land in call order: a journal save (no fsync) and a durable one started after it", async () => {
+    const store = openStateStore(root);
+    const journal = { editorId: "abc", files: {}, pending: { "App.tsx": h("a") } };
+    const durable = { editorId: "abc", files: { "App.tsx": { hash: h("a") } } };
+    await Promise.all([store.save(journal, { durable: false }), store.save(durable)]);
+    expect(await store.load()).toEqual({ state: { version: 1, ...durable } });
+    await Promise.all([store.save(durable), store.save(journal, { durable: false })]);
+    expect(await store.load()).toEqual({ state: { version: 1, ...journal } });
+    expect((await readdir(join(root, ".mpsync"))).filter((n) => n.includes("tmp"))).toEqual([]);
+  });
+
   it("moves a corrupt state.json aside, never deletes it, and starts empty", async () => {
     await mkdir(join(root, ".mpsync"));
     await writeFile(join(root, ".mpsync", "state.json"), "{ not json");

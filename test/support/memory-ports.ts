@@ -134,8 +134,11 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
       return Promise.resolve(read);
     },
     ignores: (rel) => matcher.ignores(rel),
-    async replaceIfUnchanged(rel, expectHash, text): Promise<CasResult> {
+    async replaceIfUnchanged(rel, expectHash, text, options): Promise<CasResult> {
       jail(rel);
+      // Like the real tree: a first check, before the write waits at its gate.
+      if (expectHash !== undefined && currentHash(rel) !== expectHash) return "changed-meanwhile";
+      await options?.after;
       await tree.beforeWrite?.(rel, "replace");
       if (currentHash(rel) !== expectHash) return "changed-meanwhile";
       tree.present = true;

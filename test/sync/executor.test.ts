@@ -318,6 +318,48 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
   return { result, sent, local };
 }
 
+describe("executePlan with a journal that failed", () => {
+  it("fails every write that reached the gate, leaves the files and rejects nothing unhandled (a replace refused first included)", async () => {
+    const store = createMemoryDesignStore();
+    const local = createMemoryLocalTree({ backups: store.backups });
+    local.put("a.ts", BASE);
+    local.put("b.ts", MINE);
+    const journaled = Promise.reject(Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" }));
+    journaled.catch(() => undefined);
+    const pull = (path: string): FileAction => ({ kind: "pull", path, remoteHash: h(THEIRS), expectLocal: h(BASE), reason: "remote-changed" });
+    // Like the real tree, whose first check reads the file: the gate is reached a turn later.
+    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    const result = await executePlan(
+      {
+        plan: { actions: [pull("a.ts"), pull("b.ts")], halt: undefined },
+        localTexts: new Map(),
+        remoteTexts: new Map([
+          ["a.ts", THEIRS],
+          ["b.ts", THEIRS],
+        ]),
+        remoteNames: new Set(["a.ts", "b.ts"]),
+        refused: () => undefined,
+      },
+      {
+        local: { ...local, replaceIfUnchanged: async (...args) => (await turn(), local.replaceIfUnchanged(...args)) },
+        bases: store,
+        stamp: "t1",
+        journaled,
+        hashOf: hashContent,
+        writeRemote: () => Promise.resolve(),
+        listRemote: () => Promise.resolve(new Set()),
+        readRemote: () => Promise.resolve(new Map()),
+        saveConflict: () => Promise.resolve(),
+        remoteLabel: () => Promise.resolve("remote v2"),
+      },
+    );
+    expect(result.bases).toEqual([]);
+    expect(result.failed.map((f) => [f.path, f.code])).toEqual([["a.ts", "ENOSPC"]]);
+    expect(result.changedMeanwhile).toEqual(["b.ts"]);
+    expect([local.text("a.ts"), local.text("b.ts")]).toEqual([BASE, MINE]);
+  });
+});
+
 describe("executePlan", () => {
   it.each(rows.map((r) => [r.name, r] as const))("%s", async (_name, row) => {
     const { result, sent, local } = await run(row);
