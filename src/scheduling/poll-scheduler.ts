@@ -33,7 +33,7 @@ export interface PollFollower<T> {
 
 /** Spaces the status polls of each design. */
 export class PollScheduler {
-  #intervalMs: number;
+  #intervalMs = 0;
   readonly #clock: Clock;
   readonly #ledger: PollLedger;
   /** Last poll per design seen by this process: a fallback when the ledger cannot be written. */
@@ -48,10 +48,7 @@ export class PollScheduler {
   readonly #claimsSeen = new Map<string, { holder: string; at: number }>();
 
   constructor(options: PollSchedulerOptions) {
-    if (!Number.isFinite(options.intervalMs) || options.intervalMs < 0) {
-      throw new TypeError(`intervalMs must be a finite number >= 0, got ${String(options.intervalMs)}`);
-    }
-    this.#intervalMs = options.intervalMs;
+    this.intervalMs = options.intervalMs;
     this.#clock = options.clock;
     this.#ledger = options.ledger;
   }
