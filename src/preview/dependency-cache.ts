@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { codeCacheDir } from "../core/code-cache.js";
 import type { PackageInstaller } from "./package-installer.js";
 import { isErrno } from "../core/errors.js";
+import { processExists } from "../core/process-exists.js";
 
 /** The cache folder: `MPSYNC_PREVIEW_CACHE`, else `preview/` in mpsync's cache folder. */
 export function previewCacheDir(env: NodeJS.ProcessEnv): string | undefined {
@@ -117,10 +118,5 @@ async function lockIsStale(lock: string): Promise<boolean> {
   const text = await readFile(lock, "utf8").catch(() => undefined);
   const pid = Number(text?.trim());
   if (text === undefined || text.trim() === "" || !Number.isInteger(pid)) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return isErrno(err, "ESRCH");
-  }
+  return !processExists(pid);
 }

@@ -17,6 +17,7 @@ import { hostname as osHostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { isErrno } from "../core/errors.js";
+import { processExists } from "../core/process-exists.js";
 
 /** The outcome of a claim: held (poll, then release), or someone else's. */
 export type PollClaim =
@@ -55,7 +56,7 @@ const UNCOORDINATED: PollClaim = { held: true, release: () => Promise.resolve() 
 export function createFileClaims(dir: string, identity: ClaimIdentity = {}): PollClaims {
   const pid = identity.pid ?? process.pid;
   const host = identity.host ?? osHostname();
-  const isAlive = identity.isAlive ?? isProcessAlive;
+  const isAlive = identity.isAlive ?? processExists;
   const pathOf = (editorId: string): string => join(dir, createHash("sha256").update(editorId, "utf8").digest("hex").slice(0, 32));
   return {
     async claim(editorId, at) {
@@ -101,16 +102,6 @@ async function removeIfStill(path: string, expected: string): Promise<void> {
     await symlink(moved, path).catch(() => undefined);
   }
   await unlink(aside).catch(() => undefined);
-}
-
-/** kill(pid, 0): ESRCH means no such process; EPERM means one exists (another user's). */
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return !isErrno(err, "ESRCH");
-  }
 }
 
 /** A claim's content, or undefined when it is not one of ours (then it is only ever judged by age). */

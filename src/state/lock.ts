@@ -14,6 +14,7 @@ import { open, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { MpsyncError, isErrno } from "../core/errors.js";
+import { processExists } from "../core/process-exists.js";
 import { assertStateDirSafe, STATE_DIR_NAME } from "./state-store.js";
 
 const lockInfoSchema = z.object({
@@ -92,12 +93,7 @@ export function isLockHolderAlive(info: LockInfo): boolean {
   const bootedAt = Date.now() - uptime() * 1000;
   // One minute of slack: uptime() has a coarse resolution and clocks get adjusted.
   if (info.startedAt < bootedAt - 60_000) return false;
-  try {
-    process.kill(info.pid, 0);
-  } catch (err) {
-    // EPERM: the process exists but belongs to another user.
-    if (isErrno(err, "ESRCH")) return false;
-  }
+  if (!processExists(info.pid)) return false;
   // The pid may have been reused by a process started after the holder took the lock (it
   // could only have started before). Linux tells a process's start time; elsewhere, trust it.
   const started = processStartedAt(info.pid);
