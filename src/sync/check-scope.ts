@@ -40,6 +40,11 @@ export class CheckScope {
     for (const p of paths) this.#recent.set(p, now);
   }
 
+  /** True until the run's first `seed` (later checks need not gather modification times). */
+  get needsSeed(): boolean {
+    return !this.#seeded;
+  }
+
   /**
    * A daemon starts with no memory of what changed: its first check takes as recent the synced
    * files modified on disk (a save here, or a pull's write) within RECENT_MS before `wallNow`,
@@ -47,7 +52,7 @@ export class CheckScope {
    * RECENT_MAX_PER_CYCLE (a checkout touched everything): none, as in `touch`. Once per scope.
    */
   seed(mtimes: Iterable<[path: string, mtimeMs: number]>, wallNow: number, now: number): void {
-    if (this.#seeded) return;
+    if (!this.needsSeed) return;
     this.#seeded = true;
     const recent: Array<[string, number]> = [];
     for (const [p, mtime] of mtimes) {

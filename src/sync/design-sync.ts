@@ -134,7 +134,7 @@ export class DesignSync {
     // The check's one scan (mostly cached stats) comes first: the first check of a run takes
     // the files modified in the last hour as recent (CheckScope.seed).
     const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
-    if (scan !== undefined) this.#scope.seed(syncedMtimes(ctx.ledger, scan), clock.now(), clock.monotonic());
+    if (scan !== undefined && this.#scope.needsSeed) this.#scope.seed(syncedMtimes(ctx.ledger, scan), clock.now(), clock.monotonic());
     const scope = this.#scope.next(ctx.ledger.paths(), clock.monotonic());
     // Every local change is in scope too: a save whose push was lost on the way (a watcher that
     // missed it, a failed cycle) still goes out, as it did when every check was a full sync.
