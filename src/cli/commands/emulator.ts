@@ -33,13 +33,17 @@ export async function runEmulator(ctx: CommandContext, flags: EmulatorFlags): Pr
   // Loaded on demand: no other command pays for the emulator's modules at start-up.
   const { startEmulator } = await import("../../emulator/index.js");
   const emulator = await startEmulator(options);
+  // Listening for the signals before the address is printed: whoever reads it (a script, a
+  // supervisor) may stop the emulator at once, and a SIGTERM before the handler killed the
+  // process without closing it (exit by signal, not 0).
+  const stopped = untilSignal(ctx.io);
   try {
     ctx.out.result("emulator", { ok: true, baseUrl: emulator.baseUrl }, () => {
       ctx.out.success(`emulator listening on ${ctx.out.c.bold(emulator.baseUrl)}`);
       // A line a person pastes into a shell: what follows the command is a shell comment.
       ctx.out.info(ctx.out.c.dim(`  export MPSYNC_BASE_URL=${emulator.baseUrl}   # Ctrl-C stops the emulator`));
     });
-    await untilSignal(ctx.io);
+    await stopped;
   } finally {
     await emulator.close();
   }
