@@ -55,11 +55,29 @@ const syncStateShape = {
   /** path -> hash a cycle is writing: after a crash, a file holding it takes it as its base. */
   pending: z.record(z.string(), hashSchema).optional(),
   /** path -> {hash pushed, base before}: a PATCH in flight when the process died. */
-  pendingPush: z.record(z.string(), z.object({ hash: hashSchema, previous: hashSchema.nullable(), basis: hashSchema.optional() })).optional(),
+  pendingPush: z
+    .record(
+      z.string(),
+      z.object({
+        hash: hashSchema,
+        previous: hashSchema.nullable(),
+        basis: hashSchema.optional(),
+        /** The PATCH carrying it went out (a journal entry may be written before the decision to send). */
+        sent: z.literal(true).optional(),
+      }),
+    )
+    .optional(),
   /**
-   * path -> {hash pushed, remote hash it replaced, artifact, when answered, settled}: PATCHes
-   * answered on the active artifact. Until `settled` (the service seen holding the text at
-   * least RACE_WINDOW_MS after the answer), a remote text without the edit is a race to repair.
+   * path -> hashes of texts sent by PATCHes whose answer never came and that a newer PATCH
+   * replaced (oldest first, a few kept): such a request may still land late, and must be
+   * recognised as ours (other-writers.ts `own-late`), never pulled.
+   */
+  unanswered: z.record(z.string(), z.array(hashSchema)).optional(),
+  /**
+   * path -> {hash pushed, remote hash it replaced, artifact, when answered (wall clock, shown
+   * only), settled, ...}: PATCHes answered on the active artifact. Until `settled` (the service
+   * seen holding the text after the race window), a remote text without the edit may be a race
+   * (other-writers.ts decides).
    */
   landed: z
     .record(
@@ -72,6 +90,10 @@ const syncStateShape = {
         artifactId: z.string(),
         at: z.number().optional(),
         settled: z.literal(true).optional(),
+        /** Seen idle on this artifact after the answer, or a prompt sent after it: later versions were built on it. */
+        visible: z.literal(true).optional(),
+        /** This PATCH merged back an edit a race removed: a second removal stands. */
+        mergedBack: z.literal(true).optional(),
       }),
     )
     .optional(),

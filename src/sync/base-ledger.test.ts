@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addReading, BaseLedger, emptyReading, RACE_WINDOW_MS, resolveBase } from "./base-ledger.js";
+import { addReading, BaseLedger, emptyReading, resolveBase } from "./base-ledger.js";
+import { RACE_WINDOW_MS } from "./other-writers.js";
 import type { PersistedState } from "./ports.js";
 
 const B = "b".repeat(64);
@@ -10,7 +11,8 @@ function state(extra: Partial<PersistedState> = {}): PersistedState {
   return { files: { "a.ts": { hash: B } }, ...extra };
 }
 
-function ledgerOf(s: PersistedState, now: () => number = () => 1_000): { ledger: BaseLedger; saves: () => number } {
+/** A ledger on a clock: `now` is the wall clock; the monotonic clock reads `monotonic` (default: the same). */
+function ledgerOf(s: PersistedState, now: () => number = () => 1_000, monotonic: () => number = now): { ledger: BaseLedger; saves: () => number } {
   let saves = 0;
   const ledger = new BaseLedger(
     s,
@@ -18,7 +20,7 @@ function ledgerOf(s: PersistedState, now: () => number = () => 1_000): { ledger:
       saves += 1;
       return Promise.resolve();
     },
-    now,
+    { now, monotonic },
   );
   return { ledger, saves: () => saves };
 }
@@ -86,7 +88,7 @@ describe("BaseLedger", () => {
     await ledger.intendPulls(new Map());
     expect(saves()).toBe(2);
     expect(ledger.data.pending).toEqual({ "p.ts": R });
-    expect(ledger.data.pendingPush).toEqual({ "a.ts": { hash: X, previous: B } });
+    expect(ledger.data.pendingPush).toEqual({ "a.ts": { hash: X, previous: B, sent: true } });
     expect([...ledger.keep()].sort()).toEqual([B, X, R].sort());
   });
 
@@ -102,7 +104,7 @@ describe("BaseLedger", () => {
     expect(ledger.data.pendingPush).toEqual({ "a.ts": { hash: X, previous: null }, "b.ts": { hash: R, previous: null } });
     await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
     expect(saves()).toBe(1);
-    expect(ledger.data.pendingPush?.["a.ts"]).toEqual({ hash: X, previous: B });
+    expect(ledger.data.pendingPush?.["a.ts"]).toEqual({ hash: X, previous: B, sent: true });
     ledger.commit(
       [
         { path: "a.ts", hash: X },
@@ -137,35 +139,85 @@ describe("BaseLedger", () => {
     expect(ledger.landedOn("a.ts", "art-2")).toBeUndefined();
   });
 
-  describe("an answered PATCH another writer may still overwrite (RACE_WINDOW_MS)", () => {
+  describe("an answered PATCH another writer may still overwrite (other-writers.ts, RACE_WINDOW_MS)", () => {
     const landedState = (): PersistedState =>
       state({ files: { "a.ts": { hash: X } }, landed: { "a.ts": { hash: X, previous: B, artifactId: "art-1", at: 1_000 } } });
 
-    it("a remote text other than the one sent, on the same artifact, is a suspect; its base stays until races.ts judges", () => {
+    /** A ledger whose PATCH of a.ts (B -> X) is answered in this process at monotonic 1_000. */
+    async function answered(clock: { wall: number; mono: number }): Promise<BaseLedger> {
+      const { ledger } = ledgerOf(
+        state(),
+        () => clock.wall,
+        () => clock.mono,
+      );
+      readPath(ledger, "a.ts", X, B, "art-1");
+      await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
+      ledger.commit([{ path: "a.ts", hash: X }], { pushAnswered: true, artifactId: "art-1" });
+      return ledger;
+    }
+
+    it("a remote text other than the one sent, on the same artifact, is judged; its base stays until races.ts decides", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
-      expect(readPath(ledger, "a.ts", X, R, "art-1")).toBe(X);
-      expect([...ledger.suspects().keys()]).toEqual(["a.ts"]);
+      const r = ledger.read("a.ts", X, R, "art-1");
+      expect(r.base).toBe(X);
+      expect(r.judge).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X } });
     });
 
-    it("on another artifact it is no race (a new version: displaced.ts judges)", () => {
+    it("on another artifact it is not judged here (a new version: displaced.ts judges)", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
-      readPath(ledger, "a.ts", X, R, "art-2");
-      expect(ledger.suspects().size).toBe(0);
+      expect(ledger.read("a.ts", X, R, "art-2").judge).toBeUndefined();
     });
 
-    it("seen as sent within the window: still unsettled; after it: settled by the commit, and no longer a suspect", () => {
-      let now = 1_000 + RACE_WINDOW_MS - 1;
-      const s = landedState();
-      const { ledger } = ledgerOf(s, () => now);
-      readPath(ledger, "a.ts", X, X, "art-1");
-      ledger.commit([], { pushAnswered: true, artifactId: "art-1" });
-      expect(ledger.data.landed?.["a.ts"]?.settled).toBeUndefined();
-      now = 1_000 + RACE_WINDOW_MS;
+    it("seen as sent within the window (monotonic): still open; after it: settled by the commit, and never judged again", async () => {
+      const clock = { wall: 1_000, mono: 1_000 };
+      const ledger = await answered(clock);
+      clock.mono = 1_000 + RACE_WINDOW_MS - 1;
+      expect(ledger.read("a.ts", X, X, "art-1").confirms).toBe(false);
+      clock.mono = 1_000 + RACE_WINDOW_MS;
       readPath(ledger, "a.ts", X, X, "art-1");
       expect(ledger.commit([], { pushAnswered: true, artifactId: "art-1" })).toBe(true);
       expect(ledger.data.landed?.["a.ts"]?.settled).toBe(true);
-      readPath(ledger, "a.ts", X, R, "art-1");
-      expect(ledger.suspects().size).toBe(0);
+      expect(ledger.read("a.ts", X, R, "art-1").judge).toBeUndefined();
+    });
+
+    it.each([
+      ["a day ahead", 86_400_000],
+      ["two hours back", -7_200_000],
+    ])("a wall clock stepped %s changes nothing: the record stays open within the window", async (_name, step) => {
+      const clock = { wall: 1_000, mono: 1_000 };
+      const ledger = await answered(clock);
+      clock.wall += step;
+      clock.mono += 10;
+      expect(ledger.read("a.ts", X, X, "art-1").confirms).toBe(false);
+      expect(ledger.read("a.ts", X, R, "art-1").judge?.record).toMatchObject({ answeredAt: 1_000, confirmed: false });
+    });
+
+    it("a record a previous process left has no answer time here: the first read holding it confirms it", () => {
+      const { ledger } = ledgerOf(landedState(), () => 0);
+      expect(ledger.read("a.ts", X, X, "art-1").confirms).toBe(true);
+    });
+
+    it("a status seen idle after the answer (or a prompt) makes the record visible to later versions; one sent before it does not", async () => {
+      const clock = { wall: 1_000, mono: 1_000 };
+      const ledger = await answered(clock);
+      expect(ledger.markVisible("art-1", 999)).toBe(false);
+      expect(ledger.markVisible("art-2", 1_001)).toBe(false);
+      expect(ledger.markVisible("art-1", 1_001)).toBe(true);
+      expect(ledger.data.landed?.["a.ts"]?.visible).toBe(true);
+    });
+
+    it("a text sent without an answer, then replaced by a newer PATCH, is ours when it lands late", async () => {
+      const { ledger } = ledgerOf(state());
+      readPath(ledger, "a.ts", X, B, "art-1");
+      await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
+      ledger.commit([], { pushAnswered: false, artifactId: "art-1" });
+      readPath(ledger, "a.ts", R, B, "art-1");
+      await ledger.intendPush([{ path: "a.ts", hash: R, previous: B }]);
+      ledger.commit([{ path: "a.ts", hash: R }], { pushAnswered: true, artifactId: "art-1" });
+      expect(ledger.data.unanswered).toEqual({ "a.ts": [X] });
+      const late = ledger.read("a.ts", R, X, "art-1");
+      expect(late.base).toBe(R);
+      expect(late.judge).toMatchObject({ ownLate: true, remoteHash: X });
     });
   });
 

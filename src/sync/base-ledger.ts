@@ -1,29 +1,31 @@
 /**
  * The one source of truth for each path's base: the content both sides last agreed on, and the
  * intent journals that keep that answer right across a crash or an answer lost on the way back
- * (an edit is never taken for landed, nor pulled over, on a guess). Every cycle reads the ledger for bases (`read`, pure: what a journal supplies or a
- * landed push shows comes back as data, `LedgerReading`, which the cycle hands back with `begin`),
- * journals its intents through it before acting (`intendPulls`, `intendPush`), and hands it the
- * base moves the executor confirmed (`commit`). The ledger owns `files`, `pending`, `pendingPush`
- * and `landed`: nothing else writes them, and `toJSON` (what state.json gets) checks them first
+ * (an edit is never taken for landed, nor pulled over, on a guess). Every cycle reads the ledger
+ * for bases (`read`, pure: what a journal supplies or a landed push shows comes back as data,
+ * `LedgerReading`, which the cycle hands back with `begin`), journals its intents through it
+ * before acting (`intendPulls`, `intendPush`), and hands it the base moves the executor
+ * confirmed (`commit`). The ledger owns `files`, `pending`, `pendingPush`, `landed` and
+ * `unanswered`: nothing else writes them, and `toJSON` (what state.json gets) checks them first
  * (ledger-validation.ts: a violation is an INTERNAL error and nothing is written).
  *
- * The rules, all in `resolveBase` below:
+ * The rules, in `resolveBase` and `read` below:
  * - a pulled write counts as done when the local file holds the journalled remote content
  *   (a crash between the write and the state save);
  * - a PATCH counts as landed only when its answer came back, or when the remote holds exactly
  *   what was sent. A remote that merely moved off the old content proves nothing: a refused or
  *   dropped PATCH followed by a generation looks the same, and taking the unsent edit as the
  *   base would pull the remote change over it.
- * - an answered PATCH can still be overwritten: the API has no compare-and-swap, so another
- *   writer that read the old text before our PATCH landed writes over it a moment later. Until
- *   the service is seen holding our text at least RACE_WINDOW_MS after the answer (`settled`),
- *   a remote text of that artifact without the edit is a race (races.ts): the cycle reconciles
- *   that path from what the PATCH replaced, so the edit is merged back, not pulled over.
+ * - an answered PATCH stays open (`landed`, not `settled`) until a read after the race window
+ *   shows the service holding it; a remote text of that artifact without the edit is judged by
+ *   other-writers.ts (race or decision) in races.ts. A text sent by a PATCH whose answer never
+ *   came and that a newer PATCH replaced is kept in `unanswered`: arriving late, it is ours.
  */
 import type { BaseMove, LedgerData } from "./ports.js";
 import { ensureValidLedger } from "./ledger-validation.js";
 import type { DeepReadonly } from "../core/deep-readonly.js";
+import type { Clock } from "../core/clock.js";
+import { judgeOtherWriter, type PushRecord } from "./other-writers.js";
 
 export type { LedgerData };
 
@@ -38,19 +40,18 @@ export interface LandedPush {
    */
   basis?: string;
   artifactId: string;
-  /** When the answer came (clock ms; missing in older state files: settles at the next read). */
+  /** When the answer came (wall clock ms, shown only: every decision uses the monotonic clock). */
   at?: number;
-  /** Seen on the service after the race window: later changes are other writers' intent. */
+  /** Seen on the service after the race window: later changes are other writers' decisions. */
   settled?: true;
+  /** Seen idle on this artifact after the answer, or a prompt or version choice came after it. */
+  visible?: true;
+  /** This PATCH merged back an edit a race removed: a second removal stands. */
+  mergedBack?: true;
 }
 
-/**
- * How long after a PATCH's answer another writer's PATCH may still land over it: that writer
- * read before ours landed and sends at once, so its request is in flight within a request's
- * time limit (the client's header timeout is 30 s). A read later than this that shows our
- * text settles the push; the daemon's next content check (remoteCheckSec, 60 s) is one.
- */
-export const RACE_WINDOW_MS = 30_000;
+/** Unanswered texts kept per path (a late request older than these is not expected). */
+const UNANSWERED_KEPT = 4;
 
 /** The base chosen for one path, and whether a journal supplied it. */
 export interface ResolvedBase {
@@ -62,10 +63,20 @@ export interface ResolvedBase {
 export interface PathReading extends ResolvedBase {
   /** A landed push of an older version that the active version holds as sent: the record goes. */
   carried: boolean;
-  /** An answered, unsettled PATCH whose text the remote no longer holds (races.ts judges). */
-  suspect: LandedPush | undefined;
+  /** A remote text another writer (or our own late request) put over an open PATCH: races.ts judges it. */
+  judge: OpenPush | undefined;
   /** An answered PATCH seen as sent after the race window: settled by the commit. */
-  settles: boolean;
+  confirms: boolean;
+}
+
+/** An open PATCH of one path and the remote text found over it, for other-writers.ts. */
+export interface OpenPush {
+  /** The answered PATCH (undefined: only `ownLate` is known). */
+  landed: LandedPush | undefined;
+  record: PushRecord | undefined;
+  /** The remote text is one of our unanswered, replaced texts. */
+  ownLate: boolean;
+  remoteHash: string;
 }
 
 /** What a cycle's reads found, as data: the cycle applies it with BaseLedger.begin. */
@@ -73,21 +84,21 @@ export interface LedgerReading {
   /** Bases a journal supplied: recorded by the commit. */
   adopted: Map<string, string | undefined>;
   settling: Set<string>;
-  suspects: Map<string, LandedPush>;
+  judged: Map<string, OpenPush>;
   carried: Set<string>;
 }
 
 /** A reading that found nothing. */
 export function emptyReading(): LedgerReading {
-  return { adopted: new Map(), settling: new Set(), suspects: new Map(), carried: new Set() };
+  return { adopted: new Map(), settling: new Set(), judged: new Map(), carried: new Set() };
 }
 
 /** Adds one path's reading to a cycle's. */
 export function addReading(into: LedgerReading, path: string, r: PathReading): void {
   if (r.adopted) into.adopted.set(path, r.base);
   if (r.carried) into.carried.add(path);
-  if (r.suspect !== undefined) into.suspects.set(path, r.suspect);
-  if (r.settles) into.settling.add(path);
+  if (r.judge !== undefined) into.judged.set(path, r.judge);
+  if (r.confirms) into.settling.add(path);
 }
 
 /** The base of `path` given its local and remote content hashes. Pure. */
@@ -104,7 +115,9 @@ export function resolveBase(state: Readonly<LedgerData>, path: string, localHash
 export class BaseLedger {
   #s: LedgerData;
   readonly #save: () => Promise<void>;
-  readonly #now: () => number;
+  readonly #clock: Pick<Clock, "now" | "monotonic">;
+  /** Monotonic time of each landed PATCH's answer in this process (a record loaded from disk has none). */
+  readonly #answeredAt = new Map<string, number>();
   /** What this cycle's reads found (begin): recorded by the next commit. */
   #reading = emptyReading();
   /** Paths this cycle sent (intendPush): only these can become `landed`. */
@@ -112,13 +125,19 @@ export class BaseLedger {
   /** The `files` object the last save checked (replaced, never edited, on each change). */
   #checkedFiles: LedgerData["files"] | undefined;
 
-  constructor(data: LedgerData, save: () => Promise<void>, now: () => number = Date.now) {
+  constructor(data: LedgerData, save: () => Promise<void>, clock: Pick<Clock, "now" | "monotonic"> = { now: Date.now, monotonic: () => performance.now() }) {
     // A landed record whose base moved is inert (landedOn, landedElsewhere) and dropped by the
     // next commit; one an older state.json kept is dropped now, so every save is valid.
     const landed = Object.entries(data.landed ?? {}).filter(([path, l]) => data.files[path]?.hash === l.hash);
-    this.#s = { files: data.files, pending: data.pending, pendingPush: data.pendingPush, landed: landed.length === 0 ? undefined : Object.fromEntries(landed) };
+    this.#s = {
+      files: data.files,
+      pending: data.pending,
+      pendingPush: data.pendingPush,
+      landed: landed.length === 0 ? undefined : Object.fromEntries(landed),
+      unanswered: data.unanswered,
+    };
     this.#save = save;
-    this.#now = now;
+    this.#clock = clock;
   }
 
   /** The confirmed base of `path`. */
@@ -145,8 +164,9 @@ export class BaseLedger {
 
   /** Forgets every base (the mapping now points at another design); journals stay to be settled. */
   reset(): void {
-    this.#s = { ...this.#s, files: {}, landed: undefined };
+    this.#s = { ...this.#s, files: {}, landed: undefined, unanswered: undefined };
     this.#reading = emptyReading();
+    this.#answeredAt.clear();
   }
 
   /** Starts a cycle with what its reads found (buildTriples): an earlier, abandoned cycle's is dropped. */
@@ -158,22 +178,57 @@ export class BaseLedger {
   /**
    * What the ledger says of `path` for a cycle (journals applied; see resolveBase). Pure: the
    * cycle collects the readings (addReading) and hands them to `begin`. `artifactId`: the
-   * artifact the remote hash was read from, to judge this folder's answered PATCHes on it.
+   * artifact the remote hash was read from, to judge this folder's answered PATCHes on it;
+   * `readAt`: the monotonic time the remote read was sent.
    */
-  read(path: string, localHash: string | undefined, remoteHash: string | undefined, artifactId?: string): PathReading {
+  read(path: string, localHash: string | undefined, remoteHash: string | undefined, artifactId?: string, readAt?: number): PathReading {
     const { base, adopted } = resolveBase(this.#s, path, localHash, remoteHash);
     const older = artifactId === undefined ? undefined : this.landedElsewhere(path, artifactId);
     const carried = older !== undefined && remoteHash === older.hash;
     const l = artifactId === undefined || adopted ? undefined : this.landedOn(path, artifactId);
     const open = l !== undefined && l.settled !== true && remoteHash !== undefined ? l : undefined;
-    const suspect = open !== undefined && remoteHash !== open.hash ? open : undefined;
-    const settles = open !== undefined && remoteHash === open.hash && this.#now() - (open.at ?? 0) >= RACE_WINDOW_MS;
-    return { base, adopted, carried, suspect, settles };
+    const ownLate =
+      remoteHash !== undefined && !adopted && remoteHash !== base && remoteHash !== localHash && this.#s.unanswered?.[path]?.includes(remoteHash) === true;
+    const record = open === undefined ? undefined : this.pushRecord(path, open);
+    const at = readAt ?? this.#clock.monotonic();
+    const confirms =
+      record !== undefined &&
+      remoteHash === open!.hash &&
+      judgeOtherWriter(record, { artifactId: artifactId!, hash: remoteHash, holdsEdit: true, ownLate: false, chosenByUser: false, at }) === "confirmed";
+    const judge = (open !== undefined && remoteHash !== open.hash) || ownLate ? { landed: open, record, ownLate, remoteHash: remoteHash! } : undefined;
+    return { base, adopted, carried, judge, confirms };
   }
 
-  /** This cycle's paths whose answered, unsettled PATCH the remote no longer holds as sent. */
-  suspects(): ReadonlyMap<string, LandedPush> {
-    return this.#reading.suspects;
+  /** What other-writers.ts needs of a landed PATCH. */
+  pushRecord(path: string, l: LandedPush): PushRecord {
+    return {
+      sent: l.hash,
+      artifactId: l.artifactId,
+      answeredAt: this.#answeredAt.get(path),
+      confirmed: l.settled === true,
+      visibleToGenerations: l.visible === true,
+      mergedBack: l.mergedBack === true,
+    };
+  }
+
+  /**
+   * The service was seen idle on `artifactId` by a status request sent at `sentAt` (monotonic),
+   * or (no artifact) the user sent a prompt or chose a version: every PATCH answered before
+   * that is part of what a later version was built on. Returns true when a record changed.
+   */
+  markVisible(artifactId: string | undefined, sentAt: number = this.#clock.monotonic()): boolean {
+    const landed = this.#s.landed;
+    if (landed === undefined) return false;
+    let changed = false;
+    const next = { ...landed };
+    for (const [path, l] of Object.entries(landed)) {
+      const answered = this.#answeredAt.get(path);
+      if (l.visible === true || (artifactId !== undefined && l.artifactId !== artifactId) || (answered !== undefined && answered >= sentAt)) continue;
+      next[path] = { ...l, visible: true };
+      changed = true;
+    }
+    if (changed) this.#s.landed = next;
+    return changed;
   }
 
   /** Journals the remote contents a cycle is about to write (path -> content hash), then saves. */
@@ -191,7 +246,11 @@ export class BaseLedger {
   async journalPush(hashes: ReadonlyMap<string, string>): Promise<void> {
     if (hashes.size === 0) return;
     const pendingPush = { ...this.#s.pendingPush };
-    for (const [path, hash] of hashes) pendingPush[path] = { hash, previous: pendingPush[path]?.hash === hash ? pendingPush[path].previous : null };
+    for (const [path, hash] of hashes) {
+      const same = pendingPush[path]?.hash === hash;
+      this.#supersede(path, hash);
+      pendingPush[path] = same ? pendingPush[path]! : { hash, previous: null };
+    }
     this.#s.pendingPush = pendingPush;
     await this.#save();
   }
@@ -206,21 +265,32 @@ export class BaseLedger {
     const fresh = sent.some((s) => pendingPush[s.path]?.hash !== s.hash);
     for (const s of sent) {
       const basis = s.previous === null ? this.baseOf(s.path) : undefined;
-      pendingPush[s.path] = { hash: s.hash, previous: s.previous, ...(basis === undefined ? {} : { basis }) };
+      this.#supersede(s.path, s.hash);
+      pendingPush[s.path] = { hash: s.hash, previous: s.previous, ...(basis === undefined ? {} : { basis }), sent: true };
       this.#sent.add(s.path);
     }
     this.#s.pendingPush = pendingPush;
     if (fresh) await this.#save();
   }
 
+  /** A journalled PATCH of `path` that went out unanswered is replaced by `hash`: kept as ours (`unanswered`). */
+  #supersede(path: string, hash: string): void {
+    const prior = this.#s.pendingPush?.[path];
+    if (prior?.sent !== true || prior.hash === hash || prior.hash === this.baseOf(path)) return;
+    const kept = (this.#s.unanswered?.[path] ?? []).filter((h) => h !== prior.hash);
+    this.#s.unanswered = { ...this.#s.unanswered, [path]: [...kept, prior.hash].slice(-UNANSWERED_KEPT) };
+  }
+
   /**
    * Records a cycle's outcome: the journal adoptions, then the executor's confirmed moves in
    * order. `pushAnswered`: every PATCH of the cycle was answered, so its journal becomes
-   * `landed` on `artifactId`; otherwise it stays for the next cycle to judge. Returns true
-   * when anything the state holds about bases changed (the caller saves).
+   * `landed` on `artifactId`; otherwise it stays for the next cycle to judge. `mergedBack`:
+   * paths whose PATCH merged back an edit a race removed. Returns true when anything the state
+   * holds about bases changed (the caller saves).
    */
-  commit(moves: readonly BaseMove[], outcome: { pushAnswered: boolean; artifactId: string }): boolean {
-    const at = this.#now();
+  commit(moves: readonly BaseMove[], outcome: { pushAnswered: boolean; artifactId: string; mergedBack?: ReadonlySet<string> }): boolean {
+    const at = this.#clock.now();
+    const answeredAt = this.#clock.monotonic();
     const s = this.#s;
     const { adopted, settling, carried } = this.#reading;
     const files = { ...s.files };
@@ -247,8 +317,10 @@ export class BaseLedger {
       }
     }
     if (outcome.pushAnswered && s.pendingPush !== undefined) {
-      for (const [path, p] of Object.entries(s.pendingPush)) {
-        if (this.#sent.has(path) && files[path]?.hash === p.hash) landed[path] = { ...p, artifactId: outcome.artifactId, at };
+      for (const [path, { sent: _sent, ...p }] of Object.entries(s.pendingPush)) {
+        if (!this.#sent.has(path) || files[path]?.hash !== p.hash) continue;
+        landed[path] = { ...p, artifactId: outcome.artifactId, at, ...(outcome.mergedBack?.has(path) === true ? { mergedBack: true as const } : {}) };
+        this.#answeredAt.set(path, answeredAt);
       }
       s.pendingPush = undefined;
       changed = true;
@@ -287,6 +359,7 @@ export class BaseLedger {
       if (p.basis !== undefined) out.add(p.basis);
     }
     for (const hash of Object.values(s.pending ?? {})) out.add(hash);
+    for (const hashes of Object.values(s.unanswered ?? {})) for (const h of hashes) out.add(h);
     for (const l of Object.values(s.landed ?? {})) {
       out.add(l.hash);
       if (l.previous !== null) out.add(l.previous);

@@ -165,7 +165,13 @@ export interface Triples {
 }
 
 /** The (base, local, remote) triple of every path of the cycle, bases from the ledger. Writes nothing. */
-export function buildTriples(paths: Set<string>, localOf: (p: string) => LocalFile | undefined, remote: RemoteSnapshot, ctx: TriplesContext): Triples {
+export function buildTriples(
+  paths: Set<string>,
+  localOf: (p: string) => LocalFile | undefined,
+  remote: RemoteSnapshot,
+  readAt: number,
+  ctx: TriplesContext,
+): Triples {
   const out: Triples = { files: [], reading: emptyReading(), localNames: new Map(), notices: [] };
   // A refused remote name (hostile, or a case twin of a synced file) was not read: it must
   // not look "absent remotely", which would remove or blindly overwrite the local file.
@@ -180,7 +186,7 @@ export function buildTriples(paths: Set<string>, localOf: (p: string) => LocalFi
     if (text === undefined && remote.names.has(path)) continue;
     const local = localOf(path);
     const remoteHash = text === undefined ? undefined : hashContent(text);
-    const reading = ctx.ledger.read(path, local?.hash, remoteHash, remote.artifactId);
+    const reading = ctx.ledger.read(path, local?.hash, remoteHash, remote.artifactId, readAt);
     addReading(out.reading, path, reading);
     const { base } = reading;
     // A new local name the service's name rules would refuse is never pushed (local-refusals.ts).

@@ -29,13 +29,13 @@ export class FolderState {
   private constructor(o: Pick<DesignSyncOptions, "store" | "clock">, state: PersistedState, daemon: DaemonRecordData, editorId: string) {
     this.#o = o;
     this.editorId = editorId;
-    const { files, pending, pendingPush, landed, artifactId, halted, refusedContent, refusedLocal, ...identity } = state;
+    const { files, pending, pendingPush, landed, unanswered, artifactId, halted, refusedContent, refusedLocal, ...identity } = state;
     // The journals are saved without a flush: they sit between a read and the write it decided
     // (README, known limits: the window); the cycle's flush makes them durable with the files.
     this.ledger = new BaseLedger(
-      { files, pending, pendingPush, landed },
+      { files, pending, pendingPush, landed, unanswered },
       () => this.#saveState({ durable: false }),
-      () => o.clock.now(),
+      o.clock,
     );
     this.status = new FolderStatus({ artifactId, halted, refusedContent, refusedLocal });
     this.daemon = new DaemonRecord(daemon, (record) => o.store.saveDaemon(record));
@@ -75,8 +75,8 @@ export class FolderState {
   #saveState(options?: { durable?: boolean }): Promise<void> {
     const { editorId, sourceDesign, ...newer } = this.#identity;
     const { artifactId, halted, refusedContent, refusedLocal } = this.status.toJSON();
-    const { files, pending, pendingPush, landed } = this.ledger.toJSON();
-    const state: PersistedState = { editorId, sourceDesign, artifactId, files, halted, refusedContent, refusedLocal, pending, pendingPush, landed, ...newer };
+    const { files, pending, pendingPush, landed, unanswered } = this.ledger.toJSON();
+    const state: PersistedState = { editorId, sourceDesign, artifactId, files, halted, refusedContent, refusedLocal, pending, pendingPush, landed, unanswered, ...newer };
     return this.#o.store.save(state, options);
   }
 }

@@ -10,7 +10,7 @@ import type { BaseLedger } from "./base-ledger.js";
 import type { CycleContext, CycleProgress, CycleReport } from "./cycle-context.js";
 import { buildTriples, expandPaths, LOCAL_READ_CONCURRENCY, readToSend, type Triples } from "./cycle-io.js";
 import type { LocalFile } from "./model.js";
-import { rebaseRaces } from "./races.js";
+import { judgeWriters } from "./races.js";
 import { reconcile } from "./reconcile.js";
 import { readRemoteSnapshot, type RemoteHint, type RemoteSnapshot } from "./remote-snapshot.js";
 import { commitCycle } from "./run-plan.js";
@@ -80,6 +80,7 @@ export async function planFull(
   // The remote read (mostly waiting on the network) runs while the local scan (mostly this
   // thread) does: neither depends on the other, and the plan only needs both.
   const hint = active === undefined ? {} : { active };
+  const readAt = o.clock.monotonic();
   const remoteRead =
     options.remote ??
     (wanted === undefined ? readWholeRemote(ctx, hint) : readRemoteSnapshot(o.client, ctx.editorId, (names) => [...names].filter(wanted), hint));
@@ -94,8 +95,8 @@ export async function planFull(
           ...[...remote.names].filter(wanted),
           ...[...scan.keys()].filter((p) => scope!.has(p)),
         ]);
-  const { files } = triplesOf(ctx, paths, (p) => scan.get(p), remote);
-  const raced = await rebaseRaces(files, ledger, remote.texts, o.store);
+  const { files, reading } = triplesOf(ctx, paths, (p) => scan.get(p), remote, readAt);
+  const writers = await judgeWriters(files, reading.judged, remote, o.store, readAt);
   const plan = reconcile({
     files,
     policy: o.policy,
@@ -110,7 +111,7 @@ export async function planFull(
     ...(scope === undefined ? {} : { localFileCount: scan.size }),
   });
   if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
-  const report = await commitCycle(ctx, { plan, remote, raced, dryRun: options.dryRun === true, send: options.pullOnly !== true, progress: options.progress });
+  const report = await commitCycle(ctx, { plan, remote, writers, dryRun: options.dryRun === true, send: options.pullOnly !== true, progress: options.progress });
   report.wholeFolder = true;
   return report;
 }
@@ -142,6 +143,7 @@ export async function planPush(ctx: CycleContext, paths: Iterable<string>, optio
   const toSend = options.dryRun === true ? undefined : await readToSend(o.local, o.store, ledger, locals);
   // The texts are read from the version the last cycle saw, beside the active-artifact call:
   // one round trip instead of two before the PATCH (a moved version reads again, then pulls).
+  const readAt = o.clock.monotonic();
   const remote = await readRemoteSnapshot(o.client, ctx.editorId, () => [...locals.keys()], { artifactId: status.artifactId });
   if (status.artifactId !== undefined && remote.artifactId !== status.artifactId) {
     // The active artifact moved (generation, or another version picked): pull and
@@ -149,10 +151,10 @@ export async function planPush(ctx: CycleContext, paths: Iterable<string>, optio
     ctx.notice(`active artifact changed to ${remote.artifactId}: pulling before pushing`);
     return planFull(ctx, options);
   }
-  const { files } = triplesOf(ctx, new Set(locals.keys()), (p) => locals.get(p), remote);
-  const raced = await rebaseRaces(files, ledger, remote.texts, o.store);
+  const { files, reading } = triplesOf(ctx, new Set(locals.keys()), (p) => locals.get(p), remote, readAt);
+  const writers = await judgeWriters(files, reading.judged, remote, o.store, readAt);
   const plan = reconcile({ files, policy: o.policy, force: false, folderExists: true, fullRemote: false });
-  return commitCycle(ctx, { plan, remote, raced, dryRun: options.dryRun === true, send: true, preread: toSend });
+  return commitCycle(ctx, { plan, remote, writers, dryRun: options.dryRun === true, send: true, preread: toSend });
 }
 
 /** The paths of `scan` (and the synced paths it lacks) that differ from their base, sorted. */
@@ -167,9 +169,9 @@ export function changesIn(ledger: BaseLedger, scan: ReadonlyMap<string, LocalFil
  * The triples of `paths` (cycle-io.ts buildTriples), and what it found applied: the ledger's
  * reading starts the cycle, local-name verdicts go to the folder status, notices are given.
  */
-function triplesOf(ctx: CycleContext, paths: Set<string>, localOf: (p: string) => LocalFile | undefined, remote: RemoteSnapshot): Triples {
+function triplesOf(ctx: CycleContext, paths: Set<string>, localOf: (p: string) => LocalFile | undefined, remote: RemoteSnapshot, readAt: number): Triples {
   const { ledger, status } = ctx;
-  const triples = buildTriples(paths, localOf, remote, {
+  const triples = buildTriples(paths, localOf, remote, readAt, {
     ledger,
     ignores: (p) => ctx.options.local.ignores(p),
     refusedLocalOf: (p) => status.refusedLocalOf(p),

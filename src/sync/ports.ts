@@ -83,7 +83,7 @@ export interface BaseTexts {
 export type PersistedState = Omit<SyncState, "version" | "scanCache" | "lastStatus" | "lastError">;
 
 /** The part of the persisted state the BaseLedger owns: bases and their journals. */
-export type LedgerData = Pick<PersistedState, "files" | "pending" | "pendingPush" | "landed">;
+export type LedgerData = Pick<PersistedState, "files" | "pending" | "pendingPush" | "landed" | "unanswered">;
 
 /** What daemon.json holds: the daemon's last status and error (daemon-record.ts owns it). */
 export type DaemonRecordData = DaemonFile;

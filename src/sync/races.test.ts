@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { BaseLedger, LandedPush } from "./base-ledger.js";
+import type { LandedPush, OpenPush } from "./base-ledger.js";
 import type { FileTriple } from "./model.js";
-import { rebaseRaces } from "./races.js";
+import { judgeWriters } from "./races.js";
 
 const texts = new Map([
   ["h-basis", "a\nb\nc\n"],
@@ -9,32 +9,61 @@ const texts = new Map([
   ["h-previous", "a\nb\nc\n"],
 ]);
 const bases = { getBase: async (hash: string) => texts.get(hash), putBase: async () => "unused" };
-const ledgerWith = (landed: LandedPush) => ({ suspects: () => new Map([["App.tsx", landed]]) }) as unknown as BaseLedger;
+/** An open PATCH answered at monotonic 0 in this process, not yet confirmed. */
+const open = (landed: LandedPush, remoteHash = "h-theirs", more: Partial<OpenPush> = {}): Map<string, OpenPush> =>
+  new Map([
+    [
+      "App.tsx",
+      {
+        landed,
+        record: { sent: landed.hash, artifactId: "a1", answeredAt: 0, confirmed: false, visibleToGenerations: false, mergedBack: landed.mergedBack === true },
+        ownLate: false,
+        remoteHash,
+        ...more,
+      },
+    ],
+  ]);
 const triple = (): FileTriple => ({ path: "App.tsx", base: "h-basis", local: undefined, remote: undefined });
 // A teammate's text made on the same old file, without our line.
-const remote = new Map([["App.tsx", "a\nb\nC theirs\n"]]);
+const remote = { artifactId: "a1", texts: new Map([["App.tsx", "a\nb\nC theirs\n"]]) };
 
-describe("rebaseRaces: the raced triple is reconciled against what the edit was judged on", () => {
+describe("judgeWriters: the raced triple is reconciled against what the edit was judged on", () => {
   it.each<[string, LandedPush, string | undefined]>([
     ["a PATCH that replaced a text: that text", { hash: "h-sent", previous: "h-previous", artifactId: "a1" }, "h-previous"],
     ["a PATCH over a remote deletion: its basis, the last synced text", { hash: "h-sent", previous: null, basis: "h-basis", artifactId: "a1" }, "h-basis"],
     ["a new file: no base", { hash: "h-sent", previous: null, artifactId: "a1" }, undefined],
   ])("%s", async (_name, landed, base) => {
     const files = [triple()];
-    const raced = await rebaseRaces(files, ledgerWith(landed), remote, bases);
-    expect([...raced]).toEqual(["App.tsx"]);
+    const v = await judgeWriters(files, open(landed), remote, bases, 1);
+    expect([...v.raced]).toEqual(["App.tsx"]);
     expect(files[0]!.base).toBe(base);
   });
 
   it("a remote text that holds our edit is no race", async () => {
     const files = [triple()];
-    const raced = await rebaseRaces(
+    const v = await judgeWriters(
       files,
-      ledgerWith({ hash: "h-sent", previous: null, basis: "h-basis", artifactId: "a1" }),
-      new Map([["App.tsx", "a\nB ours\nC theirs\n"]]),
+      open({ hash: "h-sent", previous: null, basis: "h-basis", artifactId: "a1" }),
+      { artifactId: "a1", texts: new Map([["App.tsx", "a\nB ours\nC theirs\n"]]) },
       bases,
+      1,
     );
-    expect(raced.size).toBe(0);
+    expect(v.raced.size).toBe(0);
     expect(files[0]!.base).toBe("h-basis");
+  });
+
+  it("a merged-back edit removed again: the removal stands (no rebase)", async () => {
+    const files = [triple()];
+    const v = await judgeWriters(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1", mergedBack: true }), remote, bases, 1);
+    expect([...v.removedAgain]).toEqual(["App.tsx"]);
+    expect(v.raced.size).toBe(0);
+    expect(files[0]!.base).toBe("h-basis");
+  });
+
+  it("our own late request: reconciled from the text it brought back, so the latest is sent again", async () => {
+    const files = [triple()];
+    const v = await judgeWriters(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1" }, "h-old-ours", { ownLate: true }), remote, bases, 1);
+    expect([...v.ownLate]).toEqual(["App.tsx"]);
+    expect(files[0]!.base).toBe("h-old-ours");
   });
 });

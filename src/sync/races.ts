@@ -2,18 +2,20 @@
  * Another writer's PATCH landed over ours (the API has no compare-and-swap). Two people save
  * the same file within a moment: both read the old text, both PATCH, the later write wins, and
  * both clients were answered 200. The loser's next read of that artifact shows a text without
- * its edit while its answered PATCH is still unsettled (base-ledger.ts, RACE_WINDOW_MS).
+ * its edit while its answered PATCH is still open (base-ledger.ts); other-writers.ts decides
+ * whether that writer could have seen the edit.
  *
- * Pulling that text would drop the edit into `.mpsync/backups/` without a word. Instead the
- * path is reconciled from what our PATCH replaced (`previous`): our text and the winner's are
- * then two changes of one ancestor, so the merge policy writes both (a clean merge is pushed
- * again and said: "re-applied your edit") or markers and a conflict event. A remote text that
- * already holds the edit (a teammate built on it) is no race and is pulled as usual.
+ * For a race, pulling that text would drop the edit into `.mpsync/backups/` without a word.
+ * Instead the path is reconciled from what our PATCH replaced (`previous`): our text and the
+ * winner's are then two changes of one ancestor, so the merge policy writes both (a clean merge
+ * is pushed again and said: "re-applied your edit") or markers and a conflict event. A remote
+ * text that holds the edit, or a writer's decision, is pulled as usual.
  */
-import type { BaseLedger, LandedPush } from "./base-ledger.js";
+import type { LandedPush, OpenPush } from "./base-ledger.js";
 import { holdsEdit } from "./holds-edit.js";
 import type { FileTriple } from "./model.js";
 import type { BaseTexts } from "./ports.js";
+import { judgeOtherWriter } from "./other-writers.js";
 
 /**
  * The text a landed push's edit was made on (undefined: its stored text is missing): what the
@@ -27,24 +29,55 @@ export async function editBase(landed: LandedPush, bases: BaseTexts): Promise<st
   return landed.basis === undefined ? "" : bases.getBase(landed.basis);
 }
 
+/** What other-writers.ts decided for a cycle's judged paths. */
+export interface WriterVerdicts {
+  /** Races: reconciled from what our PATCH replaced, so the edit is merged back (said as re-applied). */
+  raced: Set<string>;
+  /** Our merged-back edit was removed again: the removal stands (said once, with restore). */
+  removedAgain: Set<string>;
+  /** Our own late request: reconciled from it, so the latest content is sent again. */
+  ownLate: Set<string>;
+}
+
 /**
- * Rebases each raced path's triple on what our PATCH replaced (in place); returns those paths.
+ * Judges each path whose open PATCH the remote no longer holds as sent (other-writers.ts), and
+ * rebases the triples of races and of our own late requests (in place, on this cycle's triples).
  * A path whose stored texts are missing keeps its base (the pull backs the file up as before).
  */
-export async function rebaseRaces(files: FileTriple[], ledger: BaseLedger, remoteTexts: ReadonlyMap<string, string>, bases: BaseTexts): Promise<Set<string>> {
-  const raced = new Set<string>();
-  const suspects = ledger.suspects();
-  if (suspects.size === 0) return raced;
+export async function judgeWriters(
+  files: FileTriple[],
+  judged: ReadonlyMap<string, OpenPush>,
+  remote: { artifactId: string; texts: ReadonlyMap<string, string> },
+  bases: BaseTexts,
+  readAt: number,
+): Promise<WriterVerdicts> {
+  const out: WriterVerdicts = { raced: new Set(), removedAgain: new Set(), ownLate: new Set() };
+  if (judged.size === 0) return out;
   for (const triple of files) {
-    const landed = suspects.get(triple.path);
-    const now = remoteTexts.get(triple.path);
-    if (landed === undefined || now === undefined) continue;
-    const sent = await bases.getBase(landed.hash);
-    const before = await editBase(landed, bases);
-    if (sent === undefined || before === undefined || holdsEdit(before, sent, now)) continue;
-    // Reconciled against the text the edit was judged on (what it replaced, else its basis).
-    triple.base = landed.previous ?? landed.basis;
-    raced.add(triple.path);
+    const open = judged.get(triple.path);
+    const now = remote.texts.get(triple.path);
+    if (open === undefined || now === undefined) continue;
+    const holds = open.landed === undefined ? false : await holdsOurEdit(open.landed, now, bases);
+    if (holds === undefined) continue;
+    const record = open.record ?? { sent: "", artifactId: remote.artifactId, answeredAt: undefined, confirmed: false, visibleToGenerations: false, mergedBack: false };
+    const verdict = judgeOtherWriter(record, { artifactId: remote.artifactId, hash: open.remoteHash, holdsEdit: holds, ownLate: open.ownLate, chosenByUser: false, at: readAt });
+    if (verdict === "own-late") {
+      triple.base = open.remoteHash;
+      out.ownLate.add(triple.path);
+    } else if (verdict === "race" && open.landed !== undefined) {
+      // Reconciled against the text the edit was judged on (what it replaced, else its basis).
+      triple.base = open.landed.previous ?? open.landed.basis;
+      out.raced.add(triple.path);
+    } else if (verdict === "removed-again") {
+      out.removedAgain.add(triple.path);
+    }
   }
-  return raced;
+  return out;
+}
+
+/** Does `now` hold the edit of `landed`? Undefined when a stored text is missing. */
+async function holdsOurEdit(landed: LandedPush, now: string, bases: BaseTexts): Promise<boolean | undefined> {
+  const sent = await bases.getBase(landed.hash);
+  const before = await editBase(landed, bases);
+  return sent === undefined || before === undefined ? undefined : holdsEdit(before, sent, now);
 }

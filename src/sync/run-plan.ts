@@ -13,13 +13,14 @@ import { findDisplaced } from "./displaced.js";
 import { executePlan, type ExecuteResult } from "./executor.js";
 import { describeHalt, type SyncPlan } from "./model.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
+import type { WriterVerdicts } from "./races.js";
 
 /** One planned cycle. */
 export interface PlannedCycle {
   plan: SyncPlan;
   remote: RemoteSnapshot;
-  /** Paths reconciled from what our raced PATCH replaced (races.ts): said as re-applied. */
-  raced: ReadonlySet<string>;
+  /** What other-writers.ts decided for paths another writer (or our late request) changed (races.ts). */
+  writers: WriterVerdicts;
   dryRun: boolean;
   /** False for `mpsync pull`: nothing is sent. */
   send: boolean;
@@ -60,7 +61,7 @@ export async function commitCycle(ctx: CycleContext, planned: PlannedCycle): Pro
 /** Executes `run.plan` and records it; throws the PATCH's error after the rest is saved. */
 async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolean): Promise<ExecuteResult> {
   const { options: o, ledger, status } = ctx;
-  const { plan, remote, raced } = run;
+  const { plan, remote, writers } = run;
   o.local.beginWrites();
   // The pulls' journal is written while the local writes prepare (reads, backups, temp files):
   // each waits for it only before its file takes the name, and the PATCH goes after it.
@@ -102,7 +103,7 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
   );
   await journaled;
   // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.
-  const basesMoved = ledger.commit(result.bases, { pushAnswered: result.pushError === undefined, artifactId: remote.artifactId });
+  const basesMoved = ledger.commit(result.bases, { pushAnswered: result.pushError === undefined, artifactId: remote.artifactId, mergedBack: writers.raced });
   const refusedLocal = ctx.refusedLocalMoved;
   ctx.refusedLocalMoved = false;
   status.noteContent(result.refusedContent, result.pushed);
@@ -118,11 +119,26 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
     await ctx.save();
   }
   const failures = ctx.said.failures(result);
-  emitCycleEvents(o.emit, ctx.notice, origin, { ...result, failed: failures.fresh }, raced);
+  emitCycleEvents(o.emit, ctx.notice, origin, { ...result, failed: failures.fresh }, writers.raced);
+  emitWriterNotices(ctx, result, writers);
   ctx.scope.touch([...result.pushed, ...result.pulled, ...result.removed, ...result.conflicts.map((c) => c.path)], o.clock.monotonic());
   for (const p of failures.cleared) o.emit({ ...origin, event: "notice", code: "RESUMED", files: [p], message: `resumed: ${p} is written now` });
   if (result.pushError !== undefined) throw result.pushError;
   return result;
+}
+
+/**
+ * Said once per event: our merged-back edit removed again (the removal stands), and our own
+ * late request recognised (the latest content went out again).
+ */
+function emitWriterNotices(ctx: CycleContext, result: ExecuteResult, writers: WriterVerdicts): void {
+  const pulled = new Set([...result.pulled, ...result.removed]);
+  for (const p of writers.removedAgain)
+    if (pulled.has(p))
+      ctx.notice(`${p}: another writer removed your edit again after mpsync merged it back; their version stands (bring yours back with mpsync restore ${p})`);
+  const pushed = new Set(result.pushed);
+  for (const p of writers.ownLate)
+    if (pushed.has(p)) ctx.notice(`${p}: an earlier push of yours reached the service late and undid newer changes; the latest content was sent again`);
 }
 
 /** "remote v7" for `artifactId`, asked once per version. */
