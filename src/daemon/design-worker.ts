@@ -263,16 +263,21 @@ export class DesignWorker {
     const { sync, client } = this.#o;
     // A new version's read goes out as the answer arrives (WorkerCycles.readEarly), when no
     // cycle is queued or running then nor once the poll is recorded.
+    // When this process's own status request went out (a shared answer has no place in our order).
+    let sentAt: number | undefined;
     const answered = async (): Promise<DesignStatus> => {
+      sentAt = this.#o.clock.monotonic();
       const status = await client.getStatus(sync.editorId);
       if (this.#queued === 0 && !this.#loop.stopped && !this.#loop.paused && !this.#loop.waitingForGit) this.#cycles.readEarly(status);
       return status;
     };
     while (!this.#loop.stopped) {
       try {
+        sentAt = undefined;
         const status = await this.#o.schedulePoll(sync.editorId, answered, this.#abort.signal);
+        const ownSentAt = sentAt;
         if (this.#queued > 0) this.#cycles.dropEarly();
-        await this.#enqueue(() => this.#onStatus(status).finally(() => this.#cycles.dropEarly()));
+        await this.#enqueue(() => this.#onStatus(status, ownSentAt).finally(() => this.#cycles.dropEarly()));
       } catch (err) {
         if (this.#loop.stopped) return;
         await this.#onFailure(err);
@@ -281,9 +286,11 @@ export class DesignWorker {
     }
   }
 
-  async #onStatus(status: DesignStatus): Promise<void> {
+  async #onStatus(status: DesignStatus, ownSentAt: number | undefined): Promise<void> {
     if (this.#loop.stopped) return;
     if (!(await this.#lock.stillHeld())) return;
+    // Idle, seen by our own request: every PATCH answered before it went out is part of any later version.
+    if (ownSentAt !== undefined && !status.isGenerating && status.activeArtifactId !== null) this.#o.sync.observeIdle(status.activeArtifactId, ownSentAt);
     this.#cycles.pruneIfDue();
     const { status: folder, daemon } = this.#o.sync;
     this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };

@@ -200,10 +200,12 @@ describe("BaseLedger", () => {
     it("a status seen idle after the answer (or a prompt) makes the record visible to later versions; one sent before it does not", async () => {
       const clock = { wall: 1_000, mono: 1_000 };
       const ledger = await answered(clock);
-      expect(ledger.markVisible("art-1", 999)).toBe(false);
-      expect(ledger.markVisible("art-2", 1_001)).toBe(false);
-      expect(ledger.markVisible("art-1", 1_001)).toBe(true);
+      expect(ledger.seenIdle("art-1", 999)).toBe(false);
+      expect(ledger.seenIdle("art-2", 1_001)).toBe(false);
+      expect(ledger.askedAfter({ "a.ts": B })).toBe(false);
+      expect(ledger.seenIdle("art-1", 1_001)).toBe(true);
       expect(ledger.data.landed?.["a.ts"]?.visible).toBe(true);
+      expect(ledger.chosenByUser()).toBe(false);
     });
 
     it("a text sent without an answer, then replaced by a newer PATCH, is ours when it lands late", async () => {

@@ -212,23 +212,34 @@ export class BaseLedger {
   }
 
   /**
-   * The service was seen idle on `artifactId` by a status request sent at `sentAt` (monotonic),
-   * or (no artifact) the user sent a prompt or chose a version: every PATCH answered before
-   * that is part of what a later version was built on. Returns true when a record changed.
+   * The service was seen idle on `artifactId` by a status request sent at `sentAt` (monotonic):
+   * every PATCH on it answered before then is part of what a later version was built on.
+   * Returns true when a record changed.
    */
-  markVisible(artifactId: string | undefined, sentAt: number = this.#clock.monotonic()): boolean {
+  seenIdle(artifactId: string, sentAt: number): boolean {
+    return this.#markVisible((path, l) => {
+      const answered = this.#answeredAt.get(path);
+      return l.artifactId === artifactId && (answered === undefined || answered < sentAt);
+    });
+  }
+
+  /** The user asked for a new version after these PATCHes were answered (path -> hash sent): they are part of it. */
+  askedAfter(listed: Readonly<Record<string, string>>): boolean {
+    return this.#markVisible((path, l) => listed[path] === l.hash);
+  }
+
+  /** The user chose the service's version (`pull --force`): no answered PATCH is a race to repair against it. */
+  chosenByUser(): boolean {
+    return this.#markVisible(() => true);
+  }
+
+  #markVisible(applies: (path: string, l: LandedPush) => boolean): boolean {
     const landed = this.#s.landed;
     if (landed === undefined) return false;
-    let changed = false;
-    const next = { ...landed };
-    for (const [path, l] of Object.entries(landed)) {
-      const answered = this.#answeredAt.get(path);
-      if (l.visible === true || (artifactId !== undefined && l.artifactId !== artifactId) || (answered !== undefined && answered >= sentAt)) continue;
-      next[path] = { ...l, visible: true };
-      changed = true;
-    }
-    if (changed) this.#s.landed = next;
-    return changed;
+    const marked = Object.entries(landed).filter(([path, l]) => l.visible !== true && applies(path, l));
+    if (marked.length === 0) return false;
+    this.#s.landed = { ...landed, ...Object.fromEntries(marked.map(([path, l]) => [path, { ...l, visible: true as const }])) };
+    return true;
   }
 
   /** Journals the remote contents a cycle is about to write (path -> content hash), then saves. */

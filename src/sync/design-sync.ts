@@ -116,6 +116,9 @@ export class DesignSync {
    */
   async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
     const { ctx } = this.#opened();
+    await this.#takeIntents();
+    // `pull --force`: the user chose the service's version over every open PATCH.
+    if (options.force === true) ctx.ledger.chosenByUser();
     const planned = await planFull(ctx, options);
     // It read every file: the content checks' sweep starts over from here (not after a halt, like a check).
     const known = ctx.ledger.paths();
@@ -133,6 +136,7 @@ export class DesignSync {
     const { clock } = this.#o;
     // The check's one scan (mostly cached stats) comes first: the first check of a run takes
     // the files modified in the last hour as recent (CheckScope.seed).
+    await this.#takeIntents();
     const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
     if (scan !== undefined && this.#scope.needsSeed) this.#scope.seed(syncedMtimes(ctx.ledger, scan), clock.now(), clock.monotonic());
     const scope = this.#scope.next(ctx.ledger.paths(), clock.monotonic());
@@ -143,6 +147,20 @@ export class DesignSync {
     // Only a check that read its files moves the sweep on: after a failed or halted one, the next reads them.
     if (planned.plan.halt === undefined) this.#scope.read(scope, ctx.ledger.paths());
     return this.#confirmed(planned);
+  }
+
+  /**
+   * A status request sent at `sentAt` (monotonic) found the design idle on `artifactId`: every
+   * PATCH answered on it before then is part of any version started later (other-writers.ts).
+   */
+  observeIdle(artifactId: string, sentAt: number): void {
+    this.#opened().ctx.ledger.seenIdle(artifactId, sentAt);
+  }
+
+  /** The user's requests for a new version (`prompt`, `checkout`) since the last cycle, applied to the ledger. */
+  async #takeIntents(): Promise<void> {
+    const intents = (await this.#o.store.takeVersionIntents?.()) ?? [];
+    for (const listed of intents) this.#opened().ctx.ledger.askedAfter(listed);
   }
 
   /**

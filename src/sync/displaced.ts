@@ -21,7 +21,8 @@ export interface DisplacedEdit {
 
 /**
  * Paths the plan pulls over, removes or merges, where the file still holds a PATCH answered on
- * another version than the active one and the active version lacks that edit. A version built
+ * another version than the active one, the active version lacks that edit, and it could not
+ * have seen it (no idle status, prompt or version choice after the answer: other-writers.ts). A version built
  * on the edit is not reported, even when it rewrote the lines next to it (holdsEdit).
  */
 export async function findDisplaced(
@@ -38,7 +39,8 @@ export async function findDisplaced(
     if (held === undefined) continue;
     const landed = ledger.landedElsewhere(a.path, remote.artifactId);
     const now = a.kind === "remove-local" ? "" : remote.texts.get(a.path);
-    if (landed === undefined || landed.hash !== held || now === undefined) continue;
+    // A version started after the edit was visible (other-writers.ts): the version's decision.
+    if (landed === undefined || landed.hash !== held || now === undefined || landed.visible === true) continue;
     const sent = await bases.getBase(landed.hash);
     const before = await editBase(landed, bases);
     if (sent === undefined || before === undefined || holdsEdit(before, sent, now)) continue;

@@ -32,11 +32,7 @@ export class FolderState {
     const { files, pending, pendingPush, landed, unanswered, artifactId, halted, refusedContent, refusedLocal, ...identity } = state;
     // The journals are saved without a flush: they sit between a read and the write it decided
     // (README, known limits: the window); the cycle's flush makes them durable with the files.
-    this.ledger = new BaseLedger(
-      { files, pending, pendingPush, landed, unanswered },
-      () => this.#saveState({ durable: false }),
-      o.clock,
-    );
+    this.ledger = new BaseLedger({ files, pending, pendingPush, landed, unanswered }, () => this.#saveState({ durable: false }), o.clock);
     this.status = new FolderStatus({ artifactId, halted, refusedContent, refusedLocal });
     this.daemon = new DaemonRecord(daemon, (record) => o.store.saveDaemon(record));
     this.#identity = { ...identity, editorId, sourceDesign: undefined };
@@ -76,7 +72,20 @@ export class FolderState {
     const { editorId, sourceDesign, ...newer } = this.#identity;
     const { artifactId, halted, refusedContent, refusedLocal } = this.status.toJSON();
     const { files, pending, pendingPush, landed, unanswered } = this.ledger.toJSON();
-    const state: PersistedState = { editorId, sourceDesign, artifactId, files, halted, refusedContent, refusedLocal, pending, pendingPush, landed, unanswered, ...newer };
+    const state: PersistedState = {
+      editorId,
+      sourceDesign,
+      artifactId,
+      files,
+      halted,
+      refusedContent,
+      refusedLocal,
+      pending,
+      pendingPush,
+      landed,
+      unanswered,
+      ...newer,
+    };
     return this.#o.store.save(state, options);
   }
 }

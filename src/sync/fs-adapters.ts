@@ -21,6 +21,7 @@ import type { Clock } from "../core/clock.js";
 import type { DesignStore, PersistedState } from "./ports.js";
 import type { LocalRead, LocalTree, SkippedPath } from "./ports.js";
 import { errnoCode } from "../core/errors.js";
+import { takeVersionIntents } from "../state/version-intent.js";
 
 /** A mapped folder's tree, store and ignore matcher. */
 export interface FsFolder {
@@ -102,6 +103,7 @@ export async function openFsFolder(
     getBase: (hash) => store.getBase(hash),
     pruneBases: (keep) => store.pruneBases(keep),
     saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),
+    takeVersionIntents: async () => (await takeVersionIntents(root)).map((i) => i.landed),
   };
   const local: LocalTree = {
     root,

@@ -111,7 +111,14 @@ export async function planFull(
     ...(scope === undefined ? {} : { localFileCount: scan.size }),
   });
   if (options.pullOnly === true) plan.actions = plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
-  const report = await commitCycle(ctx, { plan, remote, writers, dryRun: options.dryRun === true, send: options.pullOnly !== true, progress: options.progress });
+  const report = await commitCycle(ctx, {
+    plan,
+    remote,
+    writers,
+    dryRun: options.dryRun === true,
+    send: options.pullOnly !== true,
+    progress: options.progress,
+  });
   report.wholeFolder = true;
   return report;
 }

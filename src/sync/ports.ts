@@ -107,6 +107,12 @@ export interface DesignStore extends BaseTexts {
   putBases(texts: readonly string[]): Promise<string[]>;
   /** True when a derived cache (e.g. the scan cache) learned something a save would keep; false for a store with none. */
   hasUnsavedCache(): boolean;
+  /**
+   * Takes the user's requests for a new version recorded since the last call (`prompt`,
+   * `checkout`: state/version-intent.ts): path -> hash of each PATCH answered before each.
+   * A store without them (in memory) has none.
+   */
+  takeVersionIntents?(): Promise<Array<Record<string, string>>>;
 }
 
 /** One confirmed change of a path's base (undefined: the path has no base any more). */

@@ -59,8 +59,22 @@ export async function judgeWriters(
     if (open === undefined || now === undefined) continue;
     const holds = open.landed === undefined ? false : await holdsOurEdit(open.landed, now, bases);
     if (holds === undefined) continue;
-    const record = open.record ?? { sent: "", artifactId: remote.artifactId, answeredAt: undefined, confirmed: false, visibleToGenerations: false, mergedBack: false };
-    const verdict = judgeOtherWriter(record, { artifactId: remote.artifactId, hash: open.remoteHash, holdsEdit: holds, ownLate: open.ownLate, chosenByUser: false, at: readAt });
+    const record = open.record ?? {
+      sent: "",
+      artifactId: remote.artifactId,
+      answeredAt: undefined,
+      confirmed: false,
+      visibleToGenerations: false,
+      mergedBack: false,
+    };
+    const verdict = judgeOtherWriter(record, {
+      artifactId: remote.artifactId,
+      hash: open.remoteHash,
+      holdsEdit: holds,
+      ownLate: open.ownLate,
+      chosenByUser: false,
+      at: readAt,
+    });
     if (verdict === "own-late") {
       triple.base = open.remoteHash;
       out.ownLate.add(triple.path);

@@ -8,6 +8,7 @@ import { pullMappedIfFree, type TimedSummary } from "../../app/folder-pull.js";
 import { renderPlan } from "../render-plan.js";
 import { refuseWhileGenerating } from "../../app/design-status.js";
 import { findVersion, openMapped } from "./versions.js";
+import { recordVersionIntent } from "../../state/version-intent.js";
 
 interface CheckoutFlags {
   dir?: string;
@@ -23,6 +24,8 @@ export async function runCheckout(ctx: CommandContext, version: string, flags: C
   const fromLabel = source?.versionLabel ?? version;
   // A checkout during a generation would be overtaken by the generation's result.
   await refuseWhileGenerating(ctx.runtime, mapping, { name: "mpsync checkout", notDone: "nothing was checked out", emit: warnSink(ctx) });
+  // A version the user chooses replaces every edit pushed so far by decision (sync/other-writers.ts).
+  await recordVersionIntent(mapping.root, "checkout", ctx.runtime.clock.now());
   const artifact = await client.createArtifact(editorId, { sourceArtifactId, name: flags.name ?? `checkout of ${fromLabel}` }).catch(async (err: unknown) => {
     // An artifactId the service does not know: the version is what is missing, not the design.
     if (source !== undefined || !hasCode(err, "NOT_FOUND")) throw err;

@@ -12,6 +12,7 @@ import { renderPlan } from "../render-plan.js";
 import { pollUntilIdle, refuseWhileGenerating } from "../../app/design-status.js";
 import { idleWaitView } from "../wait-view.js";
 import { warnSink } from "../folder-pull.js";
+import { recordVersionIntent } from "../../state/version-intent.js";
 
 interface PromptFlags {
   dir?: string;
@@ -47,6 +48,8 @@ export async function runPrompt(ctx: CommandContext, text: string, flags: Prompt
   const editorId = await refuseWhileGenerating(ctx.runtime, mapping, { name: "mpsync prompt", notDone: "the prompt was not sent", emit: warnSink(ctx) });
 
   const before = await activeArtifactOrNull(client, editorId);
+  // The generation starts after every PATCH answered so far: its version is built on them (sync/other-writers.ts).
+  await recordVersionIntent(mapping.root, "prompt", ctx.runtime.clock.now());
   const { requestId } = await client.sendPrompt(editorId, body);
   const result: PromptResult = {
     ok: true,
