@@ -7,6 +7,7 @@ import type { Mapping, Runtime, WriteObserver } from "../runtime.js";
 import type { Backoff } from "../scheduling/backoff.js";
 import type { EventSink } from "../sync/events.js";
 import type { DesignWorker } from "./design-worker.js";
+import { EngineEvents } from "./engine-events.js";
 import { parseSharedStatus, type DesignStatus } from "../api/schemas.js";
 import type { PollFollower } from "../scheduling/poll-scheduler.js";
 import { pruneFolderBackups } from "../local/backup-retention.js";
@@ -38,12 +39,8 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
   const gitBusy = (): boolean => gitDir !== undefined && gitLock.isGitBusy(gitDir);
   const writes = wiring.writes;
   // The worker hears the engine's events first (after an outage, "back online" goes before "pushed").
-  const made: { worker?: DesignWorker } = {};
-  const emit: EventSink = (event) => {
-    made.worker?.beforeSyncEvent(event);
-    wiring.emit(event);
-  };
-  const sync = await runtime.createDesignSync(mapping, emit, {
+  const engineEvents = new EngineEvents(wiring.emit);
+  const sync = await runtime.createDesignSync(mapping, engineEvents.sink, {
     holdPushes: gitBusy,
     ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }),
   });
@@ -56,10 +53,11 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
   };
   const client = await runtime.client();
   const logger = runtime.logger().child({ dir: mapping.dir });
-  const worker = new DesignWorker({
+  return new DesignWorker({
     dir: mapping.dir,
     label: mapping.label,
     sync,
+    engineEvents,
     client,
     emit: wiring.emit,
     logger,
@@ -86,6 +84,4 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     },
     ...(writes === undefined ? {} : { onCycleEnd: () => writes.settled() }),
   });
-  made.worker = worker;
-  return worker;
 }

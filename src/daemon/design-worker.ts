@@ -9,17 +9,16 @@
 import type { DesignStatus } from "../api/schemas.js";
 import { errorCode } from "../core/errors.js";
 import { CYCLE_BACKOFF } from "../scheduling/backoff.js";
-import type { CycleReport } from "../sync/design-sync.js";
 import type { SyncEvent } from "../sync/events.js";
 import type { ChangeSourceHandle } from "../sync/ports.js";
 import { describeError } from "../sync/describe-error.js";
 import { classifyFailure, describeFailure } from "../sync/failure.js";
 import { describeWatcherError } from "../watch/watcher-errors.js";
 import { DEFAULT_REMOTE_CHECK_MS, initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
-import { cycleDoneEvent } from "./loop-state.js";
+import type { CycleProbe } from "./cycle-decision.js";
 import { LockWatch } from "./lock-watch.js";
 import { WorkerCycles } from "./worker-cycles.js";
-import { isPlainEffect, runPlainEffect, type EffectContext } from "./worker-effects.js";
+import { isPlainEffect, runPlainEffect, type EffectContext, type FailedEvent, type Queued } from "./worker-effects.js";
 import type { DesignWorkerOptions, SyncNowOutcome } from "./worker-options.js";
 
 /** Engine events that only an answer of the service lets through. */
@@ -40,8 +39,11 @@ export class DesignWorker {
   #retryTimer: NodeJS.Timeout | undefined;
   /** Is the folder's lock still ours (looked at on every status poll). */
   readonly #lock: LockWatch;
-  /** The cycles it runs, and what the next full sync may use. */
+  /** The cycles it runs, and the remote read sent ahead of one. */
   readonly #cycles: WorkerCycles;
+  /** The id of the last `mpsync sync` asked of it, and the answers not yet handed back. */
+  #lastRequest = 0;
+  readonly #answers = new Map<number, SyncNowOutcome>();
 
   constructor(options: DesignWorkerOptions) {
     this.#o = options;
@@ -53,6 +55,7 @@ export class DesignWorker {
       remoteCheckMs: options.remoteCheckMs ?? DEFAULT_REMOTE_CHECK_MS,
       retry: options.retry ?? CYCLE_BACKOFF,
     };
+    options.engineEvents?.listen((event) => this.#heard(event));
   }
 
   /** Paths waiting to be pushed (status, tests). */
@@ -66,11 +69,8 @@ export class DesignWorker {
     void this.#cycles.prune(); // beside the start-up sync: a large backlog never delays `ready`
     // Paused by `mpsync pause` before this start: it stays paused (nothing syncs) until resume.
     if (options.paused === true) await this.#send({ type: "pause" });
-    // The start-up cycle's remote read goes out now and arrives while the watcher walks the
-    // folder; the local scan still begins only once the watcher is ready (an edit made during
-    // the cycle must be seen). Not when that cycle will wait (generating, git busy).
     const generating = this.#o.sync.daemon.lastStatus?.isGenerating === true;
-    if (!generating && !this.#loop.paused && !this.#o.gitBusy()) this.#cycles.startupRemote = this.#o.sync.readRemote();
+    await this.#send({ type: "opened", generating, gitBusy: this.#o.gitBusy() });
     this.#source = this.#o.watch(
       (paths) => void this.#send({ type: "local", paths }),
       (err) => void this.#send({ type: "watcher-error", ...describeWatcherError(err, Math.round(this.#cfg.remoteCheckMs / 1000)) }),
@@ -78,18 +78,16 @@ export class DesignWorker {
     await this.#source.ready;
     await this.#send({ type: "start", generating });
     await this.#chain;
-    this.#cycles.startupRemote = undefined; // unused when the start-up cycle was not a full sync
-    // A start-up cycle that stopped this design (a refused key, no access) is not "ready".
+    await this.#send({ type: "ready" });
     if (this.#loop.stopped) return;
-    this.#o.emit({ event: "ready", dir: this.#o.dir, editorId: this.#o.sync.editorId, message: "watching for changes" });
     void this.#pollLoop();
   }
 
   /**
-   * Called with each event of this folder's engine before it is said: one that needed the
-   * service's answer (pushed, pulled, a conflict) says "back online" first after an outage.
+   * Hears each event of this folder's engine before it is said: one that needed the service's
+   * answer (pushed, pulled, a conflict) says "back online" first after an outage.
    */
-  beforeSyncEvent(event: SyncEvent): void {
+  #heard(event: SyncEvent): void {
     if (!ANSWERED_EVENTS.has(event.event)) return;
     // Off the cycle's chain: its save (clear-error) must not fail the cycle, nor go unhandled.
     this.#send({ type: "answered" }).catch((err: unknown) => this.#o.logger.debug({ err }, "could not clear the recorded error"));
@@ -138,34 +136,25 @@ export class DesignWorker {
    * circuit breakers (`mpsync pull --force` handed over). Resolves with what came of it.
    */
   async syncNow(options: { force?: boolean } = {}): Promise<SyncNowOutcome> {
-    let outcome: SyncNowOutcome = { ok: false, code: "STOPPED", message: "its sync has stopped" };
+    this.#lastRequest += 1;
+    const request = this.#lastRequest;
     await this.#enqueue(async () => {
-      if (this.#loop.stopped) return;
-      if (this.#loop.paused) {
-        outcome = { ok: false, code: "PAUSED", message: "paused: run mpsync resume first" };
-        return;
-      }
-      const ran = this.#cycles.fullSyncs;
-      const wasHalted = this.#o.sync.status.halted !== undefined;
-      this.#cycles.forceNext = options.force === true;
       try {
-        await this.#send({ type: "sync-now" });
+        await this.#send({ type: "sync-now", request, force: options.force === true, ...this.#probe() });
       } catch (err) {
-        outcome = { ok: false, code: errorCode(err), message: describeError(err) };
+        // What the cycle asked for after it (a save, commit-on-pull, publish) failed: the reply says so.
+        this.#answer(request, { ok: false, code: errorCode(err), message: describeError(err) });
         throw err;
-      } finally {
-        this.#cycles.forceNext = false;
       }
-      if (this.#cycles.fullSyncs === ran) {
-        const why = this.#loop.generating ? "the design is generating; it syncs when idle" : "a git operation holds the repository; it syncs when git is done";
-        outcome = { ok: false, code: this.#loop.generating ? "GENERATING" : "GIT_BUSY", message: why };
-        return;
-      }
-      // The cycle itself says "resumed: syncs again" when it clears a halt; the reply says it too.
-      const haltCleared = wasHalted && this.#o.sync.status.halted === undefined;
-      outcome = { ok: true, report: this.#cycles.lastFull, haltCleared };
     });
+    const outcome = this.#answers.get(request) ?? { ok: false, code: "STOPPED", message: "its sync has stopped" };
+    this.#answers.delete(request);
     return outcome;
+  }
+
+  /** Keeps the first answer to `request` (a later failure does not replace it). */
+  #answer(request: number, outcome: SyncNowOutcome): void {
+    if (!this.#answers.has(request)) this.#answers.set(request, outcome);
   }
 
   /** Prunes old backups now, beside any running cycle (a reload changed keepBackupsDays). */
@@ -192,83 +181,90 @@ export class DesignWorker {
   }
 
   /**
-   * Feeds one event to the state machine and runs its effects, in order. `about` is what the loop keeps opaque but some effects hand on: the cycle's report
-   * (commit-on-pull, publish) or the failure (fatal).
+   * Feeds one event to the state machine and runs its effects, in order; an effect's outcome (a
+   * cycle's end or failure) is the next event, stepped once the effects before it have run.
+   * `about` is what the loop keeps opaque but some effects hand on: the cycle's report
+   * (commit-on-pull, publish, a `sync`'s answer) or the failure (fatal).
    */
   async #send(event: LoopEvent, about: EffectContext = {}): Promise<void> {
-    const next = step(this.#loop, event, this.#cfg);
-    this.#loop = next.state;
-    for (const effect of next.effects) await this.#run(effect, about);
+    const queue: Queued[] = [{ event, about }];
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const out = step(this.#loop, next.event, this.#cfg);
+      this.#loop = out.state;
+      for (const effect of out.effects) queue.push(...(await this.#run(effect, next.about)));
+    }
   }
 
-  async #run(effect: Effect, about: EffectContext): Promise<void> {
-    if (isPlainEffect(effect)) return runPlainEffect(this.#o, effect, about);
+  async #run(effect: Effect, about: EffectContext): Promise<Queued[]> {
+    if (isPlainEffect(effect)) {
+      await runPlainEffect(this.#o, effect, about);
+      return [];
+    }
     switch (effect.do) {
-      case "cycle":
-        return this.#cycle();
       case "enqueue-cycle":
         void this.#enqueue(() => this.#cycle());
-        return;
+        return [];
+      case "read-ahead":
+        this.#cycles.readAhead(effect.version);
+        return [];
+      case "drop-read-ahead":
+        this.#cycles.dropReadAhead();
+        return [];
       case "full-sync":
-        return this.#cycleDone(true, await this.#cycles.full(effect.check === true));
-      case "push": {
-        let report: CycleReport | undefined;
-        try {
-          report = await this.#cycles.push(effect.paths);
-        } catch (err) {
-          await this.#send({ type: "unsent", paths: effect.paths });
-          throw err;
-        } finally {
-          this.#o.onCycleEnd?.();
-        }
-        return this.#cycleDone(false, report);
-      }
+      case "push":
+        return this.#cycles.outcome(effect, (err) => this.#failed(err));
+      case "answer-sync":
+        this.#answer(effect.request, effect.answer.ok ? { ...effect.answer, report: about.report } : effect.answer);
+        return [];
       case "wait-git":
         this.#o.waitForGit(this.#abort.signal).then(
           (git) => this.#send({ type: "git-free", waitedMs: git.waitedMs, operation: git.operation }),
           () => this.#send({ type: "git-wait-ended" }),
         );
-        return;
+        return [];
       case "arm-retry":
         this.#retryTimer = setTimeout(() => {
           this.#retryTimer = undefined;
           void this.#send({ type: "retry-due" });
         }, effect.delayMs);
         this.#retryTimer.unref?.();
-        return;
+        return [];
       case "publish":
-        return about.report === undefined ? undefined : this.#cycles.publish(about.report.artifactId);
+        if (about.report !== undefined) await this.#cycles.publish(about.report.artifactId);
+        return [];
       case "halt":
         this.#abort.abort();
         if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
-        return;
+        return [];
       case "close-source":
         void this.#source?.close();
-        return;
+        return [];
       default:
         return effect satisfies never;
     }
   }
 
-  #cycle(): Promise<void> {
-    return this.#send({ type: "cycle", gitBusy: !this.#loop.waitingForGit && this.#o.gitBusy(), halted: this.#o.sync.status.halted !== undefined });
+  /** What the worker looks at when a cycle comes due. */
+  #probe(): CycleProbe {
+    const { sync, gitBusy } = this.#o;
+    return { gitBusy: !this.#loop.waitingForGit && gitBusy(), halted: sync.status.halted !== undefined, artifactId: sync.status.artifactId };
   }
 
-  #cycleDone(full: boolean, report: CycleReport | undefined): Promise<void> {
-    const event = cycleDoneEvent(full, report, this.#o.sync.daemon.lastError !== undefined, this.#o.clock.monotonic());
-    return this.#send(event, { report });
+  #cycle(): Promise<void> {
+    return this.#send({ type: "cycle", ...this.#probe() });
   }
 
   async #pollLoop(): Promise<void> {
     const { sync, client } = this.#o;
-    // A new version's read goes out as the answer arrives (WorkerCycles.readEarly), when no
-    // cycle is queued or running then nor once the poll is recorded.
+    // The loop hears each answer as it arrives (a new version's read may go out at once), before
+    // the poll is recorded and before the answer's turn on the chain.
     // When this process's own status request went out (a shared answer has no place in our order).
     let sentAt: number | undefined;
     const answered = async (): Promise<DesignStatus> => {
       sentAt = this.#o.clock.monotonic();
       const status = await client.getStatus(sync.editorId);
-      if (this.#queued === 0 && !this.#loop.stopped && !this.#loop.paused && !this.#loop.waitingForGit) this.#cycles.readEarly(status);
+      const arrived = { status, artifactId: sync.status.artifactId, gitBusy: this.#o.gitBusy(), chainIdle: this.#queued === 0 };
+      await this.#send({ type: "status-arrived", ...arrived });
       return status;
     };
     while (!this.#loop.stopped) {
@@ -276,8 +272,7 @@ export class DesignWorker {
         sentAt = undefined;
         const status = await this.#o.schedulePoll(sync.editorId, answered, this.#abort.signal);
         const ownSentAt = sentAt;
-        if (this.#queued > 0) this.#cycles.dropEarly();
-        await this.#enqueue(() => this.#onStatus(status, ownSentAt).finally(() => this.#cycles.dropEarly()));
+        await this.#enqueue(() => this.#onStatus(status, ownSentAt));
       } catch (err) {
         if (this.#loop.stopped) return;
         await this.#onFailure(err);
@@ -293,22 +288,28 @@ export class DesignWorker {
     if (ownSentAt !== undefined && !status.isGenerating && status.activeArtifactId !== null) this.#o.sync.observeIdle(status.activeArtifactId, ownSentAt);
     this.#cycles.pruneIfDue();
     const { status: folder, daemon } = this.#o.sync;
-    this.#cycles.namedVersion = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
     await this.#send({
       type: "status",
       status,
       persisted: daemon.lastStatus,
       artifactId: folder.artifactId,
       halted: folder.halted !== undefined,
+      gitBusy: !this.#loop.waitingForGit && this.#o.gitBusy(),
       now: this.#o.clock.monotonic(),
       at: this.#o.clock.now(),
     });
   }
 
-  #onFailure(err: unknown): Promise<void> {
+  /** The `failed` event of `err`, with the error for the effects that hand it on. */
+  #failed(err: unknown): FailedEvent {
     this.#o.logger.debug({ err }, "cycle failed");
     const random = this.#o.random ?? Math.random;
     const { code, message } = describeFailure(err, this.#o.label);
-    return this.#send({ type: "failed", failure: classifyFailure(err), code, message, jitter: random() }, { err });
+    return { event: { type: "failed", failure: classifyFailure(err), code, message, jitter: random() }, about: { err } };
+  }
+
+  #onFailure(err: unknown): Promise<void> {
+    const { event, about } = this.#failed(err);
+    return this.#send(event, about);
   }
 }

@@ -48,7 +48,35 @@ export interface LoopState {
   watcherErrors: readonly string[];
   /** Held by `mpsync pause`: no cycle runs (local changes gather in pending) until resume. */
   paused: boolean;
+  /** The version the last status answer named, until a cycle uses it: its list spares an active-artifact call. */
+  named: NamedVersion | undefined;
+  /**
+   * A remote read sent ahead of the cycle that takes it: the start-up read (sent while the
+   * watcher gets ready) or the read of a new version (sent as the status answer naming it arrived).
+   */
+  readAhead: ReadAhead | undefined;
 }
+
+/** A version as a status answer names it: its id and file list. */
+export interface NamedVersion {
+  artifactId: string;
+  files: string[];
+}
+
+/** Which remote read is out ahead of its cycle. */
+export type ReadAhead = { of: "start-up" } | { of: "version"; artifactId: string };
+
+/** A `mpsync sync` asked of the worker: its id (the answer names it) and whether the folder was halted then. */
+export interface SyncRequest {
+  id: number;
+  wasHalted: boolean;
+}
+
+/** What a `mpsync sync` came to, as the loop knows it (the worker adds the cycle's report). */
+export type SyncAnswer = { ok: true; haltCleared: boolean } | { ok: false; code: string; message: string };
+
+/** The cycle a decision runs: a content check, a full sync, or a push pass. */
+export type CycleEffect = Extract<Effect, { do: "full-sync" | "push" }>;
 
 /** An event, without the `dir` and `editorId` the worker adds. */
 export type LoopEmit = EventBody;
@@ -59,13 +87,26 @@ export type Effect =
   | { do: "set-status"; status: { isGenerating: boolean; activeArtifactId: string | null; at: number } }
   /** Persist state (awaited). */
   | { do: "save" }
-  /** Decide and run a cycle now, inside the current task. */
-  | { do: "cycle" }
   /** Queue a cycle behind the running ones. */
   | { do: "enqueue-cycle" }
-  /** `check`: only the content check is due (DesignSync.checkRemote reads a slice, check-scope.ts). */
-  | { do: "full-sync"; check?: true }
+  /**
+   * Send a remote read ahead of its cycle: the active version's (start-up), or `version`'s (a
+   * status answer named a version new to the folder). The read changes nothing on the service.
+   */
+  | { do: "read-ahead"; version?: NamedVersion }
+  /** Forget the read sent ahead: no cycle takes it. */
+  | { do: "drop-read-ahead" }
+  /** Only the content check is due: DesignSync.checkRemote reads a slice (check-scope.ts); `listed` spares the active-artifact call. */
+  | { do: "full-sync"; check: true; listed?: NamedVersion }
+  /**
+   * DesignSync.fullSync: `readAhead` takes the read sent ahead, `active` is a new version a
+   * status answer named (no active-artifact call), `force` proceeds past the circuit breakers,
+   * `request` is the `mpsync sync` this cycle answers.
+   */
+  | { do: "full-sync"; check?: undefined; readAhead: boolean; active?: NamedVersion; force: boolean; request?: SyncRequest }
   | { do: "push"; paths: ReadonlySet<string> }
+  /** Answer the `mpsync sync` `request` (a full sync ran, or why none did). */
+  | { do: "answer-sync"; request: number; answer: SyncAnswer }
   /** Wait (off the chain) until git is done, then send `git-free` or `git-wait-ended`. */
   | { do: "wait-git" }
   | { do: "arm-retry"; delayMs: number }
@@ -84,15 +125,20 @@ export type Effect =
 
 /** What can happen to the loop. */
 export type LoopEvent =
-  /** The worker opened the design and its watcher is ready. */
+  /** The worker opened the design; its watcher is not ready yet (the start-up read may go out now). */
+  | { type: "opened"; generating: boolean; gitBusy: boolean }
+  /** The watcher is ready. */
   | { type: "start"; generating: boolean }
+  /** The start-up cycle ran (or was held): the daemon is ready unless it stopped. */
+  | { type: "ready" }
   /** The watcher reported changed paths. */
   | { type: "local"; paths: Iterable<string> }
   /** The stop sweep found paths that differ from their base (no cycle queued: stop runs one). */
   | { type: "swept"; paths: Iterable<string> }
   /**
-   * A status answer. `artifactId` is the one synced; `halted` when the design is halted;
-   * `now` is monotonic (the loop's ages), `at` the wall clock (stored for `status`).
+   * A status answer, on the worker's chain. `artifactId` is the one synced; `halted` when the
+   * design is halted; `gitBusy` when a git operation holds the repository; `now` is monotonic
+   * (the loop's ages), `at` the wall clock (stored for `status`).
    */
   | {
       type: "status";
@@ -100,33 +146,57 @@ export type LoopEvent =
       persisted: { isGenerating: boolean; activeArtifactId: string | null } | undefined;
       artifactId: string | undefined;
       halted: boolean;
+      gitBusy: boolean;
       now: number;
       at: number;
     }
+  /**
+   * A status answer as it arrives, before its poll is recorded and its turn on the chain comes:
+   * `chainIdle` when no task is queued or running on the worker's chain.
+   */
+  | { type: "status-arrived"; status: DesignStatus; artifactId: string | undefined; gitBusy: boolean; chainIdle: boolean }
   /** The cycle's engine heard from the service (it pushed, pulled or met a conflict). */
   | { type: "answered" }
-  /** A cycle is due: what it does depends on git and on what is pending. */
-  | { type: "cycle"; gitBusy: boolean; halted: boolean }
-  /** A cycle ran. `report` is undefined when it had nothing to do; `now` is monotonic. */
+  /** A cycle is due: what it does depends on git, on what is pending and on the version synced (`artifactId`). */
+  | { type: "cycle"; gitBusy: boolean; halted: boolean; artifactId?: string | undefined }
+  /**
+   * A cycle ran. `report` is undefined when it had nothing to do; `now` is monotonic. A full
+   * sync hands back the `request` it answers, and `halted`: whether the folder is halted after it.
+   */
   | {
       type: "cycle-done";
       full: boolean;
       report: CycleSummary | undefined;
       hadPersistedError: boolean;
       now: number;
+      request?: SyncRequest | undefined;
+      halted?: boolean | undefined;
     }
   /** A push cycle failed: its paths go back to pending (the failure follows as `failed`). */
   | { type: "unsent"; paths: ReadonlySet<string> }
-  /** A cycle, a status poll or a save failed. `jitter` in [0, 1) spreads retries. */
-  | { type: "failed"; failure: FailureClass; code: string; message: string; jitter: number }
+  /**
+   * A cycle, a status poll or a save failed. `jitter` in [0, 1) spreads retries. A failed full
+   * sync of a `mpsync sync` carries the answer to it, in the reply's words (a reply never names the folder).
+   */
+  | {
+      type: "failed";
+      failure: FailureClass;
+      code: string;
+      message: string;
+      jitter: number;
+      answers?: { request: number; code: string; message: string } | undefined;
+    }
   | { type: "retry-due" }
   | { type: "git-free"; waitedMs: number; operation: string | undefined }
   | { type: "git-wait-ended" }
   /** `mpsync pause`: hold every cycle; `mpsync resume`: a full sync, then on as before. */
   | { type: "pause" }
   | { type: "resume" }
-  /** `mpsync sync` (or `pull --force` handed over): a full sync now, inside the current task. */
-  | { type: "sync-now" }
+  /**
+   * `mpsync sync` (or `pull --force` handed over, `force`): a full sync now, inside the current
+   * task, answered under `request`. `gitBusy`, `halted` and `artifactId` as for `cycle`.
+   */
+  | { type: "sync-now"; request: number; force: boolean; gitBusy: boolean; halted: boolean; artifactId?: string | undefined }
   /** The watcher failed (a full inotify table...): `message` says what it means, once per code. */
   | { type: "watcher-error"; code: string; message: string }
   | { type: "stop" };
@@ -153,6 +223,8 @@ export function initialLoopState(): LoopState {
     remoteNames: [],
     watcherErrors: [],
     paused: false,
+    named: undefined,
+    readAhead: undefined,
   };
 }
 
@@ -164,7 +236,13 @@ export interface CycleSummary {
 }
 
 /** The `cycle-done` event of a cycle that ended with `report` (undefined: it did nothing). */
-export function cycleDoneEvent(full: boolean, report: CycleReport | undefined, hadPersistedError: boolean, now: number): LoopEvent {
+export function cycleDoneEvent(
+  full: boolean,
+  report: CycleReport | undefined,
+  hadPersistedError: boolean,
+  now: number,
+  after: { request?: SyncRequest | undefined; halted?: boolean } = {},
+): LoopEvent {
   const result = report?.result;
   const summary =
     report === undefined
@@ -174,5 +252,5 @@ export function cycleDoneEvent(full: boolean, report: CycleReport | undefined, h
           pulledOrRemoved: (result?.pulled.length ?? 0) + (result?.removed.length ?? 0),
           pushed: result?.pushed.length ?? 0,
         };
-  return { type: "cycle-done", full, report: summary, hadPersistedError, now };
+  return { type: "cycle-done", full, report: summary, hadPersistedError, now, ...after };
 }

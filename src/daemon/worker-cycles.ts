@@ -1,32 +1,23 @@
 /**
- * The sync cycles a DesignWorker runs, and what the next full sync may use: the remote read
- * begun at start-up (it arrives while the watcher gets ready), the version a status answer just
- * named (its files are read without another active-artifact call), a forced run (`pull --force`
- * handed over). Also publish-on-push, and when old backups are pruned (keepBackupsDays). The loop (worker-loop.ts) decides when; this runs them.
+ * The sync cycles a DesignWorker runs, each with the inputs the loop's effect names (worker-loop.ts
+ * decides when and with what; this runs them), and the one remote read sent ahead of its cycle.
+ * Also publish-on-push, and when old backups are pruned (keepBackupsDays).
  */
 import { ApiError } from "../api/errors.js";
-import type { DesignStatus } from "../api/schemas.js";
-import { hasCode } from "../core/errors.js";
 import type { CycleReport } from "../sync/design-sync.js";
 import { PRUNE_INTERVAL_MS } from "../local/backup-retention.js";
 import { describeError } from "../sync/describe-error.js";
 import type { RemoteSnapshot } from "../sync/remote-snapshot.js";
+import { errorCode, hasCode } from "../core/errors.js";
+import { cycleDoneEvent, type CycleEffect, type NamedVersion } from "./loop-state.js";
+import type { FailedEvent, Queued } from "./worker-effects.js";
 import type { DesignWorkerOptions } from "./worker-options.js";
 
 /** One worker's cycles. */
 export class WorkerCycles {
   readonly #o: DesignWorkerOptions;
-  /** The start-up cycle's remote read, begun before the watcher is ready (DesignWorker.start). */
-  startupRemote: Promise<RemoteSnapshot> | undefined;
-  /** The version the last status answer named, for the full sync it triggers. */
-  namedVersion: { artifactId: string; files: string[] } | undefined;
-  /** The next full sync proceeds past the circuit breakers (`pull --force` handed over). */
-  forceNext = false;
-  /** Full syncs run, and the last one's report (syncNow tells whether its cycle ran). */
-  fullSyncs = 0;
-  lastFull: CycleReport | undefined;
-  /** The read of a new version, sent as the status answer naming it arrived (readEarly). */
-  #early: { artifactId: string; read: Promise<RemoteSnapshot> } | undefined;
+  /** The remote read sent ahead of its cycle (the loop's `read-ahead` effect). */
+  #readAhead: Promise<RemoteSnapshot> | undefined;
 
   /** When backups were last pruned (monotonic ms). */
   #prunedAt: number | undefined;
@@ -59,58 +50,57 @@ export class WorkerCycles {
     return this.#prunes;
   }
 
-  /**
-   * Sends the read of the version `status` names when it is new to the folder, the moment the
-   * answer arrives: the lock check, the poll ledger and the loop's step then run while it is in
-   * flight, and the full sync that answer starts takes it. The caller sends it only with no
-   * cycle queued or running (a cycle before the full sync could change what it should read) and
-   * drops it when its status task ends; a read changes nothing on the service.
-   */
-  readEarly(status: DesignStatus): void {
-    const id = status.activeArtifactId;
-    this.#early = undefined;
-    if (status.isGenerating || id === null || id === this.#o.sync.status.artifactId || this.#o.gitBusy()) return;
-    this.#early = { artifactId: id, read: this.#o.sync.readVersion({ artifactId: id, files: status.availableFiles }) };
-  }
-
-  /** Forgets a read sent by readEarly that no full sync took. */
-  dropEarly(): void {
-    this.#early = undefined;
-  }
-
-  /** A full sync, or with `check` the content check (a slice) when nothing asks for more. */
-  async full(check: boolean): Promise<CycleReport> {
+  /** Sends the remote read of `version` (or of the active version) ahead of the cycle that takes it. */
+  readAhead(version?: NamedVersion): void {
     const { sync } = this.#o;
-    const remote = this.startupRemote;
-    this.startupRemote = undefined;
-    // A status answer that just named a new version lists its files: the pull reads them
-    // without asking for the active artifact again (one round trip less per new version).
-    const named = this.namedVersion;
-    this.namedVersion = undefined;
-    const active = remote === undefined && named !== undefined && named.artifactId !== sync.status.artifactId ? named : undefined;
-    const early = active !== undefined && this.#early?.artifactId === active.artifactId ? this.#early.read : undefined;
-    this.#early = undefined;
-    // A content check reads a slice (check-scope.ts); a handed-over `sync`/`pull --force` reads all.
-    const slice = check && remote === undefined && active === undefined && !this.forceNext;
-    // The status answer that made the check due lists the version's files: no active-artifact call.
-    const listed = named !== undefined && named.artifactId === sync.status.artifactId ? { active: named } : {};
-    let report: CycleReport;
+    const read = version === undefined ? sync.readRemote() : sync.readVersion(version);
+    // Dropped unread when no cycle takes it: its failure is the cycle's to report, or no one's.
+    read.catch(() => undefined);
+    this.#readAhead = read;
+  }
+
+  /** Forgets the read sent ahead (no cycle takes it). */
+  dropReadAhead(): void {
+    this.#readAhead = undefined;
+  }
+
+  /** Runs the cycle `effect` names: a content check, a full sync or a push pass. */
+  async run(effect: CycleEffect): Promise<CycleReport | undefined> {
+    const { sync } = this.#o;
     try {
-      report = slice
-        ? await sync.checkRemote(listed)
-        : await sync.fullSync({ remote: remote ?? early, force: this.forceNext, ...(active === undefined ? {} : { active }) });
+      if (effect.do === "push") return await sync.pushPaths(new Set(effect.paths));
+      if (effect.check === true) return await sync.checkRemote(effect.listed === undefined ? {} : { active: effect.listed });
+      const remote = effect.readAhead ? this.#readAhead : undefined;
+      this.#readAhead = undefined;
+      return await sync.fullSync({
+        force: effect.force,
+        ...(remote === undefined ? {} : { remote }),
+        ...(effect.active === undefined ? {} : { active: effect.active }),
+      });
     } finally {
       this.#o.onCycleEnd?.();
     }
-    this.fullSyncs += 1;
-    this.lastFull = report;
-    return report;
   }
 
-  /** A push pass over `paths` (the caller tells onCycleEnd). */
-  push(paths: Iterable<string>): Promise<CycleReport | undefined> {
-    this.namedVersion = undefined;
-    return this.#o.sync.pushPaths(new Set(paths));
+  /**
+   * Runs the cycle `effect` names; its end, or its failure (a push's paths put back first), is
+   * what the loop hears next. A full sync a `mpsync sync` asked for hands back its request.
+   */
+  async outcome(effect: CycleEffect, failed: (err: unknown) => FailedEvent): Promise<Queued[]> {
+    const request = effect.do === "full-sync" && effect.check === undefined ? effect.request : undefined;
+    let report: CycleReport | undefined;
+    try {
+      report = await this.run(effect);
+    } catch (err) {
+      const failure = failed(err);
+      // The reply's words: it never names the folder (describeFailure's disk-full line does).
+      if (request !== undefined) failure.event = { ...failure.event, answers: { request: request.id, code: errorCode(err), message: describeError(err) } };
+      return effect.do === "push" ? [{ event: { type: "unsent", paths: effect.paths }, about: {} }, failure] : [failure];
+    }
+    const { sync, clock } = this.#o;
+    const after = request === undefined ? {} : { request, halted: sync.status.halted !== undefined };
+    const event = cycleDoneEvent(effect.do === "full-sync", report, sync.daemon.lastError !== undefined, clock.monotonic(), after);
+    return [{ event, about: { report } }];
   }
 
   /** Publishes `artifactId` (publishOnPush); a compile failure is said and sync goes on. */

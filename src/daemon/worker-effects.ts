@@ -5,7 +5,7 @@
  * design-worker.ts, which hands every other effect here.
  */
 import type { CycleReport } from "../sync/design-sync.js";
-import type { Effect } from "./loop-state.js";
+import type { Effect, LoopEvent } from "./loop-state.js";
 import type { DesignWorkerOptions } from "./worker-options.js";
 
 /** What some effects hand on, kept out of the (pure) loop's events. */
@@ -13,6 +13,15 @@ export interface EffectContext {
   report?: CycleReport | undefined;
   err?: unknown;
 }
+
+/** An event waiting its turn in the worker's queue, with what its effects hand on. */
+export interface Queued {
+  event: LoopEvent;
+  about: EffectContext;
+}
+
+/** A `failed` event, with the error the fatal and stop effects hand on. */
+export type FailedEvent = Queued & { event: Extract<LoopEvent, { type: "failed" }> };
 
 const PLAIN = ["emit", "set-status", "save", "record-error", "clear-error", "after-pull", "settle-heap", "stopped", "fatal", "log"] as const;
 

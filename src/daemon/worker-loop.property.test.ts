@@ -2,12 +2,15 @@
  * The daemon loop never forgets a local change: over random histories of saves, status
  * answers, git pauses (before a cycle, and begun during one), failed and answered cycles, every changed path stays owed (pending,
  * in a push in flight, or covered by a full sync still due) until a cycle that covered it
- * was answered; and once the service answers again, one more cycle settles everything.
+ * was answered; and once the service answers again, one more cycle settles everything. Every
+ * `mpsync sync` asked is answered once: at once when no full sync runs for it, else by that
+ * full sync's end or failure.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DesignStatus } from "../api/schemas.js";
 import type { FailureClass } from "../sync/failure.js";
+import type { SyncRequest } from "./loop-state.js";
 import { initialLoopState, step, type Effect, type LoopConfig, type LoopEvent, type LoopState } from "./worker-loop.js";
 
 const cfg: LoopConfig = { label: "web", publishOnPush: false, remoteCheckMs: 60_000, retry: { baseMs: 1000, maxMs: 60_000 } };
@@ -20,7 +23,8 @@ type Move =
   | { k: "fail"; failure: "retry" | "wait" | "git" }
   | { k: "retry-due" }
   | { k: "git-free" }
-  | { k: "status"; generating: boolean; moved: boolean };
+  | { k: "status"; generating: boolean; moved: boolean }
+  | { k: "sync"; gitBusy: boolean };
 
 const move: fc.Arbitrary<Move> = fc.oneof(
   fc.record({ k: fc.constant("save" as const), paths: fc.subarray(PATHS, { minLength: 1 }) }),
@@ -30,6 +34,7 @@ const move: fc.Arbitrary<Move> = fc.oneof(
   fc.constant({ k: "retry-due" as const }),
   fc.constant({ k: "git-free" as const }),
   fc.record({ k: fc.constant("status" as const), generating: fc.boolean(), moved: fc.boolean() }),
+  fc.record({ k: fc.constant("sync" as const), gitBusy: fc.boolean() }),
 );
 
 /** The loop plus what the shell would have in flight. */
@@ -37,8 +42,11 @@ class World {
   state: LoopState = initialLoopState();
   /** Paths saved and not yet covered by an answered cycle. */
   readonly owed = new Set<string>();
-  inFlight: { kind: "push"; paths: ReadonlySet<string> } | { kind: "full" } | undefined;
+  inFlight: { kind: "push"; paths: ReadonlySet<string> } | { kind: "full"; request?: SyncRequest | undefined } | undefined;
   artifact = 1;
+  /** `mpsync sync` requests asked and not answered yet. */
+  readonly asked = new Set<number>();
+  requests = 0;
 
   send(event: LoopEvent): void {
     const out = step(this.state, event, cfg);
@@ -47,13 +55,16 @@ class World {
   }
 
   #effect(e: Effect): void {
-    // A queued or inline cycle: decided at once (the shell runs it next).
-    if (e.do === "cycle" || e.do === "enqueue-cycle") {
+    // A queued cycle: decided at once (the shell runs it next).
+    if (e.do === "enqueue-cycle") {
       if (this.inFlight === undefined) this.send({ type: "cycle", gitBusy: false, halted: false });
     } else if (e.do === "push") {
       this.inFlight = { kind: "push", paths: e.paths };
     } else if (e.do === "full-sync") {
-      this.inFlight = { kind: "full" };
+      this.inFlight = { kind: "full", request: e.check === true ? undefined : e.request };
+    } else if (e.do === "answer-sync") {
+      expect(this.asked.has(e.request), `request ${e.request} answered twice or never asked`).toBe(true);
+      this.asked.delete(e.request);
     }
   }
 
@@ -78,6 +89,7 @@ class World {
           report: { remoteNames: [], pulledOrRemoved: 0, pushed: 0 },
           hadPersistedError: false,
           now: 0,
+          ...(done.kind === "full" && done.request !== undefined ? { request: done.request, halted: false } : {}),
         });
         return;
       }
@@ -86,7 +98,9 @@ class World {
         if (failed === undefined) return;
         this.inFlight = undefined;
         if (failed.kind === "push") this.send({ type: "unsent", paths: failed.paths });
-        this.send({ type: "failed", failure: m.failure as FailureClass, code: "NETWORK", message: "offline", jitter: 0.5 });
+        const answers =
+          failed.kind === "full" && failed.request !== undefined ? { request: failed.request.id, code: "NETWORK", message: "offline" } : undefined;
+        this.send({ type: "failed", failure: m.failure as FailureClass, code: "NETWORK", message: "offline", jitter: 0.5, answers });
         return;
       }
       case "retry-due":
@@ -99,10 +113,32 @@ class World {
         if (this.inFlight !== undefined) return; // status is handled on the chain, after the cycle
         if (m.moved && !m.generating) this.artifact += 1;
         const status = { isGenerating: m.generating, activeArtifactId: `a${this.artifact}`, availableFiles: [] } as unknown as DesignStatus;
-        this.send({ type: "status", status, persisted: undefined, artifactId: `a${this.artifact - (m.moved ? 1 : 0)}`, halted: false, now: 0, at: 0 });
+        this.send({
+          type: "status",
+          status,
+          persisted: undefined,
+          artifactId: `a${this.artifact - (m.moved ? 1 : 0)}`,
+          halted: false,
+          gitBusy: false,
+          now: 0,
+          at: 0,
+        });
+        return;
+      }
+      case "sync": {
+        if (this.inFlight !== undefined) return; // asked on the chain, after the running cycle
+        this.requests += 1;
+        this.asked.add(this.requests);
+        this.send({ type: "sync-now", request: this.requests, force: false, gitBusy: m.gitBusy, halted: false });
         return;
       }
     }
+  }
+
+  /** A request not answered yet is the one the full sync in flight answers. */
+  checkAsked(): void {
+    const running = this.inFlight?.kind === "full" ? this.inFlight.request?.id : undefined;
+    expect([...this.asked].filter((id) => id !== running)).toEqual([]);
   }
 
   /** Every owed path is pending, in a push in flight, or covered by a full sync due or running. */
@@ -137,9 +173,11 @@ describe("worker loop: no local change is forgotten", () => {
         for (const m of moves) {
           w.apply(m);
           w.checkOwed();
+          w.checkAsked();
         }
         w.settle();
         expect([...w.owed]).toEqual([]);
+        expect([...w.asked]).toEqual([]);
       }),
       { numRuns: Number(process.env["MPSYNC_SOAK_RUNS"] ?? 500) },
     );

@@ -32,9 +32,14 @@ function status(over: Partial<DesignStatus> = {}): StatusEvent {
     persisted: { isGenerating: false, activeArtifactId: "a1" },
     artifactId: "a1",
     halted: false,
+    gitBusy: false,
     now: NOW,
     at: NOW,
   };
+}
+
+function syncNow(over: Partial<Extract<LoopEvent, { type: "sync-now" }>> = {}): LoopEvent {
+  return { type: "sync-now", request: 7, force: false, gitBusy: false, halted: false, artifactId: "a1", ...over };
 }
 
 const kinds = (effects: Effect[]): string[] => effects.map((e) => e.do);
@@ -168,8 +173,8 @@ describe("worker loop: local changes and cycles", () => {
       { paused: false, needsFullSync: true },
     ],
     ["resume when not paused: nothing", {}, { type: "resume" }, [], { paused: false }],
-    ["sync now runs a full sync in the current task", {}, { type: "sync-now" }, ["cycle"], { needsFullSync: true }],
-    ["sync now while paused: nothing (the command says why)", { paused: true }, { type: "sync-now" }, [], { needsFullSync: false }],
+    ["sync now runs a full sync in the current task", {}, syncNow(), ["full-sync"], { needsFullSync: true }],
+    ["sync now while paused: no cycle (the answer says why)", { paused: true }, syncNow(), ["answer-sync"], { needsFullSync: false }],
     ["stop halts", {}, { type: "stop" }, ["halt"], { stopped: true }],
     ["stop twice halts once", { stopped: true }, { type: "stop" }, [], { stopped: true }],
   ])("%s", (_name, before, event, effects, after) => expectStep(before, event, effects, undefined, after));
@@ -209,7 +214,7 @@ describe("worker loop: status answers", () => {
       "generation finished with a new version: full sync",
       { generating: true },
       { ...status({ activeArtifactId: "a2" }), persisted: { isGenerating: true, activeArtifactId: "a1" } },
-      ["set-status", "emit", "cycle", "save"],
+      ["set-status", "emit", "full-sync", "save"],
       ["idle: generation finished"],
       { generating: false, needsFullSync: true },
     ],
@@ -217,17 +222,18 @@ describe("worker loop: status answers", () => {
       "generation ended without a version: still a full sync",
       { generating: true },
       { ...status(), persisted: { isGenerating: true, activeArtifactId: "a1" } },
-      ["set-status", "emit", "cycle", "save"],
+      ["set-status", "emit", "full-sync", "save"],
       ["idle: generation ended without a new version"],
       { needsFullSync: true },
     ],
-    ["idle and unchanged: a push pass only, nothing saved", {}, status(), ["set-status", "cycle"], [], { needsFullSync: false }],
-    ["a new file name (same id): full sync", {}, status({ availableFiles: ["App.tsx", "b.ts"] }), ["set-status", "cycle"], [], { needsFullSync: true }],
+    ["idle and unchanged: a push pass only, nothing saved", { pending: new Set(["a"]) }, status(), ["set-status", "push"], [], { needsFullSync: false }],
+    ["idle, unchanged, nothing pending: no cycle", {}, status(), ["set-status"], [], { needsFullSync: false }],
+    ["a new file name (same id): full sync", {}, status({ availableFiles: ["App.tsx", "b.ts"] }), ["set-status", "full-sync"], [], { needsFullSync: true }],
     [
       "a new artifact id: full sync, saved",
       {},
       { ...status({ activeArtifactId: "a2" }), persisted: { isGenerating: false, activeArtifactId: "a1" } },
-      ["set-status", "cycle", "save"],
+      ["set-status", "full-sync", "save"],
       [],
       { needsFullSync: true },
     ],
@@ -235,7 +241,7 @@ describe("worker loop: status answers", () => {
       "the content check is due: a check (a slice of the files)",
       { lastRemoteRead: NOW - 60_000 },
       status(),
-      ["set-status", "cycle"],
+      ["set-status", "full-sync"],
       [],
       { needsFullSync: true, checkOnly: true },
     ],
@@ -243,16 +249,16 @@ describe("worker loop: status answers", () => {
       "a new version while a check is due: a full sync",
       { lastRemoteRead: NOW - 60_000 },
       status({ activeArtifactId: "a2" }),
-      ["set-status", "cycle", "save"],
+      ["set-status", "full-sync", "save"],
       [],
       { needsFullSync: true, checkOnly: false },
     ],
-    ["a halted design: full sync", {}, { ...status(), halted: true }, ["set-status", "cycle"], [], { needsFullSync: true }],
+    ["a halted design: full sync", {}, { ...status(), halted: true }, ["set-status", "full-sync"], [], { needsFullSync: true }],
     [
       "the wall clock stepped back 2 h: the check is still due (ages are monotonic)",
       { lastRemoteRead: NOW - 60_000 },
       { ...status(), at: NOW - 7_200_000 },
-      ["set-status", "cycle"],
+      ["set-status", "full-sync"],
       [],
       { needsFullSync: true },
     ],
@@ -260,7 +266,7 @@ describe("worker loop: status answers", () => {
       "an unchanged status a minute later is saved",
       { lastStatusSave: NOW - STATUS_SAVE_INTERVAL_MS },
       status(),
-      ["set-status", "cycle", "save"],
+      ["set-status", "save"],
       [],
       { lastStatusSave: NOW },
     ],
@@ -288,13 +294,13 @@ describe("worker loop: status answers", () => {
       ["notice: nothing to pull yet: its first generation ended without a result; sync starts with its first version"],
       { generating: false },
     ],
-    ["a version arrives: the note may be said again later", { noArtifactNoted: true }, status(), ["set-status", "cycle"], [], { noArtifactNoted: false }],
+    ["a version arrives: the note may be said again later", { noArtifactNoted: true }, status(), ["set-status"], [], { noArtifactNoted: false }],
     ["after stop: ignored", { stopped: true }, status({ activeArtifactId: "a2" }), [], [], { needsFullSync: false }],
     [
       "the service answers after an outage: back online is said before the cycle",
       { lastErrorCode: "NETWORK", failures: 2 },
       status(),
-      ["set-status", "emit", "clear-error", "cycle"],
+      ["set-status", "emit", "clear-error"],
       ["notice: back online: sync resumed"],
       { lastErrorCode: undefined },
     ],
@@ -302,7 +308,7 @@ describe("worker loop: status answers", () => {
       "the service answers after answering 5xx: not said as back online, this machine never was offline",
       { lastErrorCode: "SERVER_ERROR", failures: 2 },
       status(),
-      ["set-status", "emit", "clear-error", "cycle"],
+      ["set-status", "emit", "clear-error"],
       ["notice: the service answers again: sync resumed"],
       { lastErrorCode: undefined },
     ],
@@ -310,7 +316,7 @@ describe("worker loop: status answers", () => {
       "the service answers after a full disk: said when a cycle works, not here",
       { lastErrorCode: "DISK_FULL" },
       status(),
-      ["set-status", "cycle"],
+      ["set-status"],
       [],
       { lastErrorCode: "DISK_FULL" },
     ],
@@ -590,5 +596,232 @@ describe("worker loop: failures", () => {
     expect(delays).toEqual([500, 1000, 2000, 4000, 30_000]);
     const top = step(state({ failures: 10 }), failed("retry", "NETWORK", 0.999), cfg).effects.find((e) => e.do === "arm-retry");
     expect(top?.do === "arm-retry" && top.delayMs).toBeLessThan(60_000);
+  });
+});
+
+describe("worker loop: what a full sync takes (the start-up read, a named version, its read sent ahead)", () => {
+  const v2 = { artifactId: "a2", files: ["App.tsx", "b.ts"] };
+  const due: Partial<LoopState> = { needsFullSync: true };
+  const cycle = (artifactId = "a1"): LoopEvent => ({ type: "cycle", gitBusy: false, halted: false, artifactId });
+  it.each<[string, Partial<LoopState>, LoopEvent, Effect[], Partial<LoopState>]>([
+    [
+      "the start-up cycle takes the read sent while the watcher got ready",
+      { ...due, readAhead: { of: "start-up" } },
+      cycle(),
+      [{ do: "full-sync", readAhead: true, force: false }],
+      { readAhead: undefined },
+    ],
+    [
+      "a new version a status answer named: its list spares the active-artifact call, and its read sent ahead is taken",
+      { ...due, named: v2, readAhead: { of: "version", artifactId: "a2" } },
+      cycle(),
+      [{ do: "full-sync", readAhead: true, force: false, active: v2 }],
+      { named: undefined, readAhead: undefined },
+    ],
+    [
+      "a read sent ahead for another version is dropped, not taken",
+      { ...due, named: v2, readAhead: { of: "version", artifactId: "a3" } },
+      cycle(),
+      [{ do: "drop-read-ahead" }, { do: "full-sync", readAhead: false, force: false, active: v2 }],
+      { readAhead: undefined },
+    ],
+    ["the named version is the one synced: nothing to name", { ...due, named: v2 }, cycle("a2"), [{ do: "full-sync", readAhead: false, force: false }], {}],
+    [
+      "a content check of the version synced takes its list from the status answer",
+      { ...due, checkOnly: true, named: v2 },
+      cycle("a2"),
+      [{ do: "full-sync", check: true, listed: v2 }],
+      { named: undefined },
+    ],
+    [
+      "a content check while a new version is named: a full sync of that version",
+      { ...due, checkOnly: true, named: v2 },
+      cycle("a1"),
+      [{ do: "full-sync", readAhead: false, force: false, active: v2 }],
+      {},
+    ],
+    [
+      "a content check while the start-up read is out: a full sync that takes it",
+      { ...due, checkOnly: true, readAhead: { of: "start-up" } },
+      cycle(),
+      [{ do: "full-sync", readAhead: true, force: false }],
+      {},
+    ],
+    [
+      "a push pass drops the read sent ahead and the named version (the push moves the version)",
+      { pending: new Set(["a"]), named: v2, readAhead: { of: "version", artifactId: "a2" } },
+      cycle(),
+      [{ do: "drop-read-ahead" }, { do: "push", paths: new Set(["a"]) }],
+      { named: undefined, readAhead: undefined },
+    ],
+    ["no cycle: the named version waits for the next one", { named: v2 }, cycle(), [], { named: v2 }],
+  ])("%s", (_name, before, event, effects, after) => {
+    const out = step(state(before), event, cfg);
+    expect(out.effects).toEqual(effects);
+    expect(out.state).toMatchObject(after);
+  });
+
+  it("a status answer names its version, and the full sync it starts takes the read sent as it arrived", () => {
+    const ahead = state({ readAhead: { of: "version", artifactId: "a2" } });
+    const out = step(
+      ahead,
+      { ...status({ activeArtifactId: "a2", availableFiles: v2.files }), persisted: { isGenerating: false, activeArtifactId: "a1" } },
+      cfg,
+    );
+    expect(out.effects.filter((e) => e.do === "full-sync")).toEqual([{ do: "full-sync", readAhead: true, force: false, active: v2 }]);
+    expect(out.state.readAhead).toBeUndefined();
+  });
+
+  it.each<[string, Partial<LoopState>, LoopEvent, string[]]>([
+    ["a status task with no cycle drops the read sent ahead", {}, status(), ["set-status", "drop-read-ahead"]],
+    ["a generation began: the read sent ahead is dropped", {}, status({ isGenerating: true }), ["set-status", "emit", "save", "drop-read-ahead"]],
+    ["after stop: dropped", { stopped: true }, status(), ["drop-read-ahead"]],
+  ])("%s", (_name, before, event, effects) => {
+    const out = step(state({ ...before, readAhead: { of: "version", artifactId: "a2" } }), event, cfg);
+    expect(kinds(out.effects)).toEqual(effects);
+    expect(out.state.readAhead).toBeUndefined();
+  });
+});
+
+describe("worker loop: reads sent ahead of their cycle", () => {
+  const answer = (over: Partial<DesignStatus> = {}, event: Partial<Extract<LoopEvent, { type: "status-arrived" }>> = {}): LoopEvent => ({
+    type: "status-arrived",
+    status: { isGenerating: false, activeArtifactId: "a2", availableFiles: ["App.tsx"], ...over } as DesignStatus,
+    artifactId: "a1",
+    gitBusy: false,
+    chainIdle: true,
+    ...event,
+  });
+  it.each<[string, Partial<LoopState>, LoopEvent, Effect[], Partial<LoopState>]>([
+    [
+      "an answer naming a new version, nothing queued: its read goes out as it arrives",
+      {},
+      answer(),
+      [{ do: "read-ahead", version: { artifactId: "a2", files: ["App.tsx"] } }],
+      { readAhead: { of: "version", artifactId: "a2" } },
+    ],
+    [
+      "a task queued or running on the chain: no read (a cycle first could change what to read)",
+      {},
+      answer({}, { chainIdle: false }),
+      [],
+      { readAhead: undefined },
+    ],
+    ["the version synced already: no read", {}, answer({ activeArtifactId: "a1" }), [], { readAhead: undefined }],
+    ["generating: no read", {}, answer({ isGenerating: true }), [], { readAhead: undefined }],
+    ["no version yet: no read", {}, answer({ activeArtifactId: null }), [], { readAhead: undefined }],
+    ["git busy: no read", {}, answer({}, { gitBusy: true }), [], { readAhead: undefined }],
+    ["waiting for git: no read", { waitingForGit: true }, answer(), [], { readAhead: undefined }],
+    ["paused: no read", { paused: true }, answer(), [], { readAhead: undefined }],
+    ["stopped: no read", { stopped: true }, answer(), [], { readAhead: undefined }],
+    [
+      "an earlier read still held is dropped first",
+      { readAhead: { of: "version", artifactId: "a9" } },
+      answer({ activeArtifactId: "a1" }),
+      [{ do: "drop-read-ahead" }],
+      { readAhead: undefined },
+    ],
+    [
+      "opened: the start-up read goes out before the watcher is ready",
+      {},
+      { type: "opened", generating: false, gitBusy: false },
+      [{ do: "read-ahead" }],
+      { readAhead: { of: "start-up" } },
+    ],
+    ["opened while generating: no read (the start-up cycle waits)", {}, { type: "opened", generating: true, gitBusy: false }, [], { readAhead: undefined }],
+    ["opened while git is busy: no read", {}, { type: "opened", generating: false, gitBusy: true }, [], { readAhead: undefined }],
+    ["opened while paused: no read", { paused: true }, { type: "opened", generating: false, gitBusy: false }, [], { readAhead: undefined }],
+    [
+      "ready: said, and a start-up read no cycle took is dropped",
+      { readAhead: { of: "start-up" } },
+      { type: "ready" },
+      [{ do: "emit", event: { event: "ready", message: "watching for changes" } }, { do: "drop-read-ahead" }],
+      { readAhead: undefined },
+    ],
+    ["ready after the start-up cycle stopped the design: not said", { stopped: true }, { type: "ready" }, [], {}],
+  ])("%s", (_name, before, event, effects, after) => {
+    const out = step(state(before), event, cfg);
+    expect(out.effects).toEqual(effects);
+    expect(out.state).toMatchObject(after);
+  });
+});
+
+describe("worker loop: mpsync sync handed to the daemon", () => {
+  const answer = (code: string, message: string): Effect => ({ do: "answer-sync", request: 7, answer: { ok: false, code, message } });
+  it.each<[string, Partial<LoopState>, LoopEvent, Effect[], Partial<LoopState>]>([
+    [
+      "a full sync that carries the request and the force",
+      {},
+      syncNow({ force: true }),
+      [{ do: "full-sync", readAhead: false, force: true, request: { id: 7, wasHalted: false } }],
+      { needsFullSync: true, checkOnly: false },
+    ],
+    [
+      "a due content check becomes the full sync asked for",
+      { needsFullSync: true, checkOnly: true },
+      syncNow({ halted: true }),
+      [{ do: "full-sync", readAhead: false, force: false, request: { id: 7, wasHalted: true } }],
+      { checkOnly: false },
+    ],
+    ["stopped: answered at once", { stopped: true }, syncNow(), [answer("STOPPED", "its sync has stopped")], {}],
+    ["paused: answered at once", { paused: true }, syncNow(), [answer("PAUSED", "paused: run mpsync resume first")], { needsFullSync: false }],
+    [
+      "generating: skipped, said, and the full sync stays due",
+      { generating: true },
+      syncNow(),
+      [answer("GENERATING", "the design is generating; it syncs when idle")],
+      { needsFullSync: true },
+    ],
+    [
+      "git busy: one waiter, skipped, said, the full sync stays due",
+      {},
+      syncNow({ gitBusy: true }),
+      [{ do: "wait-git" }, answer("GIT_BUSY", "a git operation holds the repository; it syncs when git is done")],
+      { waitingForGit: true, needsFullSync: true },
+    ],
+    [
+      "already waiting for git: skipped, no second waiter",
+      { waitingForGit: true },
+      syncNow(),
+      [answer("GIT_BUSY", "a git operation holds the repository; it syncs when git is done")],
+      { waitingForGit: true },
+    ],
+  ])("%s", (_name, before, event, effects, after) => {
+    const out = step(state(before), event, cfg);
+    expect(out.effects).toEqual(effects);
+    expect(out.state).toMatchObject(after);
+  });
+
+  const done = (wasHalted: boolean, halted: boolean): LoopEvent => ({
+    type: "cycle-done",
+    full: true,
+    report: { remoteNames: ["App.tsx"], pulledOrRemoved: 1, pushed: 0 },
+    hadPersistedError: false,
+    now: NOW,
+    request: { id: 7, wasHalted },
+    halted,
+  });
+  it.each<[string, LoopEvent, boolean]>([
+    ["the full sync's end answers the request, last", done(false, false), false],
+    ["a halt the full sync cleared is in the answer", done(true, false), true],
+    ["a halt still there: not cleared", done(true, true), false],
+  ])("%s", (_name, event, haltCleared) => {
+    const out = step(state(), event, cfg);
+    expect(out.effects.at(-1)).toEqual({ do: "answer-sync", request: 7, answer: { ok: true, haltCleared } });
+    expect(kinds(out.effects)).toEqual(["after-pull", "answer-sync"]);
+  });
+
+  it("a failed full sync answers the request with the reply's words, then fails as any cycle does", () => {
+    const event: LoopEvent = {
+      type: "failed",
+      failure: "retry",
+      code: "NETWORK",
+      message: "service unreachable",
+      jitter: 0.5,
+      answers: { request: 7, code: "NETWORK", message: "no answer" },
+    };
+    const out = step(state(), event, cfg);
+    expect(out.effects[0]).toEqual({ do: "answer-sync", request: 7, answer: { ok: false, code: "NETWORK", message: "no answer" } });
+    expect(kinds(out.effects)).toEqual(["answer-sync", "arm-retry", "emit", "record-error"]);
   });
 });

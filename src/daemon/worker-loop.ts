@@ -2,12 +2,14 @@
  * The daemon's loop for one design as a pure state machine (every rule a table row): `step(state, event)`
  * returns the next state and the effects to run, in order. `DesignWorker` (design-worker.ts)
  * is the thin I/O around it: it feeds events (a local batch, a status answer, a cycle's end or
- * failure, a retry timer, git going quiet, stop) and runs the effects (cycles, saves, events,
- * timers). Every rule of the loop lives here and is table-tested in worker-loop.test.ts.
+ * failure, a retry timer, git going quiet, `mpsync sync`, stop) and runs the effects (cycles
+ * with their inputs, reads sent ahead, saves, events, timers, answers). Every rule of the loop
+ * lives here and in cycle-decision.ts, and is table-tested in worker-loop.test.ts.
  */
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs } from "../scheduling/backoff.js";
 import { OFFLINE_CODES, outageOverPrefix, outagePrefix } from "../sync/failure.js";
+import { decideCycle, endReadAhead, onOpened, onStatusArrived, onSyncNow } from "./cycle-decision.js";
 import type { Effect, LoopConfig, LoopEvent, LoopState, Step } from "./loop-state.js";
 
 /** An unchanged status is persisted at most this often. */
@@ -26,6 +28,8 @@ export { initialLoopState } from "./loop-state.js";
 /** The loop's one transition function. Pure: same state and event, same answer. */
 export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
   switch (e.type) {
+    case "opened":
+      return onOpened(s, e);
     case "start":
       // Start-up reconcile: finds edits made while the daemon was down (against the base).
       return { state: { ...s, generating: e.generating, needsFullSync: true, checkOnly: false }, effects: [{ do: "enqueue-cycle" }] };
@@ -33,12 +37,19 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
       return { state: { ...s, pending: union(s.pending, e.paths) }, effects: [{ do: "enqueue-cycle" }] };
     case "swept":
       return { state: { ...s, pending: union(s.pending, e.paths) }, effects: [] };
+    case "ready": {
+      // A start-up cycle that stopped this design (a refused key, no access) is not "ready".
+      const ready: Effect[] = s.stopped ? [] : [{ do: "emit", event: { event: "ready", message: "watching for changes" } }];
+      return endReadAhead({ state: s, effects: ready });
+    }
     case "status":
-      return onStatus(s, e, cfg);
+      return endReadAhead(onStatus(s, e, cfg));
+    case "status-arrived":
+      return onStatusArrived(s, e);
     case "answered":
       return backOnline({ state: s, effects: [] });
     case "cycle":
-      return onCycle(s, e);
+      return decideCycle(s, e);
     case "cycle-done":
       return onCycleDone(s, e, cfg);
     case "unsent":
@@ -88,8 +99,7 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
         effects: [{ do: "emit", event: { event: "notice", code: "RESUMED", message: "resumed: syncing what changed meanwhile" } }, { do: "enqueue-cycle" }],
       };
     case "sync-now":
-      if (s.stopped || s.paused) return { state: s, effects: [] };
-      return { state: { ...s, needsFullSync: true, checkOnly: false }, effects: [{ do: "cycle" }] };
+      return onSyncNow(s, e);
     case "stop":
       return { state: { ...s, stopped: true }, effects: s.stopped ? [] : [{ do: "halt" }] };
   }
@@ -99,12 +109,13 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
   if (s.stopped) return { state: s, effects: [] };
   const { status, now } = e;
   const effects: Effect[] = [];
+  const named = status.activeArtifactId === null ? undefined : { artifactId: status.activeArtifactId, files: status.availableFiles };
   // An idle daemon must cost nothing between polls: the status is saved when it changes, and
   // otherwise at most once a minute (`status` shows its age).
   const last = e.persisted;
   const changed = last === undefined || last.isGenerating !== status.isGenerating || last.activeArtifactId !== status.activeArtifactId;
   const persist = changed || now - s.lastStatusSave >= STATUS_SAVE_INTERVAL_MS;
-  let next: LoopState = persist ? { ...s, lastStatusSave: now } : s;
+  let next: LoopState = { ...s, named, ...(persist ? { lastStatusSave: now } : {}) };
   effects.push({ do: "set-status", status: { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at: e.at } });
   // The service answered: back online is said now, before what the next cycle sends or pulls.
   ({ state: next } = backOnline({ state: next, effects }));
@@ -131,28 +142,10 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
   const checkDue = now - s.lastRemoteRead >= cfg.remoteCheckMs;
   if (moved || wasGenerating || e.halted) next = { ...next, needsFullSync: true, checkOnly: false };
   else if (checkDue && !next.needsFullSync) next = { ...next, needsFullSync: true, checkOnly: true };
-  // The status is saved after the cycle, not before: a new version's read goes out at once (a
-  // durable state.json write stood before it), and a cycle that moves anything saves it anyway.
-  return { state: next, effects: [...effects, { do: "cycle" }, ...save()] };
-}
-
-function onCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle" }>): Step {
-  if (s.stopped || s.generating || s.paused) return { state: s, effects: [] };
-  if (s.waitingForGit || e.gitBusy) {
-    // Neither push (half a checkout) nor write files into a tree git is rewriting. The wait
-    // happens off the chain, so status polls go on meanwhile; once waiting, only the waiter
-    // resumes, so the operation's changes go out as one batch, logged once.
-    if (s.waitingForGit) return { state: s, effects: [] };
-    return { state: { ...s, waitingForGit: true }, effects: [{ do: "wait-git" }] };
-  }
-  // A full sync covers every path.
-  // A content check reads a slice of the files; with local paths pending, the full sync does it all.
-  if (s.needsFullSync || e.halted) {
-    const check = s.checkOnly && !e.halted && s.pending.size === 0;
-    return { state: { ...s, pending: new Set() }, effects: [check ? { do: "full-sync", check } : { do: "full-sync" }] };
-  }
-  if (s.pending.size === 0) return { state: s, effects: [] };
-  return { state: { ...s, pending: new Set() }, effects: [{ do: "push", paths: s.pending }] };
+  // The cycle runs inside this task, and the status is saved after it, not before: a new
+  // version's read goes out at once, and a cycle that moves anything saves it anyway.
+  const cycle = decideCycle(next, e);
+  return { state: cycle.state, effects: [...effects, ...cycle.effects, ...save()] };
 }
 
 /**
@@ -171,6 +164,14 @@ function backOnline(step: Step): Step {
 }
 
 function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>, cfg: LoopConfig): Step {
+  const done = afterCycle(s, e, cfg);
+  if (e.request === undefined) return done;
+  // The `mpsync sync` this full sync ran for is answered once everything the cycle asked for ran.
+  const haltCleared = e.request.wasHalted && e.halted !== true;
+  return { state: done.state, effects: [...done.effects, { do: "answer-sync", request: e.request.id, answer: { ok: true, haltCleared } }] };
+}
+
+function afterCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>, cfg: LoopConfig): Step {
   let next: LoopState = { ...s, failures: 0 };
   if (e.full) next = { ...next, needsFullSync: false, checkOnly: false, lastRemoteRead: e.now };
   const effects: Effect[] = [];
@@ -194,6 +195,13 @@ function onCycleDone(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>
 }
 
 function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: LoopConfig): Step {
+  const out = failed(s, e, cfg);
+  if (e.answers === undefined) return out;
+  const { request, code, message } = e.answers;
+  return { state: out.state, effects: [{ do: "answer-sync", request, answer: { ok: false, code, message } }, ...out.effects] };
+}
+
+function failed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: LoopConfig): Step {
   switch (e.failure) {
     case "wait": // Not a failure: the status poll starts sync once the design has a first artifact.
       return noteNoArtifact({ ...s, needsFullSync: true, checkOnly: false }, "it has no version yet");

@@ -7,6 +7,7 @@ import type { Backoff } from "../scheduling/backoff.js";
 import type { CycleReport, DesignSync } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
 import type { ChangeSourceHandle } from "../sync/ports.js";
+import type { EngineEvents } from "./engine-events.js";
 
 /** What a worker needs; wired by the composition root. */
 export interface DesignWorkerOptions {
@@ -15,6 +16,8 @@ export interface DesignWorkerOptions {
   /** How the daemon's lines name the folder (config/mappings.ts `folderLabel`). */
   label: string;
   sync: DesignSync;
+  /** The events `sync` emits, heard by the worker before they go out (engine-events.ts). */
+  engineEvents?: EngineEvents;
   client: V3Client;
   emit: EventSink;
   logger: Logger;
