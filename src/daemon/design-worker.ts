@@ -37,6 +37,7 @@ export class DesignWorker {
   #queued = 0;
   #source: ChangeSourceHandle | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
+  #confirmTimer: NodeJS.Timeout | undefined;
   /** Is the folder's lock still ours (looked at on every status poll). */
   readonly #lock: LockWatch;
   /** The cycles it runs, and the remote read sent ahead of one. */
@@ -229,12 +230,21 @@ export class DesignWorker {
         }, effect.delayMs);
         this.#retryTimer.unref?.();
         return [];
+      case "arm-confirm":
+        if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
+        this.#confirmTimer = setTimeout(() => {
+          this.#confirmTimer = undefined;
+          void this.#send({ type: "confirm-due" });
+        }, effect.delayMs);
+        this.#confirmTimer.unref?.();
+        return [];
       case "publish":
         if (about.report !== undefined) await this.#cycles.publish(about.report.artifactId);
         return [];
       case "halt":
         this.#abort.abort();
         if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+        if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
         return [];
       case "close-source":
         void this.#source?.close();

@@ -34,6 +34,8 @@ export interface LoopState {
   /** Failed cycles in a row (the backoff's exponent). */
   failures: number;
   retryArmed: boolean;
+  /** A content check is due once the race window of the last push has passed (other-writers.ts). */
+  confirmArmed: boolean;
   /** Code of the failure last said (an outage is said once, then "back online"). */
   lastErrorCode: string | undefined;
   /** "nothing to pull yet" said once per stretch without a version. */
@@ -110,6 +112,8 @@ export type Effect =
   /** Wait (off the chain) until git is done, then send `git-free` or `git-wait-ended`. */
   | { do: "wait-git" }
   | { do: "arm-retry"; delayMs: number }
+  /** A content check after a push's race window: it confirms the push, so a later removal is a decision. */
+  | { do: "arm-confirm"; delayMs: number }
   | { do: "record-error"; code: string; message: string }
   | { do: "clear-error" }
   | { do: "after-pull" }
@@ -187,6 +191,8 @@ export type LoopEvent =
       answers?: { request: number; code: string; message: string } | undefined;
     }
   | { type: "retry-due" }
+  /** The race window of the last push has passed (arm-confirm). */
+  | { type: "confirm-due" }
   | { type: "git-free"; waitedMs: number; operation: string | undefined }
   | { type: "git-wait-ended" }
   /** `mpsync pause`: hold every cycle; `mpsync resume`: a full sync, then on as before. */
@@ -215,6 +221,7 @@ export function initialLoopState(): LoopState {
     waitingForGit: false,
     failures: 0,
     retryArmed: false,
+    confirmArmed: false,
     lastErrorCode: undefined,
     noArtifactNoted: false,
     // Never: the monotonic clock starts near 0 with the process, so 0 would read as "just now".

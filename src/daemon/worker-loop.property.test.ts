@@ -22,6 +22,7 @@ type Move =
   | { k: "answer" }
   | { k: "fail"; failure: "retry" | "wait" | "git" }
   | { k: "retry-due" }
+  | { k: "confirm-due" }
   | { k: "git-free" }
   | { k: "status"; generating: boolean; moved: boolean }
   | { k: "sync"; gitBusy: boolean };
@@ -32,6 +33,7 @@ const move: fc.Arbitrary<Move> = fc.oneof(
   fc.constant({ k: "answer" as const }),
   fc.record({ k: fc.constant("fail" as const), failure: fc.constantFrom("retry" as const, "wait" as const, "git" as const) }),
   fc.constant({ k: "retry-due" as const }),
+  fc.constant({ k: "confirm-due" as const }),
   fc.constant({ k: "git-free" as const }),
   fc.record({ k: fc.constant("status" as const), generating: fc.boolean(), moved: fc.boolean() }),
   fc.record({ k: fc.constant("sync" as const), gitBusy: fc.boolean() }),
@@ -105,6 +107,9 @@ class World {
       }
       case "retry-due":
         if (this.state.retryArmed) this.send({ type: "retry-due" });
+        return;
+      case "confirm-due":
+        if (this.state.confirmArmed) this.send({ type: "confirm-due" });
         return;
       case "git-free":
         if (this.state.waitingForGit) this.send({ type: "git-free", waitedMs: 1, operation: undefined });

@@ -9,6 +9,7 @@
 import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs } from "../scheduling/backoff.js";
 import { OFFLINE_CODES, outageOverPrefix, outagePrefix } from "../sync/failure.js";
+import { RACE_WINDOW_MS } from "../sync/other-writers.js";
 import { decideCycle, endReadAhead, onOpened, onStatusArrived, onSyncNow } from "./cycle-decision.js";
 import type { Effect, LoopConfig, LoopEvent, LoopState, Step } from "./loop-state.js";
 
@@ -18,6 +19,9 @@ export const STATUS_SAVE_INTERVAL_MS = 60_000;
 export const DEFAULT_REMOTE_CHECK_MS = 60_000;
 /** A full sync of at least this many files (listed, pulled or removed) is followed by settle-heap. */
 export const SETTLE_HEAP_MIN_FILES = 500;
+
+/** When a push's confirmation read goes out: just past its race window. */
+export const CONFIRM_AFTER_MS = RACE_WINDOW_MS + 250;
 
 /** A full disk (sync/failure.ts describeFailure): said once, then "the disk has space again". */
 const DISK_FULL = "DISK_FULL";
@@ -58,6 +62,8 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
       return onFailed(s, e, cfg);
     case "retry-due":
       return { state: { ...s, retryArmed: false }, effects: [{ do: "enqueue-cycle" }] };
+    case "confirm-due":
+      return onConfirmDue(s);
     case "git-free": {
       const operation = e.operation ?? "a git operation";
       return {
@@ -189,9 +195,22 @@ function afterCycle(s: LoopState, e: Extract<LoopEvent, { type: "cycle-done" }>,
   next = { ...next, remoteNames: e.report.remoteNames };
   if (e.report.pulledOrRemoved > 0) effects.push({ do: "after-pull" });
   if (e.report.pushed > 0 && cfg.publishOnPush) effects.push({ do: "publish" });
+  // The push is confirmed by a read once its race window has passed: a removal of it seen
+  // after that is a teammate's decision, not a race (sync/other-writers.ts).
+  if (e.report.pushed > 0 && !s.stopped) {
+    effects.push({ do: "arm-confirm", delayMs: CONFIRM_AFTER_MS });
+    next = { ...next, confirmArmed: true };
+  }
   // A full sync of a large design read every remote text: hand that memory back.
   if (e.full && Math.max(e.report.remoteNames.length, e.report.pulledOrRemoved) >= SETTLE_HEAP_MIN_FILES) effects.push({ do: "settle-heap" });
   return { state: next, effects };
+}
+
+/** The confirmation read is due: a content check, unless a cycle that reads more is due anyway or none may run now. */
+function onConfirmDue(s: LoopState): Step {
+  const next = { ...s, confirmArmed: false };
+  if (s.stopped || s.paused || s.generating || s.waitingForGit || s.needsFullSync) return { state: next, effects: [] };
+  return { state: { ...next, needsFullSync: true, checkOnly: true }, effects: [{ do: "enqueue-cycle" }] };
 }
 
 function onFailed(s: LoopState, e: Extract<LoopEvent, { type: "failed" }>, cfg: LoopConfig): Step {
