@@ -57,7 +57,7 @@ const faultSchema = z.union([
     body: z.string().optional(),
     retryAfter: z.string().optional(),
   }),
-  z.strictObject({ drop: z.literal(true), after: z.boolean().optional() }),
+  z.strictObject({ drop: z.literal(true), after: z.boolean().optional(), late: z.boolean().optional() }),
   z.strictObject({ malformed: z.enum(["html", "truncated", "wrong-shape", "invalid-json", "corrupt-encoding", "unknown-encoding"]) }),
   z.strictObject({ hang: z.literal(true) }),
   z.strictObject({ delayMs: z.number().min(0) }),

@@ -68,6 +68,8 @@ export interface EmulatorControl {
   failNext(match: FaultMatch, fault: InjectedFault, times?: number): void;
   /** Removes random faults and queued one-off faults. */
   clearFaults(): void;
+  /** Applies the requests `late` faults held back (the service applying them after the client gave up); resolves how many. */
+  applyLateWrites(): Promise<number>;
   /** The request log, oldest first. */
   requests(): RequestLogEntry[];
   waitForRequest(predicate: RequestPredicate, options?: WaitForRequestOptions): Promise<RequestLogEntry>;
@@ -138,6 +140,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
     setFaults: (partial) => faults.set(partial),
     failNext: (match, fault, times) => faults.failNext(match, fault, times),
     clearFaults: () => faults.clear(),
+    applyLateWrites: () => faults.applyLate(),
     requests: () => requestLog.entries(),
     waitForRequest: (predicate, waitOptions) => requestLog.waitFor(predicate, waitOptions),
     countRequests: (predicate) => requestLog.count(predicate),

@@ -26,8 +26,13 @@ const CORRUPT_GZIP = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0
 const HTML_PAGE = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n";
 
 /** Decides the outcome; `handle` computes the real response when needed. */
-export async function decideOutcome(injected: InjectedFault | undefined, random: RandomFault, handle: () => Promise<JsonResponse>): Promise<Outcome> {
-  if (injected !== undefined && !("delayMs" in injected)) return injectedOutcome(injected, handle);
+export async function decideOutcome(
+  injected: InjectedFault | undefined,
+  random: RandomFault,
+  handle: () => Promise<JsonResponse>,
+  holdLate: (apply: () => Promise<unknown>) => void = () => undefined,
+): Promise<Outcome> {
+  if (injected !== undefined && !("delayMs" in injected)) return injectedOutcome(injected, handle, holdLate);
   if (random?.kind === "drop") return { kind: "drop", fault: "random-drop" };
   if (random?.kind === "error") {
     const body = { error: random.status === 503 ? "Service temporarily unavailable" : "Internal server error" };
@@ -36,10 +41,15 @@ export async function decideOutcome(injected: InjectedFault | undefined, random:
   return sendJson(await handle());
 }
 
-async function injectedOutcome(fault: Exclude<InjectedFault, { delayMs: number }>, handle: () => Promise<JsonResponse>): Promise<Outcome> {
+async function injectedOutcome(
+  fault: Exclude<InjectedFault, { delayMs: number }>,
+  handle: () => Promise<JsonResponse>,
+  holdLate: (apply: () => Promise<unknown>) => void,
+): Promise<Outcome> {
   if ("hang" in fault) return { kind: "hang" };
   if ("drop" in fault) {
-    if (fault.after === true) await handle();
+    if (fault.late === true) holdLate(handle);
+    else if (fault.after === true) await handle();
     return { kind: "drop", fault: "drop" };
   }
   if ("malformed" in fault) return malformedOutcome(fault.malformed, await handle());

@@ -37,6 +37,8 @@ export class FaultState {
   #options: FaultOptions = {};
   #rng: () => number = Math.random;
   #rules: FailRule[] = [];
+  /** Requests answered with a dropped connection and applied only later (`late` faults), oldest first. */
+  #late: Array<() => Promise<unknown>> = [];
 
   constructor(options: FaultOptions = {}) {
     this.set(options);
@@ -58,6 +60,18 @@ export class FaultState {
   failNext(match: FaultMatch, fault: InjectedFault, times = 1): void {
     if (!Number.isInteger(times) || times < 1) throw new RangeError("times must be a positive integer");
     this.#rules.push({ match, fault, remaining: times });
+  }
+
+  /** Keeps a request to apply later (a `late` fault). */
+  holdLate(apply: () => Promise<unknown>): void {
+    this.#late.push(apply);
+  }
+
+  /** Applies the held requests in order; resolves how many there were. */
+  async applyLate(): Promise<number> {
+    const held = this.#late.splice(0);
+    for (const apply of held) await apply();
+    return held.length;
   }
 
   /** Removes every random fault and queued one-off fault. */

@@ -185,7 +185,7 @@ async function handleApi(parts: Parts, ex: Exchange): Promise<void> {
     const request = { method: ex.method, path, query: ex.url.searchParams, apiKey, rawBody: ex.rawBody };
     return dispatchApi(parts.apiRoutes, parts.services, request);
   };
-  const decided = await decideOutcome(injected, parts.faults.rollRandom(), handle);
+  const decided = await decideOutcome(injected, parts.faults.rollRandom(), handle, (apply) => parts.faults.holdLate(apply));
   const outcome = decided.kind === "send" ? await encodeAnswer(decided, ex.req.headers, parts.compression.mode) : decided;
   if (decided.kind === "send" && outcome.kind === "send") parts.connections.addBody(byteSize(outcome.text), byteSize(decided.text));
   applyOutcome(ex.res, outcome);

@@ -95,10 +95,14 @@ export interface FaultMatch {
  */
 export type MalformedKind = "html" | "truncated" | "wrong-shape" | "invalid-json" | "corrupt-encoding" | "unknown-encoding";
 
-/** A one-off fault. `drop` with `after: true` handles the request first, then drops the answer. */
+/**
+ * A one-off fault. `drop` with `after: true` handles the request first, then drops the answer;
+ * with `late: true` it drops the answer and handles the request only when `applyLateWrites` is
+ * called (a request the service held past the client's timeout, then applied).
+ */
 export type InjectedFault =
   | { status: number; body?: string; retryAfter?: string }
-  | { drop: true; after?: boolean }
+  | { drop: true; after?: boolean; late?: boolean }
   | { malformed: MalformedKind }
   | { hang: true }
   | { delayMs: number };

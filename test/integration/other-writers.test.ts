@@ -3,10 +3,11 @@
  * a PATCH answered 503 while the web editor saves, and a version built before a pushed new
  * file. Two real `watch` processes saving at once live in test/daemon/two-writers.test.ts.
  */
-import { readdir, utimes } from "node:fs/promises";
+import { readdir, readFile, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
+import { recordVersionIntent } from "../../src/state/version-intent.js";
 import { startDaemon, startHarness, STARTER_FILES, until, type Harness } from "../support/harness.js";
 
 let h: Harness | undefined;
@@ -53,6 +54,41 @@ describe("a version built before a push of a new file", () => {
     await until(async () => (await h!.readLocal("components/New.tsx")) === undefined, 10_000, "the file removed");
     const backups = await readdir(join(h.root, ".mpsync/backups"), { recursive: true });
     expect(backups.some((p) => String(p).endsWith(join("components", "New.tsx")))).toBe(true);
+  });
+});
+
+describe("a version built after our push was visible (sync/other-writers.ts)", () => {
+  const mine = STARTER_FILES["App.tsx"]!.replace("// App line 3", "// my edit");
+  const statusPolls = (): number => h!.emu.control.countRequests((e) => e.path.endsWith("/status"));
+
+  it("started after the service was seen idle holding the push: the version's decision, pulled with nothing said", async () => {
+    h = await startHarness();
+    daemon = await startDaemon(h);
+    const since = h.mark();
+    await h.writeLocal("App.tsx", mine);
+    await h.waitForEvent((e) => e.event === "pushed", { since });
+    // Two more status answers: the later one was surely asked for after the PATCH's answer.
+    const polled = statusPolls();
+    await until(() => statusPolls() >= polled + 2, 10_000, "idle status answers after the push");
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES }, { newArtifact: true, title: "generation" });
+    await until(async () => (await h!.readLocal("App.tsx")) === STARTER_FILES["App.tsx"], 15_000, "the version pulled");
+    expect(h.events.slice(since).filter((e) => e.event === "conflict")).toEqual([]);
+  });
+
+  it("asked for by the user after the push (prompt, checkout: .mpsync/asked.json): the version's decision, whatever the polls saw", async () => {
+    // Polls far apart: no idle answer arrives between the push and the new version, which
+    // the daemon learns of from `mpsync sync` (a full cycle now).
+    h = await startHarness({ syncrc: { pollIntervalSec: 60 } });
+    daemon = await startDaemon(h);
+    const since = h.mark();
+    await h.writeLocal("App.tsx", mine);
+    await h.waitForEvent((e) => e.event === "pushed", { since });
+    await until(async () => (await readFile(join(h!.root, ".mpsync", "state.json"), "utf8")).includes('"landed"'), 10_000, "the push recorded");
+    await recordVersionIntent(h.root, "prompt", Date.now());
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES }, { newArtifact: true, title: "generation" });
+    await daemon.workers[0]!.syncNow();
+    expect(await h.readLocal("App.tsx")).toBe(STARTER_FILES["App.tsx"]);
+    expect(h.events.slice(since).filter((e) => e.event === "conflict")).toEqual([]);
   });
 });
 
