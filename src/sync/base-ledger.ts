@@ -194,7 +194,7 @@ export class BaseLedger {
     const confirms =
       record !== undefined &&
       remoteHash === open!.hash &&
-      judgeOtherWriter(record, { artifactId: artifactId!, hash: remoteHash, holdsEdit: true, ownLate: false, chosenByUser: false, at }) === "confirmed";
+      judgeOtherWriter(record, { artifactId: artifactId!, hash: remoteHash, holdsEdit: true, ownLate: false, at }) === "confirmed";
     const judge = (open !== undefined && remoteHash !== open.hash) || ownLate ? { landed: open, record, ownLate, remoteHash: remoteHash! } : undefined;
     return { base, adopted, carried, judge, confirms };
   }
@@ -226,11 +226,6 @@ export class BaseLedger {
   /** The user asked for a new version after these PATCHes were answered (path -> hash sent): they are part of it. */
   askedAfter(listed: Readonly<Record<string, string>>): boolean {
     return this.#markVisible((path, l) => listed[path] === l.hash);
-  }
-
-  /** The user chose the service's version (`pull --force`): no answered PATCH is a race to repair against it. */
-  chosenByUser(): boolean {
-    return this.#markVisible(() => true);
   }
 
   #markVisible(applies: (path: string, l: LandedPush) => boolean): boolean {
@@ -288,8 +283,12 @@ export class BaseLedger {
   #supersede(path: string, hash: string): void {
     const prior = this.#s.pendingPush?.[path];
     if (prior?.sent !== true || prior.hash === hash || prior.hash === this.baseOf(path)) return;
-    const kept = (this.#s.unanswered?.[path] ?? []).filter((h) => h !== prior.hash);
-    this.#s.unanswered = { ...this.#s.unanswered, [path]: [...kept, prior.hash].slice(-UNANSWERED_KEPT) };
+    this.#keepUnanswered(path, prior.hash);
+  }
+
+  #keepUnanswered(path: string, hash: string): void {
+    const kept = (this.#s.unanswered?.[path] ?? []).filter((h) => h !== hash);
+    this.#s.unanswered = { ...this.#s.unanswered, [path]: [...kept, hash].slice(-UNANSWERED_KEPT) };
   }
 
   /**
@@ -328,7 +327,10 @@ export class BaseLedger {
       }
     }
     if (outcome.pushAnswered && s.pendingPush !== undefined) {
-      for (const [path, { sent: _sent, ...p }] of Object.entries(s.pendingPush)) {
+      for (const [path, { sent, ...p }] of Object.entries(s.pendingPush)) {
+        // An earlier cycle's PATCH, never answered, that this cycle's outcome replaced (a
+        // conflict settled for the remote side): it may still land, and is ours if it does.
+        if (sent === true && !this.#sent.has(path) && files[path]?.hash !== p.hash) this.#keepUnanswered(path, p.hash);
         if (!this.#sent.has(path) || files[path]?.hash !== p.hash) continue;
         landed[path] = { ...p, artifactId: outcome.artifactId, at, ...(outcome.mergedBack?.has(path) === true ? { mergedBack: true as const } : {}) };
         this.#answeredAt.set(path, answeredAt);

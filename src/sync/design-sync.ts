@@ -117,8 +117,6 @@ export class DesignSync {
   async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
     const { ctx } = this.#opened();
     await this.#takeIntents();
-    // `pull --force`: the user chose the service's version over every open PATCH.
-    if (options.force === true) ctx.ledger.chosenByUser();
     const planned = await planFull(ctx, options);
     // It read every file: the content checks' sweep starts over from here (not after a halt, like a check).
     const known = ctx.ledger.paths();

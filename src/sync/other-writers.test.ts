@@ -17,7 +17,6 @@ const seen = (more: Partial<RemoteObservation> = {}): RemoteObservation => ({
   hash: "theirs",
   holdsEdit: false,
   ownLate: false,
-  chosenByUser: false,
   at: 10_100,
   ...more,
 });
@@ -53,7 +52,12 @@ describe("judgeOtherWriter: who saw what, never a wall clock", () => {
       "decision",
     ],
     ["a version already generating when our push landed: a race", record(), seen({ artifactId: "a2" }), "race"],
-    ["a version the user chose (checkout, pull --force): a decision", record(), seen({ artifactId: "a2", chosenByUser: true }), "decision"],
+    [
+      "a version the user asked for after the answer (prompt, checkout): a decision",
+      record({ visibleToGenerations: true }),
+      seen({ artifactId: "a2" }),
+      "decision",
+    ],
     ["a version built on our edit: holds", record(), seen({ artifactId: "a2", holdsEdit: true }), "holds"],
   ])("%s", (_name, r, s, verdict) => {
     expect(judgeOtherWriter(r, s)).toBe(verdict);

@@ -12,7 +12,8 @@
  *   (`confirmed`): from then on our edit was visible to every reader.
  * - A text without our edit is a decision when its writer could have seen ours: the record was
  *   confirmed after the window (a teammate who pulled our edit and removed it), or a new version
- *   was started after the service was seen idle holding our edit, or the user chose the version.
+ *   was started after the service was seen idle holding our edit, or after the user asked for
+ *   it (`prompt`, `checkout`: state/version-intent.ts).
  * - Otherwise it is a race: our edit is merged back once and said. Removed again after that, the
  *   removal stands and is said once, with the `restore` that brings it back: no two writers can
  *   push one file back and forth.
@@ -36,7 +37,7 @@ export interface PushRecord {
   answeredAt: number | undefined;
   /** A read after the race window found our text: the edit was visible to every reader since. */
   confirmed: boolean;
-  /** The service was seen idle on `artifactId` after the answer, or the user sent a prompt after it: a later version was built on it. */
+  /** The service was seen idle on `artifactId` after the answer, or the user asked for a version after it: a later version was built on it. */
   visibleToGenerations: boolean;
   /** This PATCH merged back an edit a race had removed: a second removal stands. */
   mergedBack: boolean;
@@ -52,8 +53,6 @@ export interface RemoteObservation {
   holdsEdit: boolean;
   /** The hash is a text we sent earlier without an answer and have since replaced. */
   ownLate: boolean;
-  /** The user chose this version (`checkout`, `pull --force`, `restore`). */
-  chosenByUser: boolean;
   /** Monotonic time the read was sent. */
   at: number;
 }
@@ -79,7 +78,6 @@ export function judgeOtherWriter(record: PushRecord, seen: RemoteObservation): W
     const windowOver = record.answeredAt === undefined || seen.at - record.answeredAt >= RACE_WINDOW_MS;
     return windowOver ? "confirmed" : "holds";
   }
-  if (seen.chosenByUser) return "decision";
   if (seen.artifactId !== record.artifactId) return record.visibleToGenerations ? "decision" : record.mergedBack ? "removed-again" : "race";
   if (record.confirmed) return "decision";
   return record.mergedBack ? "removed-again" : "race";

@@ -33,6 +33,8 @@ export async function editBase(landed: LandedPush, bases: BaseTexts): Promise<st
 export interface WriterVerdicts {
   /** Races: reconciled from what our PATCH replaced, so the edit is merged back (said as re-applied). */
   raced: Set<string>;
+  /** Races whose file holds nothing newer than the raced edit: the PATCH that follows only merges it back (a second removal stands). */
+  mergedBack: Set<string>;
   /** Our merged-back edit was removed again: the removal stands (said once, with restore). */
   removedAgain: Set<string>;
   /** Our own late request: reconciled from it, so the latest content is sent again. */
@@ -51,7 +53,7 @@ export async function judgeWriters(
   bases: BaseTexts,
   readAt: number,
 ): Promise<WriterVerdicts> {
-  const out: WriterVerdicts = { raced: new Set(), removedAgain: new Set(), ownLate: new Set() };
+  const out: WriterVerdicts = { raced: new Set(), mergedBack: new Set(), removedAgain: new Set(), ownLate: new Set() };
   if (judged.size === 0) return out;
   for (const triple of files) {
     const open = judged.get(triple.path);
@@ -72,7 +74,7 @@ export async function judgeWriters(
       hash: open.remoteHash,
       holdsEdit: holds,
       ownLate: open.ownLate,
-      chosenByUser: false,
+
       at: readAt,
     });
     if (verdict === "own-late") {
@@ -82,6 +84,8 @@ export async function judgeWriters(
       // Reconciled against the text the edit was judged on (what it replaced, else its basis).
       triple.base = open.landed.previous ?? open.landed.basis;
       out.raced.add(triple.path);
+      // A new local edit goes out with the merge: that PATCH carries an edit of its own.
+      if (triple.local?.hash === open.landed.hash) out.mergedBack.add(triple.path);
     } else if (verdict === "removed-again") {
       out.removedAgain.add(triple.path);
     }

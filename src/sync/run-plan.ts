@@ -103,7 +103,11 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
   );
   await journaled;
   // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.
-  const basesMoved = ledger.commit(result.bases, { pushAnswered: result.pushError === undefined, artifactId: remote.artifactId, mergedBack: writers.raced });
+  const basesMoved = ledger.commit(result.bases, {
+    pushAnswered: result.pushError === undefined,
+    artifactId: remote.artifactId,
+    mergedBack: writers.mergedBack,
+  });
   const refusedLocal = ctx.refusedLocalMoved;
   ctx.refusedLocalMoved = false;
   status.noteContent(result.refusedContent, result.pushed);

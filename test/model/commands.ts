@@ -8,6 +8,8 @@ import { FAULT_KINDS, type FaultKind, type FaultTarget } from "./fake-service.js
 import { addTo, HOSTILE_NAMES, PATHS, type World } from "./world.js";
 import { checkConverged, checkSweep } from "./invariants.js";
 import { CHECK_SWEEP_ROUNDS, RECENT_MS } from "../../src/sync/check-scope.js";
+import { RACE_WINDOW_MS } from "../../src/sync/other-writers.js";
+import { hashContent } from "../../src/core/hash.js";
 
 /** One edit a generation makes to the active artifact's files. */
 export interface GenEdit {
@@ -47,6 +49,10 @@ export type Command =
   | { k: "full" }
   | { k: "check" }
   | { k: "clockJump" }
+  | { k: "wallStep"; ms: number }
+  | { k: "mateRemoves"; path: number; line: number }
+  | { k: "latePush"; path: number; line: number; webLine: number }
+  | { k: "chooseVersion"; back: number }
   | { k: "checks"; count: number; webEdit: { path: number; line: number; at: number } | undefined }
   | { k: "crash"; loseState: boolean }
   | { k: "crashMid"; after: number; full: boolean }
@@ -120,6 +126,8 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.constant({ k: "check" as const }), weight: 2 },
   // An hour passes with nobody touching anything: every file is cold, left to the sweep.
   { arbitrary: fc.constant({ k: "clockJump" as const }), weight: 1 },
+  // Other writers decided by order, never by a clock (sync/other-writers.ts).
+  ...writerMoves(path),
   // A daemon left idle: a run of content checks, a web edit (of a cold file, after a jump) among them.
   {
     arbitrary: fc.record({
@@ -173,9 +181,20 @@ export const failureCommandArb: fc.Arbitrary<Command> = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant("resendRace" as const), path: fc.nat({ max: 2 }), other: fc.nat({ max: 2 }), line, webLine: line }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("staleVersion" as const), path: fc.nat({ max: 3 }), genPath: fc.nat({ max: 2 }), line }), weight: 1 },
   { arbitrary: fc.constant({ k: "mateSync" as const }), weight: 1 },
+  ...writerMoves(fc.nat({ max: 2 })),
 );
 
 const pick = (i: number): string => PATHS[i % PATHS.length] ?? "App.tsx";
+
+/** The moves of other writers decided by order: wall-clock steps, a teammate's decision, our late PATCH, a version the user chose. */
+function writerMoves(path: fc.Arbitrary<number>): Array<{ arbitrary: fc.Arbitrary<Command>; weight: number }> {
+  return [
+    { arbitrary: fc.record({ k: fc.constant("wallStep" as const), ms: fc.constantFrom(86_400_000, 40_000, -7_200_000) }), weight: 1 },
+    { arbitrary: fc.record({ k: fc.constant("mateRemoves" as const), path, line }), weight: 1 },
+    { arbitrary: fc.record({ k: fc.constant("latePush" as const), path, line, webLine: line }), weight: 1 },
+    { arbitrary: fc.record({ k: fc.constant("chooseVersion" as const), back: fc.integer({ min: 1, max: 2 }) }), weight: 1 },
+  ];
+}
 
 /** Applies one command; returns violations found by step-specific checks (quiet). */
 export async function applyCommand(w: World, c: Command): Promise<string[]> {
@@ -321,6 +340,15 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
     case "failedPush":
       w.service.faults.push({ kind: c.kind, target: "writeFiles" });
       return applyEngineCommand(w, { k: "push" });
+    case "wallStep":
+      w.stepWall(c.ms);
+      return [];
+    case "mateRemoves":
+      return mateRemoves(w, pick(c.path), c.line);
+    case "latePush":
+      return latePush(w, pick(c.path), c.line, c.webLine);
+    case "chooseVersion":
+      return chooseVersion(w, c.back);
     default:
       return applyEngineCommand(w, c);
   }
@@ -460,4 +488,74 @@ async function teammate(w: World): Promise<Teammate> {
     await w.mate.start();
   }
   return w.mate;
+}
+
+/**
+ * A teammate's decision: our edit is pushed and confirmed (a read past the race window), the
+ * teammate pulls it and replaces a line of the file; our next sync must take that as decided:
+ * no PATCH of the file back from this engine (it has nothing of its own pending there).
+ */
+async function mateRemoves(w: World, rel: string, line: number): Promise<string[]> {
+  await fullStep(w);
+  if (w.pending.size > 0 || w.service.faults.length > 0) return [];
+  await w.clock.sleep(RACE_WINDOW_MS);
+  await fullStep(w);
+  const mate = await teammate(w);
+  if ((await mate.run((s) => s.fullSync())) === "failed" || mate.pending.size > 0) return [];
+  const text = mate.tree.files.get(rel);
+  if (typeof text !== "string" || w.tree.files.get(rel) !== text) return [];
+  mate.edit(rel, line);
+  const before = w.service.patches.length;
+  await mate.push();
+  const decided = w.service.active().files.get(rel);
+  if (w.service.patches.slice(before).every((p) => !p.applied) || decided === undefined) return [];
+  const ours = w.service.patches.length;
+  await fullStep(w);
+  const back = w.service.patches.slice(ours).filter((p) => !w.teammatePatches.has(p) && p.files.some((f) => f.fileName === rel));
+  return back.length > 0 ? [`a teammate's decision on ${rel} was pushed back: ${JSON.stringify(back[0]?.files.find((f) => f.fileName === rel)?.code)}`] : [];
+}
+
+/**
+ * Our PATCH is held by the service past the client's timeout; a web edit lands; our retry merges
+ * it and pushes; then the held PATCH is applied. The next sync must send the latest again (the
+ * invariants then find the web edit on the service, or said).
+ */
+async function latePush(w: World, rel: string, line: number, webLine: number): Promise<string[]> {
+  const current = w.tree.files.get(rel);
+  if (typeof current !== "string") return [];
+  w.userWrite(rel, w.editLine(current, line));
+  // Only the late request meets the web edit: a save landing after our last read and before
+  // the late PATCH is never seen by this client (README's known limits: no compare-and-swap).
+  w.service.faults.length = 0;
+  w.service.faults.push({ kind: "late-apply", target: "writeFiles" });
+  await applyEngineCommand(w, { k: "push" });
+  w.webEdit(rel, webLine);
+  await fullStep(w);
+  for (const [name, text] of w.service.active().files) addTo(w.lateErased, name, text);
+  w.service.applyLate();
+  // The service held that text from now on (world.ts notes applied PATCHes only as they answer).
+  for (const patch of w.service.patches) if (patch.applied) for (const f of patch.files) addTo(w.serviceEver, f.fileName, hashContent(f.code));
+  await fullStep(w);
+  return [];
+}
+
+/** The user checks out an older version (`checkout`: asked.json, then a pull): no edit it lacks is reported as displaced. */
+async function chooseVersion(w: World, back: number): Promise<string[]> {
+  const ids = [...w.service.artifacts.keys()];
+  const id = ids[Math.max(0, ids.indexOf(w.service.activeId) - back)];
+  if (id === undefined || id === w.service.activeId) return [];
+  w.asked.push(Object.fromEntries(Object.entries(w.store.saved?.landed ?? {}).map(([p, l]) => [p, l.hash])));
+  const before = w.service.active().files;
+  w.service.activate(id);
+  w.lines.replacedVersion(before, w.service.active().files);
+  // What the folder holds as synced is replaced by the user's choice too (edits not sent yet are not).
+  const synced = new Map(
+    [...w.tree.files].filter((e): e is [string, string] => typeof e[1] === "string" && w.store.saved?.files[e[0]]?.hash === hashContent(e[1])),
+  );
+  w.lines.replacedVersion(synced, w.service.active().files);
+  const since = w.events.length;
+  const first = await w.step((s) => s.fullSync());
+  if (first?.plan.halt !== undefined) await w.step((s) => s.fullSync({ force: true }));
+  const said = w.events.slice(since).filter((e) => e.event === "conflict" && e.displaced === true);
+  return said.length > 0 ? [`a version the user chose was reported as dropping an edit: ${said[0]?.message ?? ""}`] : [];
 }

@@ -29,7 +29,9 @@ export type FaultKind =
    * its files; the client then repeats it only if the endpoint is marked idempotent, as the
    * request executor would (a repeat would overwrite the web edit).
    */
-  | "retry-after-edit";
+  | "retry-after-edit"
+  /** The service holds the PATCH past the client's timeout (no answer) and applies it when `applyLate` is called. */
+  | "late-apply";
 
 /** Every fault kind, for generators. */
 export const FAULT_KINDS: readonly FaultKind[] = [
@@ -101,6 +103,10 @@ export interface FakeService {
   beforePatch: (() => Promise<void>) | undefined;
   /** Runs once (then cleared) after the next PATCH is answered or refused, before the client goes on. */
   afterPatch: (() => void) | undefined;
+  /** Keeps a PATCH a `late-apply` fault held. */
+  holdLate(apply: () => void): void;
+  /** Applies the PATCHes a `late-apply` fault held, in order. */
+  applyLate(): void;
   /** The web editor's save between two attempts of a PATCH ("retry-after-edit"): the names sent. */
   betweenAttempts: ((names: string[]) => void) | undefined;
 }
@@ -110,6 +116,7 @@ const JSON_HEADERS: IncomingHttpHeaders = { "content-type": "application/json" }
 /** Creates a service holding one design whose first artifact has `files`. */
 export function createFakeService(options: { editorId: string; files: Record<string, string>; now: () => number }): FakeService {
   const artifacts = new Map<string, FakeArtifact>();
+  const held: Array<() => void> = [];
   let counter = 0;
   const addArtifact = (files: Map<string, string>): FakeArtifact => {
     counter += 1;
@@ -133,6 +140,10 @@ export function createFakeService(options: { editorId: string; files: Record<str
     beforePatch: undefined,
     afterPatch: undefined,
     betweenAttempts: undefined,
+    holdLate: (apply) => held.push(apply),
+    applyLate: () => {
+      for (const apply of held.splice(0)) apply();
+    },
     served: new Map(),
     onRead: undefined,
     active() {
@@ -206,6 +217,7 @@ function answer<T>(fault: FaultKind | undefined, endpoint: Endpoint<T>, url: str
     case "schema-invalid":
       effect();
       return parseSuccess(ctx, jsonResponse(200, invalid), schema);
+    case "late-apply":
     case "retry-after-edit":
       // Reached only where no edit between attempts is modelled: a plain failed attempt.
       throw errorFromResponse(ctx, jsonResponse(503, { error: "unavailable" }), now);
@@ -283,6 +295,10 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
           service.afterApply?.();
           return { files: [...a.files.keys()] };
         };
+        if (fault === "late-apply") {
+          service.holdLate(effect);
+          fault = "timeout";
+        }
         return answer(fault, ENDPOINTS.writeFiles, urlOf(ENDPOINTS.writeFiles, { editorId, artifactId }), now(), effect, { files: "nope" }).files;
       }).finally(() => after?.());
     },

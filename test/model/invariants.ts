@@ -96,7 +96,8 @@ export function checkNoEcho(w: World): string[] {
       const fromRemote = w.remoteIntroduced.get(f.fileName)?.has(f.code) === true;
       const userWrote = w.userAuthored.get(f.fileName)?.has(contentKey(f.code)) === true;
       const unknowable = w.provenanceLost && (w.basedAtPatch.get(patch)?.has(f.fileName) !== true || w.keptLocal.has(f.fileName));
-      if (fromRemote && !userWrote && !unknowable) out.push(`echo: PATCH sent remote content of ${f.fileName} back`);
+      const restored = w.lateErased.get(f.fileName)?.has(f.code) === true;
+      if (fromRemote && !userWrote && !unknowable && !restored) out.push(`echo: PATCH sent remote content of ${f.fileName} back`);
     }
   }
   w.patchesChecked = w.service.patches.length;
@@ -135,7 +136,10 @@ export function checkNoLostLine(w: World): string[] {
     ...[...w.store.conflicts, ...(w.mate?.store.conflicts ?? [])].flatMap((c) => [c.sides.local, c.sides.remote, c.sides.base]),
   ];
   const events = [...w.events, ...(w.mate?.events ?? [])];
-  return w.lines.lost(seen, (rel) => events.some((e) => e.event === "conflict" && e.files?.includes(rel) === true));
+  // A conflict said as needing the user (markers, a displaced edit) names the loss; a clean merge does not.
+  return w.lines.lost(seen, (rel) =>
+    events.some((e) => e.event === "conflict" && e.files?.includes(rel) === true && (e.unresolved === true || e.displaced === true)),
+  );
 }
 
 /**

@@ -76,6 +76,10 @@ export class World {
   readonly remoteIntroduced = new Map<string, Set<string>>();
   /** path -> hashes any artifact ever held. */
   readonly serviceEver = new Map<string, Set<string>>();
+  /** What `prompt`/`checkout` recorded (state/version-intent.ts): the PATCHes answered when the user asked. */
+  readonly asked: Array<Record<string, string>> = [];
+  /** path -> texts a late PATCH of ours replaced on the service: sending one back restores it (no echo). */
+  readonly lateErased = new Map<string, Set<string>>();
   /** path -> hashes the engine read from or wrote to disk. */
   readonly engineDisk = new Map<string, Set<string>>();
   /** path -> remote hashes a conflict resolution made the base (documented exception). */
@@ -112,13 +116,22 @@ export class World {
   mateRunning = false;
   /** Every line people typed, on either side (lines.ts). */
   readonly lines = new TypedLines();
+  /** How far the wall clock was stepped from the monotonic one (NTP, a laptop waking, a user). */
+  #wallStep = 0;
+
+  /** Steps the wall clock by `ms` (either way); the monotonic clock does not move. */
+  stepWall(ms: number): void {
+    this.#wallStep += ms;
+  }
+
   /** Set once a crash point fired: the dying process persists nothing more. */
   #dead = false;
   #patchesNoted = 0;
 
   constructor(policy: ConflictPolicy) {
     this.policy = policy;
-    this.clock = { now: () => this.#now, monotonic: () => this.#now, sleep: (ms) => ((this.#now += ms), Promise.resolve()) };
+    // The wall clock may be stepped (stepWall) while the monotonic clock goes on undisturbed.
+    this.clock = { now: () => this.#now + this.#wallStep, monotonic: () => this.#now, sleep: (ms) => ((this.#now += ms), Promise.resolve()) };
     const files = Object.fromEntries(PATHS.slice(0, 3).map((p, i) => [p, this.freshText(`init${i}`)]));
     this.service = createFakeService({ editorId: "modeldesign0000000000a", files, now: this.clock.now });
     for (const [p, text] of Object.entries(files)) this.noteRemote(p, text);
@@ -272,12 +285,15 @@ export class World {
   }
 
   /**
-   * Paths the sweep owes a read: those with a saved base, but for names the active version
-   * makes refused (a case twin refuses both names: neither is read until one goes).
+   * Paths the sweep owes a read: those with a saved base that the active version holds, but for
+   * names it makes refused (a case twin refuses both names: neither is read until one goes). A
+   * name the version lacks has no text to read: its listing already says it is gone.
    */
   sweptPaths(): string[] {
-    const refused = new Set(jailRemoteNames([...this.service.active().files.keys()]).refused.map((r) => r.name));
-    return Object.keys(this.store.saved?.files ?? {}).filter((p) => !refused.has(p));
+    const names = [...this.service.active().files.keys()];
+    const refused = new Set(jailRemoteNames(names).refused.map((r) => r.name));
+    const held = new Set(names);
+    return Object.keys(this.store.saved?.files ?? {}).filter((p) => held.has(p) && !refused.has(p));
   }
 
   /** A restart: the watcher's pending set is gone; the worker's start-up full sync runs. */
@@ -320,6 +336,7 @@ export class World {
       putBase: async (text) => (alive(), store.putBase(text)),
       putBases: async (texts) => (alive(), store.putBases(texts)),
       hasUnsavedCache: () => store.hasUnsavedCache(),
+      takeVersionIntents: () => Promise.resolve(this.asked.splice(0)),
       getBase: (hash) => store.getBase(hash),
       pruneBases: async (keep) => (alive(), store.pruneBases(keep)),
       saveConflict: async (rel, sides, stamp) => (alive(), store.saveConflict(rel, sides, stamp)),
