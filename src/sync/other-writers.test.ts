@@ -23,12 +23,12 @@ const seen = (more: Partial<RemoteObservation> = {}): RemoteObservation => ({
 
 describe("judgeOtherWriter: who saw what, never a wall clock", () => {
   it.each<[string, PushRecord, RemoteObservation, WriterVerdict]>([
-    // Issue 35 item 1: a teammate pulled our line and removed it; our edit had been confirmed visible.
+    // A teammate pulled our line and removed it; our edit had been confirmed visible.
     ["a teammate removes our line after a read past the window showed it: a decision", record({ confirmed: true }), seen({ at: 90_000 }), "decision"],
     ["a write in the moments after our answer, without our change: a race, merged back", record(), seen(), "race"],
     ["the same write found only later, with no confirming read between: still a race", record(), seen({ at: 10_000 + 10 * RACE_WINDOW_MS }), "race"],
     ["our merged-back edit removed again: the removal stands", record({ mergedBack: true }), seen(), "removed-again"],
-    // Item 3: our own PATCH held past its timeout and applied after a newer one.
+    // Our own PATCH held past its timeout and applied after a newer one.
     [
       "our own unanswered, replaced text arriving late: send the latest again",
       record({ confirmed: true }),
@@ -44,7 +44,7 @@ describe("judgeOtherWriter: who saw what, never a wall clock", () => {
       seen({ hash: "ours", holdsEdit: true }),
       "confirmed",
     ],
-    // Item 2: generations, ordered by mpsync's own status observations.
+    // Generations, ordered by mpsync's own status observations.
     [
       "a version started after the service was seen idle holding our edit: a decision",
       record({ visibleToGenerations: true }),
@@ -63,7 +63,7 @@ describe("judgeOtherWriter: who saw what, never a wall clock", () => {
     expect(judgeOtherWriter(r, s)).toBe(verdict);
   });
 
-  it("item 4: the verdict reads only monotonic times (no wall-clock field exists to step)", () => {
+  it("the verdict reads only monotonic times (no wall-clock field exists to step)", () => {
     // A read just inside the window never confirms, whatever the wall clock did meanwhile.
     expect(judgeOtherWriter(record(), seen({ hash: "ours", holdsEdit: true, at: 10_000 + RACE_WINDOW_MS - 1 }))).toBe("holds");
   });
