@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addReading, BaseLedger, emptyReading, resolveBase } from "./base-ledger.js";
+import { addReading, BaseLedger, emptyReading, resolveBase, type CycleOutcome } from "./base-ledger.js";
 import { RACE_WINDOW_MS } from "./other-writers.js";
 import type { PersistedState } from "./ports.js";
 
@@ -25,13 +25,23 @@ function ledgerOf(s: PersistedState, now: () => number = () => 1_000, monotonic:
   return { ledger, saves: () => saves };
 }
 
-/** One cycle's read of `path`, handed back to the ledger as a cycle does (buildTriples, then begin). */
+/** The reading of the cycle under test (readPath), handed to its commit as a cycle does. */
+let cycleReading = emptyReading();
+
+/** One cycle's read of `path` (buildTriples): starts the cycle's reading. */
 function readPath(ledger: BaseLedger, path: string, local: string | undefined, remote: string | undefined, artifactId?: string): string | undefined {
-  const reading = emptyReading();
+  cycleReading = emptyReading();
   const r = ledger.read(path, local, remote, artifactId);
-  addReading(reading, path, r);
-  ledger.begin(reading);
+  addReading(cycleReading, path, r);
   return r.base;
+}
+
+/** A cycle's outcome: its reading, and as sent every path its PATCHes journalled as sent (intendPush). */
+function done(ledger: BaseLedger, pushAnswered: boolean, artifactId: string): CycleOutcome {
+  const sent = Object.entries(ledger.data.pendingPush ?? {}).flatMap(([path, p]) => (p.sent === true && pushAnswered ? [path] : []));
+  const outcome = { reading: cycleReading, sent: new Set(sent), pushAnswered, artifactId };
+  cycleReading = emptyReading();
+  return outcome;
 }
 
 describe("resolveBase", () => {
@@ -110,7 +120,7 @@ describe("BaseLedger", () => {
         { path: "a.ts", hash: X },
         { path: "b.ts", hash: R },
       ],
-      { pushAnswered: true, artifactId: "art-1" },
+      done(ledger, true, "art-1"),
     );
     expect(ledger.landedOn("a.ts", "art-1")).toMatchObject({ hash: X, previous: B });
     // b.ts was journalled but not sent (the remote already held it): no claim that we wrote it.
@@ -129,7 +139,7 @@ describe("BaseLedger", () => {
         { path: "a.ts", hash: X },
         { path: "gone.ts", hash: undefined },
       ],
-      { pushAnswered: true, artifactId: "art-1" },
+      done(ledger, true, "art-1"),
     );
     expect(changed).toBe(true);
     expect(ledger.data.files).toEqual({ "a.ts": { hash: X }, "p.ts": { hash: R } });
@@ -152,7 +162,7 @@ describe("BaseLedger", () => {
       );
       readPath(ledger, "a.ts", X, B, "art-1");
       await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
-      ledger.commit([{ path: "a.ts", hash: X }], { pushAnswered: true, artifactId: "art-1" });
+      ledger.commit([{ path: "a.ts", hash: X }], done(ledger, true, "art-1"));
       return ledger;
     }
 
@@ -175,7 +185,7 @@ describe("BaseLedger", () => {
       expect(ledger.read("a.ts", X, X, "art-1").confirms).toBe(false);
       clock.mono = 1_000 + RACE_WINDOW_MS;
       readPath(ledger, "a.ts", X, X, "art-1");
-      expect(ledger.commit([], { pushAnswered: true, artifactId: "art-1" })).toBe(true);
+      expect(ledger.commit([], done(ledger, true, "art-1"))).toBe(true);
       expect(ledger.data.landed?.["a.ts"]?.settled).toBe(true);
       expect(ledger.read("a.ts", X, R, "art-1").judge).toBeUndefined();
     });
@@ -211,10 +221,10 @@ describe("BaseLedger", () => {
       const { ledger } = ledgerOf(state());
       readPath(ledger, "a.ts", X, B, "art-1");
       await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
-      ledger.commit([], { pushAnswered: false, artifactId: "art-1" });
+      ledger.commit([], done(ledger, false, "art-1"));
       readPath(ledger, "a.ts", R, B, "art-1");
       await ledger.intendPush([{ path: "a.ts", hash: R, previous: B }]);
-      ledger.commit([{ path: "a.ts", hash: R }], { pushAnswered: true, artifactId: "art-1" });
+      ledger.commit([{ path: "a.ts", hash: R }], done(ledger, true, "art-1"));
       expect(ledger.data.unanswered).toEqual({ "a.ts": [X] });
       const late = ledger.read("a.ts", R, X, "art-1");
       expect(late.base).toBe(R);
@@ -225,22 +235,22 @@ describe("BaseLedger", () => {
   it("an unanswered PATCH keeps its journal; a landed push lives while the base is what it sent, on any later version", () => {
     const s = state({ landed: { "a.ts": { hash: B, previous: null, artifactId: "art-1" } }, pendingPush: { "b.ts": { hash: X, previous: null } } });
     const { ledger } = ledgerOf(s);
-    expect(ledger.commit([], { pushAnswered: false, artifactId: "art-1" })).toBe(false);
+    expect(ledger.commit([], done(ledger, false, "art-1"))).toBe(false);
     expect(ledger.data.pendingPush).toEqual({ "b.ts": { hash: X, previous: null } });
     expect(ledger.landedOn("a.ts", "art-1")).toBeDefined();
     // A new version the cycle did not judge that path on (skipped): the record stays.
-    expect(ledger.commit([], { pushAnswered: false, artifactId: "art-2" })).toBe(false);
+    expect(ledger.commit([], done(ledger, false, "art-2"))).toBe(false);
     expect(ledger.landedElsewhere("a.ts", "art-2")).toBeDefined();
     // The new version holds the text as sent: it carried the edit, the record goes.
     readPath(ledger, "a.ts", B, B, "art-2");
-    expect(ledger.commit([], { pushAnswered: false, artifactId: "art-2" })).toBe(true);
+    expect(ledger.commit([], done(ledger, false, "art-2"))).toBe(true);
     expect(ledger.data.landed).toBeUndefined();
   });
 
   it("a landed push whose base moved (pulled over, or pushed again) is dropped", () => {
     const s = state({ landed: { "a.ts": { hash: B, previous: null, artifactId: "art-1" } } });
     const { ledger } = ledgerOf(s);
-    expect(ledger.commit([{ path: "a.ts", hash: R }], { pushAnswered: true, artifactId: "art-1" })).toBe(true);
+    expect(ledger.commit([{ path: "a.ts", hash: R }], done(ledger, true, "art-1"))).toBe(true);
     expect(ledger.data.landed).toBeUndefined();
   });
 
@@ -248,8 +258,8 @@ describe("BaseLedger", () => {
     const s = state({ pending: { "a.ts": X } });
     const { ledger } = ledgerOf(s);
     readPath(ledger, "a.ts", X, undefined);
-    ledger.begin();
-    ledger.commit([], { pushAnswered: true, artifactId: "art-1" });
+    cycleReading = emptyReading();
+    ledger.commit([], done(ledger, true, "art-1"));
     expect(ledger.data.files["a.ts"]).toEqual({ hash: B });
   });
 });

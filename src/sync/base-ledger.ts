@@ -3,9 +3,9 @@
  * intent journals that keep that answer right across a crash or an answer lost on the way back
  * (an edit is never taken for landed, nor pulled over, on a guess). Every cycle reads the ledger
  * for bases (`read`, pure: what a journal supplies or a landed push shows comes back as data,
- * `LedgerReading`, which the cycle hands back with `begin`), journals its intents through it
- * before acting (`intendPulls`, `intendPush`), and hands it the base moves the executor
- * confirmed (`commit`). The ledger owns `files`, `pending`, `pendingPush`, `landed` and
+ * `LedgerReading`), journals its intents through it before acting (`intendPulls`,
+ * `intendPush`), and hands it the reading with the base moves the executor confirmed
+ * (`commit`): no cycle's data is kept in the ledger between those calls. The ledger owns `files`, `pending`, `pendingPush`, `landed` and
  * `unanswered`: nothing else writes them, and `toJSON` (what state.json gets) checks them first
  * (ledger-validation.ts: a violation is an INTERNAL error and nothing is written).
  *
@@ -111,6 +111,20 @@ export function resolveBase(state: Readonly<LedgerData>, path: string, localHash
   return { base, adopted: false };
 }
 
+/** What one cycle hands `commit`: its reads (data, never parked in the ledger) and what its PATCHes did. */
+export interface CycleOutcome {
+  /** What the cycle's reads of the ledger found (buildTriples). */
+  reading: LedgerReading;
+  /** Paths whose PATCH this cycle sent and the service answered: only these become `landed`. */
+  sent: ReadonlySet<string>;
+  /** Every PATCH of the cycle was answered (its journal becomes `landed`; otherwise it stays). */
+  pushAnswered: boolean;
+  /** The artifact the cycle read and wrote. */
+  artifactId: string;
+  /** Paths whose PATCH only merged back an edit a race removed (races.ts). */
+  mergedBack?: ReadonlySet<string>;
+}
+
 /** The bases of one folder and their journals. `save` persists the folder's state (toJSON among it). */
 export class BaseLedger {
   #s: LedgerData;
@@ -118,10 +132,6 @@ export class BaseLedger {
   readonly #clock: Pick<Clock, "now" | "monotonic">;
   /** Monotonic time of each landed PATCH's answer in this process (a record loaded from disk has none). */
   readonly #answeredAt = new Map<string, number>();
-  /** What this cycle's reads found (begin): recorded by the next commit. */
-  #reading = emptyReading();
-  /** Paths this cycle sent (intendPush): only these can become `landed`. */
-  readonly #sent = new Set<string>();
   /** The `files` object the last save checked (replaced, never edited, on each change). */
   #checkedFiles: LedgerData["files"] | undefined;
 
@@ -165,14 +175,7 @@ export class BaseLedger {
   /** Forgets every base (the mapping now points at another design); journals stay to be settled. */
   reset(): void {
     this.#s = { ...this.#s, files: {}, landed: undefined, unanswered: undefined };
-    this.#reading = emptyReading();
     this.#answeredAt.clear();
-  }
-
-  /** Starts a cycle with what its reads found (buildTriples): an earlier, abandoned cycle's is dropped. */
-  begin(reading: LedgerReading = emptyReading()): void {
-    this.#reading = reading;
-    this.#sent.clear();
   }
 
   /**
@@ -273,7 +276,6 @@ export class BaseLedger {
       const basis = s.previous === null ? this.baseOf(s.path) : undefined;
       this.#supersede(s.path, s.hash);
       pendingPush[s.path] = { hash: s.hash, previous: s.previous, ...(basis === undefined ? {} : { basis }), sent: true };
-      this.#sent.add(s.path);
     }
     this.#s.pendingPush = pendingPush;
     if (fresh) await this.#save();
@@ -298,11 +300,12 @@ export class BaseLedger {
    * paths whose PATCH merged back an edit a race removed. Returns true when anything the state
    * holds about bases changed (the caller saves).
    */
-  commit(moves: readonly BaseMove[], outcome: { pushAnswered: boolean; artifactId: string; mergedBack?: ReadonlySet<string> }): boolean {
+  commit(moves: readonly BaseMove[], outcome: CycleOutcome): boolean {
     const at = this.#clock.now();
     const answeredAt = this.#clock.monotonic();
     const s = this.#s;
-    const { adopted, settling, carried } = this.#reading;
+    const { adopted, settling, carried } = outcome.reading;
+    const sentNow = outcome.sent;
     const files = { ...s.files };
     const set = (path: string, hash: string | undefined): void => {
       if (hash === undefined) delete files[path];
@@ -330,8 +333,8 @@ export class BaseLedger {
       for (const [path, { sent, ...p }] of Object.entries(s.pendingPush)) {
         // An earlier cycle's PATCH, never answered, that this cycle's outcome replaced (a
         // conflict settled for the remote side): it may still land, and is ours if it does.
-        if (sent === true && !this.#sent.has(path) && files[path]?.hash !== p.hash) this.#keepUnanswered(path, p.hash);
-        if (!this.#sent.has(path) || files[path]?.hash !== p.hash) continue;
+        if (sent === true && !sentNow.has(path) && files[path]?.hash !== p.hash) this.#keepUnanswered(path, p.hash);
+        if (!sentNow.has(path) || files[path]?.hash !== p.hash) continue;
         landed[path] = { ...p, artifactId: outcome.artifactId, at, ...(outcome.mergedBack?.has(path) === true ? { mergedBack: true as const } : {}) };
         this.#answeredAt.set(path, answeredAt);
       }
@@ -343,8 +346,6 @@ export class BaseLedger {
     s.landed = landedCount === 0 ? undefined : landed;
     s.pending = undefined;
     s.files = files;
-    this.#reading = emptyReading();
-    this.#sent.clear();
     return changed;
   }
 

@@ -50,8 +50,6 @@ export interface CycleContext {
   readonly scope: CheckScope;
   /** artifactId -> "remote v7" (a version's label never changes: asked once). */
   readonly labels: Map<string, Promise<string>>;
-  /** The refused local names moved since the last run: state.json must be saved (status reads them). */
-  refusedLocalMoved: boolean;
   /** Says `message` once: a log line and a `notice` event. */
   notice(message: string): void;
   /** Saves every part of the folder's state. */

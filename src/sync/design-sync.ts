@@ -98,7 +98,6 @@ export class DesignSync {
       said: this.#said,
       scope: this.#scope,
       labels: this.#labels,
-      refusedLocalMoved: false,
       notice: (m) => this.#notice(m),
       save: () => folder.save(),
     };

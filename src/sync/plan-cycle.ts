@@ -95,7 +95,7 @@ export async function planFull(
           ...[...remote.names].filter(wanted),
           ...[...scan.keys()].filter((p) => scope!.has(p)),
         ]);
-  const { files, reading } = triplesOf(ctx, paths, (p) => scan.get(p), remote, readAt);
+  const { files, reading, refusedLocalMoved } = triplesOf(ctx, paths, (p) => scan.get(p), remote, readAt);
   const writers = await judgeWriters(files, reading.judged, remote, o.store, readAt);
   const plan = reconcile({
     files,
@@ -114,6 +114,8 @@ export async function planFull(
   const report = await commitCycle(ctx, {
     plan,
     remote,
+    reading,
+    refusedLocalMoved,
     writers,
     dryRun: options.dryRun === true,
     send: options.pullOnly !== true,
@@ -158,10 +160,10 @@ export async function planPush(ctx: CycleContext, paths: Iterable<string>, optio
     ctx.notice(`active artifact changed to ${remote.artifactId}: pulling before pushing`);
     return planFull(ctx, options);
   }
-  const { files, reading } = triplesOf(ctx, new Set(locals.keys()), (p) => locals.get(p), remote, readAt);
+  const { files, reading, refusedLocalMoved } = triplesOf(ctx, new Set(locals.keys()), (p) => locals.get(p), remote, readAt);
   const writers = await judgeWriters(files, reading.judged, remote, o.store, readAt);
   const plan = reconcile({ files, policy: o.policy, force: false, folderExists: true, fullRemote: false });
-  return commitCycle(ctx, { plan, remote, writers, dryRun: options.dryRun === true, send: true, preread: toSend });
+  return commitCycle(ctx, { plan, remote, reading, refusedLocalMoved, writers, dryRun: options.dryRun === true, send: true, preread: toSend });
 }
 
 /** The paths of `scan` (and the synced paths it lacks) that differ from their base, sorted. */
@@ -173,10 +175,16 @@ export function changesIn(ledger: BaseLedger, scan: ReadonlyMap<string, LocalFil
 }
 
 /**
- * The triples of `paths` (cycle-io.ts buildTriples), and what it found applied: the ledger's
- * reading starts the cycle, local-name verdicts go to the folder status, notices are given.
+ * The triples of `paths` (cycle-io.ts buildTriples), and what it found applied: local-name
+ * verdicts go to the folder status, notices are given; the ledger's reading goes with the plan.
  */
-function triplesOf(ctx: CycleContext, paths: Set<string>, localOf: (p: string) => LocalFile | undefined, remote: RemoteSnapshot, readAt: number): Triples {
+function triplesOf(
+  ctx: CycleContext,
+  paths: Set<string>,
+  localOf: (p: string) => LocalFile | undefined,
+  remote: RemoteSnapshot,
+  readAt: number,
+): Triples & { refusedLocalMoved: boolean } {
   const { ledger, status } = ctx;
   const triples = buildTriples(paths, localOf, remote, readAt, {
     ledger,
@@ -184,10 +192,9 @@ function triplesOf(ctx: CycleContext, paths: Set<string>, localOf: (p: string) =
     refusedLocalOf: (p) => status.refusedLocalOf(p),
     judgeName: (r) => localNameJudge(r.listed),
   });
-  ledger.begin(triples.reading);
-  if (status.noteLocalNames(triples.localNames)) ctx.refusedLocalMoved = true;
+  const refusedLocalMoved = status.noteLocalNames(triples.localNames);
   for (const n of triples.notices) ctx.notice(n);
-  return triples;
+  return { ...triples, refusedLocalMoved };
 }
 
 async function folderGone(ctx: CycleContext): Promise<boolean> {

@@ -14,11 +14,16 @@ import { executePlan, type ExecuteResult } from "./executor.js";
 import { describeHalt, type SyncPlan } from "./model.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
 import type { WriterVerdicts } from "./races.js";
+import type { LedgerReading } from "./base-ledger.js";
 
 /** One planned cycle. */
 export interface PlannedCycle {
   plan: SyncPlan;
   remote: RemoteSnapshot;
+  /** What the cycle's reads of the ledger found: handed to its commit. */
+  reading: LedgerReading;
+  /** The refused local names changed (FolderStatus.noteLocalNames): state.json must be saved. */
+  refusedLocalMoved: boolean;
   /** What other-writers.ts decided for paths another writer (or our late request) changed (races.ts). */
   writers: WriterVerdicts;
   dryRun: boolean;
@@ -104,12 +109,13 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
   await journaled;
   // Only a PATCH that was answered clears its journal; a failed one stays for the next cycle.
   const basesMoved = ledger.commit(result.bases, {
+    reading: run.reading,
+    sent: new Set(result.pushed),
     pushAnswered: result.pushError === undefined,
     artifactId: remote.artifactId,
     mergedBack: writers.mergedBack,
   });
-  const refusedLocal = ctx.refusedLocalMoved;
-  ctx.refusedLocalMoved = false;
+  const refusedLocal = run.refusedLocalMoved;
   status.noteContent(result.refusedContent, result.pushed);
   const moved = status.moveTo(remote.artifactId);
   const changed = basesMoved || plan.actions.some((a) => a.kind !== "report") || moved || haltCleared || refusedLocal;
