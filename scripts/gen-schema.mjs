@@ -6,7 +6,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 
 const { buildSyncrcJsonSchema } = await import(new URL("../dist/config/json-schema.js", import.meta.url).href);
-const { buildJsonOutputSchema } = await import(new URL("../dist/cli/json-documents.js", import.meta.url).href);
+const { buildJsonOutputSchema } = await import(new URL("../dist/app/json-documents.js", import.meta.url).href);
 const schemas = [
   ["syncrc.schema.json", buildSyncrcJsonSchema()],
   ["json-output.schema.json", buildJsonOutputSchema()],

@@ -14,74 +14,13 @@ import { readPause } from "../state/pause-marker.js";
 import { describeError } from "../sync/describe-error.js";
 import { errorCode, hasCode } from "../core/errors.js";
 import { openReadOnly } from "./folder.js";
+import type { DesignStatusReport } from "./json-documents.js";
 
-/** One design's status (also the `--json` shape). */
-export interface DesignStatusReport {
-  dir: string;
-  editorId: string | undefined;
-  /** `no-version`: the design has no artifact yet (its first generation runs, or ended without one). */
-  state: "idle" | "generating" | "unknown" | "halted" | "error" | "no-version";
-  generating: boolean | undefined;
-  statusAgeSec: number | undefined;
-  activeArtifactId: string | undefined;
-  activeVersion: string | undefined;
-  localChanges: string[];
-  remoteChanges: string[];
-  conflicts: string[];
-  unresolvedConflicts: string[];
-  deletedLocally: string[];
-  halted: string | undefined;
-  /** Held by `mpsync pause` (a running daemon syncs nothing of it until `mpsync resume`). */
-  paused: { at: number; by: string } | undefined;
-  /** `ageSec`: how long ago, when status printed (a stale error must look stale). */
-  lastError: { code: string; message: string; at: number; ageSec: number } | undefined;
-  /** The process holding the folder's lock, only while it is alive (and is the one that took it). */
-  daemon: { pid: number; uptimeSec: number; command: string } | undefined;
-  /** A lock left by a process that is gone (killed): harmless, taken over by the next run. */
-  staleLock: { pid: number; command: string } | undefined;
-  /**
-   * Local files left out of sync, and why. `needsAttention: false`: never synced by design (a
-   * symbolic link, a special file, a binary file the service never held), listed only; true: an
-   * edit or a file that should sync and cannot (a refused name or content, an unreadable file).
-   */
-  notSynced: NotSynced[];
-  /** Set when the service could not be reached: the lists are then the local side only. */
-  serviceError?: string;
-  error?: string;
-  errorCode?: string;
-  /** An informational line (e.g. why there is nothing to pull yet). */
-  note?: string;
-}
-
-/** One file left out of sync. */
-export interface NotSynced {
-  path: string;
-  reason: string;
-  needsAttention: boolean;
-}
+export type { DesignStatusReport, NotSynced } from "./json-documents.js";
 
 /** A report that knows nothing yet (state unknown, empty lists): collectStatus fills it in. */
 export function emptyStatusReport(dir: string): DesignStatusReport {
-  return {
-    dir,
-    editorId: undefined,
-    state: "unknown",
-    generating: undefined,
-    statusAgeSec: undefined,
-    activeArtifactId: undefined,
-    activeVersion: undefined,
-    localChanges: [],
-    remoteChanges: [],
-    conflicts: [],
-    unresolvedConflicts: [],
-    deletedLocally: [],
-    halted: undefined,
-    paused: undefined,
-    lastError: undefined,
-    daemon: undefined,
-    staleLock: undefined,
-    notSynced: [],
-  };
+  return { dir, state: "unknown", localChanges: [], remoteChanges: [], conflicts: [], unresolvedConflicts: [], deletedLocally: [], notSynced: [] };
 }
 
 /**

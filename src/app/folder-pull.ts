@@ -6,7 +6,8 @@
  */
 import type { Mapping, Runtime } from "../runtime.js";
 import type { LockInfo } from "../state/lock.js";
-import { summarizeCycle, type CycleSummary } from "../sync/cycle-summary.js";
+import { summarizeCycle } from "../sync/cycle-summary.js";
+import type { TimedSummary } from "./json-documents.js";
 import type { DesignSync } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
 import { pullFolder, withFolderIfFree } from "./folder.js";
@@ -27,7 +28,7 @@ export function newPullProgress(): PullProgress {
 }
 
 /** A pull's summary with how long it took (the totals line says it). */
-export type TimedSummary = CycleSummary & { elapsedMs: number };
+export type { TimedSummary } from "./json-documents.js";
 
 /** What a running pull shows (the CLI: a progress bar on a terminal). */
 export interface PullView {

@@ -11,6 +11,7 @@ import { findIgnoredSecrets } from "../local/secret-scan.js";
 import type { Mapping, Runtime } from "../runtime.js";
 import { clearPause, readPause, writePause } from "../state/pause-marker.js";
 import { summarizeCycle, type CycleSummary } from "../sync/cycle-summary.js";
+import type { OneShotSummary } from "./json-documents.js";
 import type { CycleReport, DesignSync } from "../sync/design-sync.js";
 import type { EventSink } from "../sync/events.js";
 import { waitUntilIdle, type IdleWatch } from "./design-status.js";
@@ -40,7 +41,7 @@ export interface OneShotRequest {
 }
 
 /** One folder's outcome (the `--json` shape of a design). */
-export type OneShotSummary = CycleSummary & { dir: string; editorId: string; skippedSecrets?: string[] };
+export type { OneShotSummary } from "./json-documents.js";
 
 /** Pulls or pushes one mapped folder under its lock; `pull --force` goes to the daemon holding it. */
 export async function syncOnce(runtime: Runtime, mapping: Mapping, request: OneShotRequest): Promise<OneShotSummary> {

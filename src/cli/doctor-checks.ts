@@ -18,15 +18,10 @@ import { STATE_DIR_NAME } from "../state/state-store.js";
 import { describeError } from "../sync/describe-error.js";
 import type { CommandContext } from "./context.js";
 import { isErrno, errnoCode } from "../core/errors.js";
+import type { DoctorCheck } from "../app/json-documents.js";
 
 /** One check's outcome (the `--json` shape). */
-export interface DoctorCheck {
-  name: string;
-  ok: boolean;
-  detail: string;
-  /** What to do about a failure; null when there is nothing to do (kept in JSON for a stable shape). */
-  fix: string | null;
-}
+export type { DoctorCheck } from "../app/json-documents.js";
 
 /** Local clocks further than this from the service's are reported. */
 export const MAX_CLOCK_SKEW_MS = 2 * 60 * 1000;

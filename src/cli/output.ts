@@ -10,7 +10,7 @@ import { errorCode } from "../core/errors.js";
 import { describeError } from "../sync/describe-error.js";
 import type { SyncEvent, SyncEventName } from "../sync/events.js";
 import { exitCodeFor } from "./exit-codes.js";
-import type { CliDocument, CliDocumentKind } from "./json-documents.js";
+import type { CliDocument, CliDocumentKind } from "../app/json-documents.js";
 
 /** Output settings from global flags and the environment. */
 export interface OutputOptions {

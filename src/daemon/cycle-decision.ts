@@ -33,18 +33,27 @@ export function decideCycle(s: LoopState, probe: CycleProbe, asked?: Asked): Ste
     if (s.waitingForGit) return { state: s, effects: [] };
     return { state: { ...s, waitingForGit: true }, effects: [{ do: "wait-git" }] };
   }
-  // A full sync covers every path; a cycle uses the named version and the read sent ahead, or
-  // they are stale (a push moves the version the service holds).
-  const ran: LoopState = { ...s, pending: new Set(), named: undefined, readAhead: undefined };
+  // A full sync covers every path; it takes the named version and the read sent ahead, or
+  // they are stale. A push pass leaves the read sent ahead to its end: one that sent nothing
+  // (an echo of the tool's own writes) moved no version (afterPush).
+  const ran: LoopState = { ...s, pending: new Set(), named: undefined };
   if (s.needsFullSync || probe.halted) {
     // A content check reads a slice of the files; with local paths pending, the full sync does it all.
     const check = s.checkOnly && !probe.halted && s.pending.size === 0;
     const cycle = fullSyncEffect(s, probe.artifactId, check, asked);
     const taken = cycle.do === "full-sync" && cycle.check === undefined && cycle.readAhead;
-    return { state: ran, effects: s.readAhead === undefined || taken ? [cycle] : [DROP, cycle] };
+    return { state: { ...ran, readAhead: undefined }, effects: s.readAhead === undefined || taken ? [cycle] : [DROP, cycle] };
   }
   if (s.pending.size === 0) return { state: s, effects: [] };
-  return { state: ran, effects: [...(s.readAhead === undefined ? [] : [DROP]), { do: "push", paths: s.pending }] };
+  return { state: ran, effects: [{ do: "push", paths: s.pending }] };
+}
+
+/**
+ * A push pass ended (`sent`: it made requests, or failed part way): a read sent ahead may be of
+ * a version the push replaced, so it is dropped; a push that sent nothing leaves it.
+ */
+export function afterPush(out: Step, sent: boolean): Step {
+  return sent ? endReadAhead(out) : out;
 }
 
 /**

@@ -677,16 +677,39 @@ describe("worker loop: what a full sync takes (the start-up read, a named versio
       {},
     ],
     [
-      "a push pass drops the read sent ahead and the named version (the push moves the version)",
+      "a push pass forgets the named version and leaves the read sent ahead to its end",
       { pending: new Set(["a"]), named: v2, readAhead: { of: "version", artifactId: "a2" } },
       cycle(),
-      [{ do: "drop-read-ahead" }, { do: "push", paths: new Set(["a"]) }],
-      { named: undefined, readAhead: undefined },
+      [{ do: "push", paths: new Set(["a"]) }],
+      { named: undefined, readAhead: { of: "version", artifactId: "a2" } },
     ],
     ["no cycle: the named version waits for the next one", { named: v2 }, cycle(), [], { named: v2 }],
   ])("%s", (_name, before, event, effects, after) => {
     const out = step(state(before), event, cfg);
     expect(out.effects).toEqual(effects);
+    expect(out.state).toMatchObject(after);
+  });
+
+  const ahead: Partial<LoopState> = { readAhead: { of: "version", artifactId: "a2" } };
+  const pushDone = (report: { remoteNames: string[]; pulledOrRemoved: number; pushed: number } | undefined): LoopEvent => ({
+    type: "cycle-done",
+    full: false,
+    report,
+    hadPersistedError: false,
+    now: NOW,
+  });
+  it.each<[string, LoopEvent, string[], Partial<LoopState>]>([
+    [
+      "a push that sent something: the read sent ahead may be of a replaced version, dropped",
+      pushDone({ remoteNames: [], pulledOrRemoved: 0, pushed: 1 }),
+      ["drop-read-ahead", "arm-confirm"],
+      { readAhead: undefined, confirmArmed: true },
+    ],
+    ["a push that found nothing to send (an echo of the tool's writes): the read stays", pushDone(undefined), [], ahead],
+    ["a failed push (its paths put back): dropped", { type: "unsent", paths: new Set(["a"]) }, ["drop-read-ahead"], { readAhead: undefined }],
+  ])("%s", (_name, event, effects, after) => {
+    const out = step(state(ahead), event, cfg);
+    expect(kinds(out.effects)).toEqual(effects);
     expect(out.state).toMatchObject(after);
   });
 

@@ -10,7 +10,7 @@ import { formatSeconds } from "../core/duration.js";
 import { equalJitterMs } from "../scheduling/backoff.js";
 import { OFFLINE_CODES, outageOverPrefix, outagePrefix } from "../sync/failure.js";
 import { RACE_WINDOW_MS } from "../sync/other-writers.js";
-import { decideCycle, endReadAhead, onOpened, onStatusArrived, onSyncNow } from "./cycle-decision.js";
+import { afterPush, decideCycle, endReadAhead, onOpened, onStatusArrived, onSyncNow } from "./cycle-decision.js";
 import type { Effect, LoopConfig, LoopEvent, LoopState, Step } from "./loop-state.js";
 
 /** An unchanged status is persisted at most this often. */
@@ -54,10 +54,13 @@ export function step(s: LoopState, e: LoopEvent, cfg: LoopConfig): Step {
       return backOnline({ state: s, effects: [] });
     case "cycle":
       return decideCycle(s, e);
-    case "cycle-done":
-      return onCycleDone(s, e, cfg);
+    case "cycle-done": {
+      const done = onCycleDone(s, e, cfg);
+      // A push pass with a report made requests; one without found nothing to send.
+      return e.full ? done : afterPush(done, e.report !== undefined);
+    }
     case "unsent":
-      return { state: { ...s, pending: union(s.pending, e.paths) }, effects: [] };
+      return afterPush({ state: { ...s, pending: union(s.pending, e.paths) }, effects: [] }, true);
     case "failed":
       return onFailed(s, e, cfg);
     case "retry-due":

@@ -1,19 +1,36 @@
-/** A flat, JSON-friendly summary of a cycle (what `pull`/`push` print and return). */
+/**
+ * A flat, JSON-friendly summary of a cycle (what `pull`/`push` print and return; the daemon's
+ * answer to a handed-over `sync`). Its schema is part of every --json document that carries a
+ * cycle (app/json-documents.ts); `reason` accepts every ReportReason (summarizeCycle fails to
+ * compile otherwise).
+ */
+import { z } from "zod";
 import type { CycleReport } from "./design-sync.js";
-import { describeHalt, type ReportReason } from "./model.js";
+import { describeHalt } from "./model.js";
+
+const text = z.string();
+const paths = z.array(z.string()).describe("paths inside the mapped folder");
 
 /** What a cycle did, or with a dry run what it would do. */
-export interface CycleSummary {
-  artifactId: string | undefined;
-  pushed: string[];
-  pulled: string[];
-  removed: string[];
-  conflicts: string[];
-  unresolvedConflicts: string[];
-  reports: { path: string; reason: ReportReason }[];
-  refusedNames: { name: string; reason: string }[];
-  halted: string | undefined;
-}
+export const cycleSummarySchema = z.strictObject({
+  artifactId: text.optional().describe("the version the cycle synced with"),
+  pushed: paths,
+  pulled: paths,
+  removed: paths,
+  conflicts: paths,
+  unresolvedConflicts: paths,
+  reports: z.array(
+    z.strictObject({
+      path: text,
+      reason: z.enum(["deleted-locally", "binary-not-pushed", "unresolved-markers", "remote-name-refused", "waiting-to-push"]),
+    }),
+  ),
+  refusedNames: z.array(z.strictObject({ name: text, reason: text })).describe("remote names mpsync will not write here"),
+  halted: text.optional().describe("why the folder needs attention (mpsync pull --force)"),
+});
+
+/** What a cycle did, or with a dry run what it would do. */
+export type CycleSummary = z.output<typeof cycleSummarySchema>;
 
 /** Summarizes a cycle; `undefined` (nothing differed) is an empty summary. */
 export function summarizeCycle(report: CycleReport | undefined): CycleSummary {

@@ -1,7 +1,7 @@
 /**
  * Events the engine reports: the one place that names them and says what each carries.
  * `watch --json` prints them as JSON Lines (each with a `time`), validated by the published
- * `json-output.schema.json` (cli/json-documents.ts); `watch --help` lists SYNC_EVENT_NAMES;
+ * `json-output.schema.json` (app/json-documents.ts); `watch --help` lists SYNC_EVENT_NAMES;
  * the human renderer (cli/output.ts) has a badge per name. A new event is a schema here.
  */
 import { z } from "zod";

@@ -55,7 +55,7 @@ describe(".syncrc.example", () => {
 
 describe("json-output.schema.json", () => {
   it("is up to date with the zod schemas of every --json document (regenerate with: npm run schema)", async () => {
-    const { buildJsonOutputSchema } = await import("../../src/cli/json-documents.js");
+    const { buildJsonOutputSchema } = await import("../../src/app/json-documents.js");
     const committed = JSON.parse(await readFile(repoFile("json-output.schema.json"), "utf8")) as unknown;
     expect(committed).toEqual(buildJsonOutputSchema());
   });

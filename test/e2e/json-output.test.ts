@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import { SYNC_EVENT_NAMES } from "../../src/sync/events.js";
-import type { CLI_DOCUMENTS } from "../../src/cli/json-documents.js";
+import type { CLI_DOCUMENTS } from "../../src/app/json-documents.js";
 import type { DesignStatusReport } from "../../src/app/collect-status.js";
 import type { CycleSummary } from "../../src/sync/cycle-summary.js";
 import type { PublishOutcome } from "../../src/cli/commands/publish.js";

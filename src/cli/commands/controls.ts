@@ -11,14 +11,10 @@ import { EXIT } from "../exit-codes.js";
 import { warnSink } from "../folder-pull.js";
 import { renderPlan } from "../render-plan.js";
 import { idleWaitView } from "../wait-view.js";
+import type { CliDocument } from "../../app/json-documents.js";
 
-/** One folder's outcome of `sync` (the `--json` shape). */
-interface SyncOutcome extends CycleSummary {
-  dir: string;
-  /** `daemon`: the running watch ran the cycle; `here`: this command did. */
-  by: "daemon" | "here";
-  message: string;
-}
+/** One folder's outcome of `sync`; `by`: `daemon` when the running watch ran the cycle, `here` when this command did. */
+type SyncOutcome = CliDocument<"sync">["designs"][number];
 
 /** `mpsync pause`. */
 export function runPause(ctx: CommandContext, dirs: string[]): Promise<number> {

@@ -12,13 +12,10 @@ import type { CommandContext } from "../context.js";
 import type { Output } from "../output.js";
 import { locate } from "./restore.js";
 import { openReadOnly } from "../../app/folder.js";
+import type { CliDocument } from "../../app/json-documents.js";
 
-interface FileDiff {
-  path: string;
-  /** Unified diff; empty for a binary file (then `binary` is true). */
-  patch: string;
-  binary: boolean;
-}
+/** One file's unified diff; empty for a binary file (then `binary` is true). */
+type FileDiff = CliDocument<"diff">["files"][number];
 
 /** `mpsync diff`. */
 export async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: string; remote?: boolean }): Promise<void> {

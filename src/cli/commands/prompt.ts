@@ -7,12 +7,13 @@ import type { Mapping } from "../../runtime.js";
 import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { pullExitCode, shownPull } from "../folder-pull.js";
-import { pullMappedIfFree, type TimedSummary } from "../../app/folder-pull.js";
+import { pullMappedIfFree } from "../../app/folder-pull.js";
 import { renderPlan } from "../render-plan.js";
 import { pollUntilIdle, refuseWhileGenerating } from "../../app/design-status.js";
 import { idleWaitView } from "../wait-view.js";
 import { warnSink } from "../folder-pull.js";
 import { recordVersionIntent } from "../../state/version-intent.js";
+import type { PromptResult } from "../../app/json-documents.js";
 
 interface PromptFlags {
   dir?: string;
@@ -21,18 +22,7 @@ interface PromptFlags {
 }
 
 /** The `--json` document of `prompt`. */
-export interface PromptResult {
-  ok: boolean;
-  dir: string;
-  editorId: string;
-  requestId: string;
-  waited: boolean;
-  newVersion: boolean | undefined;
-  activeArtifactId: string | undefined;
-  reply: string | undefined;
-  pull: TimedSummary | undefined;
-  pulledBy: string | undefined;
-}
+export type { PromptResult } from "../../app/json-documents.js";
 
 /** `mpsync prompt`. */
 export async function runPrompt(ctx: CommandContext, text: string, flags: PromptFlags): Promise<number> {

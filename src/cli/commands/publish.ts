@@ -7,19 +7,10 @@ import type { CommandContext } from "../context.js";
 import type { Mapping } from "../../config/mappings.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { openReadOnly } from "../../app/folder.js";
+import type { PublishOutcome } from "../../app/json-documents.js";
 
 /** One design's publish outcome (the `--json` shape). */
-export interface PublishOutcome {
-  dir: string;
-  editorId: string | undefined;
-  artifactId: string | undefined;
-  previewUrl: string | undefined;
-  /** How many files the service said it compiled, when it said so. */
-  compiledFiles: number | undefined;
-  /** The service's word that it published without a compile check (the emulator without esbuild). */
-  warning: string | undefined;
-  error: { code: string; message: string; compiler?: string } | undefined;
-}
+export type { PublishOutcome } from "../../app/json-documents.js";
 
 /** `mpsync publish`. */
 export async function runPublish(ctx: CommandContext, dirs: string[], flags: { all?: boolean }): Promise<number> {

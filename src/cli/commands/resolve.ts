@@ -15,6 +15,7 @@ import { openStateStore, type StateStore } from "../../state/state-store.js";
 import type { CommandContext } from "../context.js";
 import { EXIT } from "../exit-codes.js";
 import { locate } from "./restore.js";
+import type { CliDocument } from "../../app/json-documents.js";
 
 interface ResolveFlags {
   ours?: boolean;
@@ -23,15 +24,8 @@ interface ResolveFlags {
   dir?: string;
 }
 
-/** One resolved file (the `--json` shape). */
-interface Resolved {
-  dir: string;
-  path: string;
-  side: "ours" | "theirs";
-  /** When the conflict was saved (epoch ms). */
-  conflictAt: number | undefined;
-  backedUpTo: string | undefined;
-}
+/** One resolved file; `conflictAt`: when the conflict was saved (epoch ms). */
+type Resolved = CliDocument<"resolve">["resolved"][number];
 
 /** `mpsync resolve`. */
 export async function runResolve(ctx: CommandContext, paths: string[], flags: ResolveFlags): Promise<number> {

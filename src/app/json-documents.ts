@@ -1,10 +1,13 @@
 /**
- * Every document the CLI prints with --json, as zod schemas: the one source of
- * `json-output.schema.json` (published beside syncrc.schema.json; users script against it)
- * and of the types `Output.result` and `Output.jsonLine` accept, so a command cannot print a
- * field the schema lacks. Objects are strict: a new field is a change here first.
+ * Every document the CLI prints with --json, as zod schemas: the one declaration of each (the
+ * types the use cases return are `z.output` of these), the source of `json-output.schema.json`
+ * (published beside syncrc.schema.json; users script against it) and of the types
+ * `Output.result` and `Output.jsonLine` accept, so a command cannot print a field the schema
+ * lacks. Objects are strict: a new field is a change here first. A cycle's summary is declared
+ * beside summarizeCycle (sync/cycle-summary.ts), which the daemon uses too.
  */
 import { z } from "zod";
+import { cycleSummarySchema } from "../sync/cycle-summary.js";
 import { syncEventSchema } from "../sync/events.js";
 
 const text = z.string();
@@ -12,24 +15,16 @@ const paths = z.array(z.string()).describe("paths inside the mapped folder");
 const dir = z.string().describe("the mapped folder as written in .syncrc");
 const epochMs = z.number().describe("epoch milliseconds");
 
-/** What a pull or push did (or would do, with --dry-run): sync/cycle-summary.ts. */
-const cycleSummary = {
-  artifactId: text.optional().describe("the version the cycle synced with"),
-  pushed: paths,
-  pulled: paths,
-  removed: paths,
-  conflicts: paths,
-  unresolvedConflicts: paths,
-  reports: z.array(
-    z.strictObject({
-      path: text,
-      reason: z.enum(["deleted-locally", "binary-not-pushed", "unresolved-markers", "remote-name-refused", "waiting-to-push"]),
-    }),
-  ),
-  refusedNames: z.array(z.strictObject({ name: text, reason: text })).describe("remote names mpsync will not write here"),
-  halted: text.optional().describe("why the folder needs attention (mpsync pull --force)"),
-};
+/** What a pull or push did (or would do, with --dry-run). */
+const cycleSummary = cycleSummarySchema.shape;
 const timedSummary = z.strictObject({ ...cycleSummary, elapsedMs: z.number() });
+
+/** A pull (or push) of one folder: app/folder-pull.ts. */
+export type TimedSummary = z.output<typeof timedSummary>;
+
+/** A pull, push or sync of one folder without a daemon: app/one-shot.ts. */
+const oneShotSummary = z.strictObject({ ...cycleSummary, dir, editorId: text, skippedSecrets: paths.optional() });
+export type OneShotSummary = z.output<typeof oneShotSummary>;
 
 /** A design as the service returned it (create, init --create). */
 const design = z.strictObject({
@@ -73,6 +68,34 @@ const statusReport = z.strictObject({
   note: text.optional(),
 });
 
+/**
+ * One design's status (app/collect-status.ts). `state` `no-version`: the design has no
+ * artifact yet; `paused`: held by `mpsync pause`; `lastError.ageSec`: how long ago, when status
+ * printed; `daemon`: the live process holding the folder's lock; `staleLock`: a lock left by a
+ * process that is gone; `notSynced`: local files left out of sync and why; `serviceError`: the
+ * service could not be reached (the lists are the local side only); `note`: an informational line.
+ */
+export type DesignStatusReport = z.output<typeof statusReport>;
+
+/** One file left out of sync. */
+export type NotSynced = DesignStatusReport["notSynced"][number];
+
+/** What `mpsync publish` did for one folder. */
+const publishOutcome = z.strictObject({
+  dir,
+  editorId: text.optional(),
+  artifactId: text.optional(),
+  previewUrl: text.optional(),
+  compiledFiles: z.number().int().optional(),
+  warning: text.optional(),
+  error: z.strictObject({ code: text, message: text, compiler: text.optional() }).optional(),
+});
+export type PublishOutcome = z.output<typeof publishOutcome>;
+
+/** One check of `mpsync doctor`; `fix` is null when there is nothing to do (kept for a stable shape). */
+const doctorCheck = z.strictObject({ name: text, ok: z.boolean(), detail: text, fix: text.nullable() });
+export type DoctorCheck = z.output<typeof doctorCheck>;
+
 const pulledAfter = {
   pull: timedSummary.optional().describe("what the pull did; absent when another process (pulledBy) pulls"),
   pulledBy: text.optional().describe("the running mpsync process that pulls instead"),
@@ -99,7 +122,7 @@ export const CLI_DOCUMENTS = {
   pull: z.strictObject({
     ok: z.boolean(),
     dryRun: z.boolean(),
-    designs: z.array(z.strictObject({ ...cycleSummary, dir, editorId: text, skippedSecrets: paths.optional(), elapsedMs: z.number() })),
+    designs: z.array(z.strictObject({ ...oneShotSummary.shape, elapsedMs: z.number() })),
     events: z.array(syncEventSchema),
   }),
   sync: z.strictObject({
@@ -154,20 +177,7 @@ export const CLI_DOCUMENTS = {
     skipped: z.number().int(),
     refused: z.array(z.strictObject({ versionLabel: text, name: text, reason: text })),
   }),
-  publish: z.strictObject({
-    ok: z.boolean(),
-    designs: z.array(
-      z.strictObject({
-        dir,
-        editorId: text.optional(),
-        artifactId: text.optional(),
-        previewUrl: text.optional(),
-        compiledFiles: z.number().int().optional(),
-        warning: text.optional(),
-        error: z.strictObject({ code: text, message: text, compiler: text.optional() }).optional(),
-      }),
-    ),
-  }),
+  publish: z.strictObject({ ok: z.boolean(), designs: z.array(publishOutcome) }),
   diff: z.strictObject({
     ok: z.literal(true),
     dir,
@@ -207,7 +217,7 @@ export const CLI_DOCUMENTS = {
   "resolve-url": z.strictObject({ ok: z.literal(true), url: text, editorId: text }),
   login: z.strictObject({ ok: z.literal(true), path: text, baseUrl: text, latencyMs: z.number() }),
   logout: z.strictObject({ ok: z.literal(true), removed: z.boolean(), path: text, baseUrl: text.nullable() }),
-  doctor: z.strictObject({ ok: z.boolean(), checks: z.array(z.strictObject({ name: text, ok: z.boolean(), detail: text, fix: text.nullable() })) }),
+  doctor: z.strictObject({ ok: z.boolean(), checks: z.array(doctorCheck) }),
   emulator: z.strictObject({ ok: z.literal(true), baseUrl: text }),
   event: eventLine.describe("watch and dev: one JSON line per event (sync/events.ts)"),
   error: z
@@ -222,7 +232,10 @@ export const CLI_DOCUMENTS = {
 export type CliDocumentKind = keyof typeof CLI_DOCUMENTS;
 
 /** What a command may print as the document `K`. */
-export type CliDocument<K extends CliDocumentKind> = z.input<(typeof CLI_DOCUMENTS)[K]>;
+export type CliDocument<K extends CliDocumentKind> = z.output<(typeof CLI_DOCUMENTS)[K]>;
+
+/** What `mpsync prompt` did. */
+export type PromptResult = CliDocument<"prompt">;
 
 /** `$id` of the published schema: the file inside the npm package. */
 export const JSON_OUTPUT_SCHEMA_ID = "https://unpkg.com/mpsync/json-output.schema.json";
