@@ -702,7 +702,7 @@ describe("worker loop: what a full sync takes (the start-up read, a named versio
     [
       "a push that sent something: the read sent ahead may be of a replaced version, dropped",
       pushDone({ remoteNames: [], pulledOrRemoved: 0, pushed: 1 }),
-      ["drop-read-ahead", "arm-confirm"],
+      ["arm-confirm", "drop-read-ahead"],
       { readAhead: undefined, confirmArmed: true },
     ],
     ["a push that found nothing to send (an echo of the tool's writes): the read stays", pushDone(undefined), [], ahead],
