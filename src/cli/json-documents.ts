@@ -153,6 +153,9 @@ export const CLI_DOCUMENTS = {
     added: z.array(z.strictObject({ versionLabel: text, sha: text })),
     skipped: z.number().int(),
     refused: z.array(z.strictObject({ versionLabel: text, name: text, reason: text })),
+    incomplete: z
+      .array(z.strictObject({ versionLabel: text, missing: z.array(z.strictObject({ target: text, from: text })) }))
+      .describe("versions whose commit lacks files their code imports (no name found for the import)"),
   }),
   publish: z.strictObject({
     ok: z.boolean(),
