@@ -9,7 +9,7 @@ import type { CreateDesignRequest, Design } from "../api/schemas.js";
 import { MpsyncError, isErrno } from "../core/errors.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { folderLabel } from "../config/mappings.js";
-import { isLoopbackUrl, LOOPBACK_DEFAULT_POLL_SEC } from "../config/poll-floor.js";
+import { isLoopbackUrl, LOOPBACK_DEFAULT_POLL_SEC, LOOPBACK_DEFAULT_REMOTE_CHECK_SEC } from "../config/poll-floor.js";
 import { DEFAULT_BASE_URL } from "../config/schema.js";
 import { addDesignMapping, toConfigRelativeDir, writeConfig } from "../config/write-config.js";
 import type { Runtime } from "../runtime.js";
@@ -198,13 +198,15 @@ async function writeMapping(
 /**
  * What a new .syncrc records of the service init used: its address when it is not the real
  * service's (a new shell without MPSYNC_BASE_URL must not target the real service), and on
- * a loopback address (the emulator) a status poll every second, so `prompt --wait` follows
- * a generation of seconds instead of waiting out the 60 s default.
+ * a loopback address (the emulator) a status poll every second and a content check every few
+ * seconds, so `prompt --wait` follows a generation of seconds and a teammate's web edit
+ * arrives as in the demo, instead of waiting out the 60 s defaults.
  */
-function serviceSettings(runtime: Runtime): { baseUrl?: string; pollIntervalSec?: number } {
+function serviceSettings(runtime: Runtime): { baseUrl?: string; pollIntervalSec?: number; remoteCheckSec?: number } {
   const baseUrl = runtime.baseUrl();
   if (baseUrl === DEFAULT_BASE_URL) return {};
-  return { baseUrl, ...(isLoopbackUrl(baseUrl) ? { pollIntervalSec: LOOPBACK_DEFAULT_POLL_SEC } : {}) };
+  if (!isLoopbackUrl(baseUrl)) return { baseUrl };
+  return { baseUrl, pollIntervalSec: LOOPBACK_DEFAULT_POLL_SEC, remoteCheckSec: LOOPBACK_DEFAULT_REMOTE_CHECK_SEC };
 }
 
 /** True when `path` is `folder` or below it. */

@@ -212,6 +212,9 @@ export const CLI_DOCUMENTS = {
   logout: z.strictObject({ ok: z.literal(true), removed: z.boolean(), path: text, baseUrl: text.nullable() }),
   doctor: z.strictObject({ ok: z.boolean(), checks: z.array(z.strictObject({ name: text, ok: z.boolean(), detail: text, fix: text.nullable() })) }),
   emulator: z.strictObject({ ok: z.literal(true), baseUrl: text }),
+  "emulator-play": z
+    .strictObject({ ok: z.literal(true), editorId: text, path: text.optional(), action: z.enum(["appended", "removed", "generating"]) })
+    .describe("emulator web-edit and emulator generate: what was played in the emulator's web editor"),
   event: eventLine.describe("watch and dev: one JSON line per event (sync/events.ts)"),
   error: z
     .strictObject({ ok: z.literal(false), error: z.strictObject({ code: text, message: text, exitCode: z.number().int() }) })

@@ -9,6 +9,7 @@ import { pullExitCode, shownPull } from "../folder-pull.js";
 import { EXIT } from "../exit-codes.js";
 import { renderPlan } from "../render-plan.js";
 import { idleWaitView } from "../wait-view.js";
+import { shownLink } from "../links.js";
 import { describeProgress, untilInterrupted } from "../interrupt.js";
 
 interface InitFlags extends CreateFlags {
@@ -61,7 +62,7 @@ async function runInitWork(ctx: CommandContext, dir: string, flags: InitFlags, s
     ctx.runtime,
     request,
     {
-      created: (design) => ctx.out.success(`created design ${design.editorId} (${design.editorUrl})`),
+      created: (design) => ctx.out.success(`created design ${design.editorId}: ${shownLink(ctx.runtime.baseUrl(), design.editorUrl)}`),
       mapped: (label, editorId, written) => {
         ctx.out.labelFolders([{ dir: written.dir, label }]);
         ctx.out.success(`mapped ${label} to ${editorId} in ${displayPath(written.path, ctx.io.cwd)}${written.created ? " (created)" : ""}`);
