@@ -2,6 +2,7 @@
 import { playGeneration, playWebEdit } from "../../app/emulator-play.js";
 import { locateFile } from "../../app/restore-file.js";
 import { MpsyncError } from "../../core/errors.js";
+import { quoteLine } from "../../core/quote-line.js";
 import type { CommandContext } from "../context.js";
 
 /** `mpsync emulator web-edit FILE [LINE]`. */
@@ -10,7 +11,7 @@ export async function runWebEdit(ctx: CommandContext, path: string, line: string
   const file = await locateFile(ctx.runtime, ctx.io.cwd, path.replace(/\/+$/, ""), flags.dir);
   const appended = line ?? `// edited in the web editor at ${new Date(ctx.runtime.clock.now()).toISOString().slice(11, 19)}`;
   const done = await playWebEdit(ctx.runtime, file, flags.remove === true ? { remove: true } : { append: appended });
-  const what = flags.remove === true ? `removed ${done.name}` : `appended ${JSON.stringify(appended)} to ${done.name}`;
+  const what = flags.remove === true ? `removed ${done.name}` : `appended ${quoteLine(appended)} to ${done.name}`;
   ctx.out.result("emulator-play", { ok: true, editorId: done.editorId, path: done.name, action: flags.remove === true ? "removed" : "appended" }, () => {
     ctx.out.success(`web editor of ${done.editorId}: ${what} (the active version; no new version)`);
     ctx.out.info(ctx.out.c.dim(`  a running mpsync watch pulls it at its next content check (remoteCheckSec), or now: mpsync pull ${file.mapping.label}`));

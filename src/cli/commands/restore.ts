@@ -2,6 +2,7 @@
 import { relative } from "node:path";
 import { listFileCopies, locateFile, restoreFile } from "../../app/restore-file.js";
 import { MpsyncError } from "../../core/errors.js";
+import { quoteLine } from "../../core/quote-line.js";
 import { describeBackups } from "../../local/backup-retention.js";
 import { stampTime } from "../../local/recovery-layout.js";
 import type { FileCopy } from "../../state/copies.js";
@@ -19,6 +20,7 @@ interface RestoreFlags {
 export async function runRestore(ctx: CommandContext, path: string, flags: RestoreFlags): Promise<number> {
   const file = await locateFile(ctx.runtime, ctx.io.cwd, path, flags.dir);
   const { mapping, rel } = file;
+  // A column of the list; a sentence names a copy by `copyInSentence`.
   const label = (c: FileCopy): string => `${c.at === undefined ? "(last synced)".padEnd(24) : new Date(c.at).toISOString().padEnd(24)} ${c.reason}`;
   if (flags.list === true) {
     const { copies, backups } = await listFileCopies(ctx.runtime, file);
@@ -38,8 +40,8 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   }
   if (!outcome.restored) {
     const { change, chosen } = outcome;
-    const first = JSON.stringify(change.removed[0]!.trim().slice(0, 60));
-    const message = `not restored: this copy of ${rel} (${label(chosen).trim()}) lacks ${lines(change.removed.length)} of the last synced version, first ${first}; the next push would take them away on the service too`;
+    const first = quoteLine(change.removed[0]!);
+    const message = `not restored: this copy of ${rel} (${copyInSentence(chosen)}) lacks ${lines(change.removed.length)} of the last synced version, first ${first}; the next push would take them away on the service too`;
     ctx.out.result("restore", { ok: false, dir: mapping.dir, path: rel, wouldRemove: change.removed, wouldAdd: change.added, needs: "--force" }, () => {
       ctx.out.warn(message);
       ctx.out.info(
@@ -53,7 +55,7 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
   const { chosen, currentBackedUpTo } = outcome;
   const doc = { ok: true as const, dir: mapping.dir, path: rel, restored: { at: chosen.at, reason: chosen.reason }, currentBackedUpTo };
   ctx.out.result("restore", doc, () => {
-    ctx.out.success(`restored ${rel} in ${mapping.label}: ${label(chosen).trim()}`);
+    ctx.out.success(`restored ${rel} in ${mapping.label} (${copyInSentence(chosen)})`);
     if (currentBackedUpTo !== undefined) ctx.out.info(ctx.out.c.dim(`  the file it replaced is in ${relative(ctx.io.cwd, currentBackedUpTo)}`));
     ctx.out.info(ctx.out.c.dim("  mpsync watch (or the next mpsync push) sends it"));
   });
@@ -66,6 +68,11 @@ function fromTime(from: string | undefined): number | undefined {
   const limit = stampTime(from) ?? Date.parse(from);
   if (Number.isNaN(limit)) throw new MpsyncError("USAGE", `--from ${from}: not a time (use an ISO time such as 2026-11-22T15:40:00Z)`);
   return limit;
+}
+
+/** "backup: replaced or removed by sync, saved 2026-11-22T15:40:00.000Z"; the last synced version as its reason says. */
+function copyInSentence(c: FileCopy): string {
+  return c.at === undefined ? c.reason : `${c.reason}, saved ${new Date(c.at).toISOString()}`;
 }
 
 function lines(n: number): string {
