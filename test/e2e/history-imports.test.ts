@@ -26,7 +26,8 @@ const V1 = {
   "styles.css": "body { margin: 0; }\n",
 };
 
-it("follows each version's imports to the files only it held, and names what none holds", async () => {
+// Three CLI runs and eight git commands: more than the default 30 s on a loaded machine.
+it("follows each version's imports to the files only it held, and names what none holds", { timeout: 90_000 }, async () => {
   const { editorId } = seedDesign(world, V1);
   const control = world.emulator.control;
   control.setFiles(
