@@ -119,7 +119,7 @@ async function printInstructions(baseUrl, editorId) {
   await writeFile(wrapper, `#!/bin/sh\n# Written by npm run demo: mpsync with the demo's environment.\nexec env ${vars} node '${BIN}' "$@"\n`, { mode: 0o755 });
   await writeFile(
     join(DEMO_HOME, "web-edit"),
-    `#!/bin/sh\n# Written by npm run demo: a teammate's edit in the web editor (scripts/demo-web-edit.mjs).\nexec env MPSYNC_BASE_URL='${baseUrl}' DEMO_EDITOR_ID='${editorId}' node '${join(REPO, "scripts", "demo-web-edit.mjs")}' "$@"\n`,
+    `#!/bin/sh\n# Written by npm run demo: a teammate's edit in the web editor (mpsync emulator web-edit).\nexec env ${vars} node '${BIN}' emulator web-edit "$@"\n`,
     { mode: 0o755 },
   );
   console.log(`

@@ -176,6 +176,9 @@ export const CLI_DOCUMENTS = {
     added: z.array(z.strictObject({ versionLabel: text, sha: text })),
     skipped: z.number().int(),
     refused: z.array(z.strictObject({ versionLabel: text, name: text, reason: text })),
+    incomplete: z
+      .array(z.strictObject({ versionLabel: text, missing: z.array(z.strictObject({ target: text, from: text })) }))
+      .describe("versions whose commit lacks files their code imports (no name found for the import)"),
   }),
   publish: z.strictObject({ ok: z.boolean(), designs: z.array(publishOutcome) }),
   diff: z.strictObject({
@@ -219,6 +222,9 @@ export const CLI_DOCUMENTS = {
   logout: z.strictObject({ ok: z.literal(true), removed: z.boolean(), path: text, baseUrl: text.nullable() }),
   doctor: z.strictObject({ ok: z.boolean(), checks: z.array(doctorCheck) }),
   emulator: z.strictObject({ ok: z.literal(true), baseUrl: text }),
+  "emulator-play": z
+    .strictObject({ ok: z.literal(true), editorId: text, path: text.optional(), action: z.enum(["appended", "removed", "generating"]) })
+    .describe("emulator web-edit and emulator generate: what was played in the emulator's web editor"),
   event: eventLine.describe("watch and dev: one JSON line per event (sync/events.ts)"),
   error: z
     .strictObject({ ok: z.literal(false), error: z.strictObject({ code: text, message: text, exitCode: z.number().int() }) })

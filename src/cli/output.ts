@@ -181,8 +181,9 @@ type Colors = ReturnType<typeof pc.createColors>;
 
 /** How each event starts its human line: a new event name fails to compile until it has one. */
 const EVENT_BADGES: Record<SyncEventName, (c: Colors, name: SyncEventName) => string> = {
-  pushed: (c) => c.green("↑ pushed "),
-  pulled: (c) => c.blue("↓ pulled "),
+  // The message names the files after its verb ("pushed App.tsx"): the badge is the arrow alone.
+  pushed: (c) => c.green("↑"),
+  pulled: (c) => c.blue("↓"),
   conflict: (c) => c.yellow("⚠ conflict"),
   error: (c) => c.red("✗ error  "),
   halted: (c) => c.red("■ halted "),

@@ -74,7 +74,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       cause: error,
     });
   }
-  const file = validateSyncrc(parseSyncrcText(text, label), label);
+  // The floor of an interval depends on the address in effect, MPSYNC_BASE_URL's when set.
+  const file = validateSyncrc(parseSyncrcText(text, label), label, { baseUrl: nonEmpty(options.env["MPSYNC_BASE_URL"]) });
   const config = resolveConfig(file, {
     configDir: dirname(path),
     env: options.env,

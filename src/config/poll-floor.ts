@@ -9,6 +9,9 @@ export const MIN_POLL_INTERVAL_SEC = 60;
 /** Status poll interval against a loopback address when no .syncrc sets one. */
 export const LOOPBACK_DEFAULT_POLL_SEC = 1;
 
+/** Content-check interval `init` writes for a loopback address: a teammate's web edit arrives within seconds, as in the demo. */
+export const LOOPBACK_DEFAULT_REMOTE_CHECK_SEC = 5;
+
 /** Lowest `pollIntervalSec` for a loopback `baseUrl` (emulator, tests). */
 export const MIN_LOOPBACK_POLL_INTERVAL_SEC = 0.05;
 

@@ -4,9 +4,11 @@
  */
 import stripJsonComments from "strip-json-comments";
 import { ConfigInvalidError } from "./config-error.js";
-import { formatIssues } from "./format-issues.js";
+import type { z } from "zod";
+import { formatIssues, renderValue } from "./format-issues.js";
+import { isLoopbackUrl, MIN_LOOPBACK_POLL_INTERVAL_SEC, MIN_POLL_INTERVAL_SEC, MIN_REMOTE_CHECK_SEC } from "./poll-floor.js";
 import { JsonSyntaxError, lineColumnAt, scanJson } from "./json-scan.js";
-import { syncrcSchema, type Syncrc } from "./schema.js";
+import { DEFAULT_BASE_URL, MAX_POLL_INTERVAL_SEC, syncrcSchema, type Syncrc } from "./schema.js";
 
 /**
  * Blanks out comments, trailing commas and a BOM with spaces: offsets, lines and columns stay
@@ -45,9 +47,32 @@ function describeSyntaxError(json: string, parseError: unknown): string {
  * Validates a parsed `.syncrc` and applies its defaults. Throws ConfigInvalidError (code
  * CONFIG_INVALID) listing every problem, one line each, prefixed with `label`.
  */
-export function validateSyncrc(raw: unknown, label: string): Syncrc {
+export function validateSyncrc(raw: unknown, label: string, options: { baseUrl?: string | undefined } = {}): Syncrc {
   const result = syncrcSchema.safeParse(raw);
   if (result.success) return result.data;
-  const lines = formatIssues(result.error.issues, raw, syncrcSchema).map((line) => `${label}: ${line}`);
-  throw new ConfigInvalidError(lines.length > 0 ? lines : [`${label}: invalid configuration`]);
+  const fileBaseUrl = isRecord(raw) && typeof raw["baseUrl"] === "string" ? raw["baseUrl"] : undefined;
+  const baseUrl = options.baseUrl ?? fileBaseUrl ?? DEFAULT_BASE_URL;
+  const lines = result.error.issues.flatMap((issue) => {
+    const floored = describeFlooredInterval(issue, raw, baseUrl);
+    return floored === undefined ? formatIssues([issue], raw, syncrcSchema) : [floored];
+  });
+  throw new ConfigInvalidError(lines.length > 0 ? [...new Set(lines)].map((line) => `${label}: ${line}`) : [`${label}: invalid configuration`]);
+}
+
+/**
+ * An interval whose floor depends on the service (poll-floor.ts): the schema's range starts at
+ * the loopback floor, which is not what applies to the real service, so the line states the
+ * range for `baseUrl`.
+ */
+function describeFlooredInterval(issue: z.core.$ZodIssue, raw: unknown, baseUrl: string): string | undefined {
+  const key = issue.path.length === 1 ? issue.path[0] : undefined;
+  if ((key !== "pollIntervalSec" && key !== "remoteCheckSec") || !isRecord(raw)) return undefined;
+  const loopback = isLoopbackUrl(baseUrl);
+  const floor = loopback ? MIN_LOOPBACK_POLL_INTERVAL_SEC : key === "pollIntervalSec" ? MIN_POLL_INTERVAL_SEC : MIN_REMOTE_CHECK_SEC;
+  const note = loopback ? "" : ` (only a loopback address accepts ${MIN_LOOPBACK_POLL_INTERVAL_SEC} and up)`;
+  return `${key}: expected a number from ${floor} to ${MAX_POLL_INTERVAL_SEC} for ${baseUrl}${note}, got ${renderValue(raw[key])}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -32,6 +32,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     publishedHost: (options.publishedHost ?? DEFAULT_PUBLISHED_HOST).toLowerCase(),
     logger: options.logger,
     compileCheck: options.compileCheck ?? true,
+    esbuildDir: options.esbuildDir,
     compress: options.compress ?? "auto",
   };
   checkNonNegative("port", resolved.port);

@@ -2,7 +2,7 @@
 import { artifactSchema, publishResponseSchema, readFilesResponseSchema, writeFilesResponseSchema } from "../api/schemas.js";
 import { ENDPOINTS } from "../api/endpoints.js";
 import { fileNames, ownedArtifact, ownedDesign, reply, type ApiHandler } from "./api-context.js";
-import { compileFiles } from "./compile.js";
+import { compileFiles, notCheckedWarning } from "./compile.js";
 import { badRequest, EmulatorHttpError } from "./http-error.js";
 import { parseJsonBody } from "./http-io.js";
 
@@ -75,9 +75,10 @@ export const readFiles: ApiHandler<"readFiles"> = (ctx) => {
  */
 export const publishArtifact: ApiHandler<"publish"> = async (ctx) => {
   const { design, artifact } = ownedArtifact(ctx);
-  const result = await compileFiles(artifact.files, { check: ctx.services.options.compileCheck });
+  const result = await compileFiles(artifact.files, { check: ctx.services.options.compileCheck, esbuildDir: ctx.services.options.esbuildDir });
   const unchecked = result.ok && result.unchecked === true;
-  if (unchecked) ctx.services.options.logger?.(`publish: ${NOT_CHECKED}`);
+  const warning = notCheckedWarning(ctx.services.options.esbuildDir);
+  if (unchecked) ctx.services.options.logger?.(`publish: ${warning}`);
   if (!result.ok) throw new EmulatorHttpError(422, `Compilation failed: ${result.error}`);
   const { store, options } = ctx.services;
   const previewUrl = `https://project-${design.slug}.${options.publishedHost}`;
@@ -88,8 +89,5 @@ export const publishArtifact: ApiHandler<"publish"> = async (ctx) => {
   design.publishedAt = publishedAt;
   store.changed();
   // Without esbuild nothing was compiled: the answer says so instead of listing compiled files.
-  return reply(publishResponseSchema, unchecked ? { compiledFiles: null, warning: NOT_CHECKED } : { compiledFiles: fileNames(artifact) });
+  return reply(publishResponseSchema, unchecked ? { compiledFiles: null, warning } : { compiledFiles: fileNames(artifact) });
 };
-
-/** The emulator's answer when esbuild is missing: published, but not compile-checked. */
-export const NOT_CHECKED = "not compile-checked: esbuild is not installed where the emulator runs (npm install esbuild)";

@@ -54,6 +54,8 @@ export interface EmulatorOptions {
   logger?: (line: string) => void;
   /** Compile-check publishes with esbuild when it is installed; false acts as if it were not (tests). @default true */
   compileCheck?: boolean;
+  /** A folder whose node_modules may hold esbuild, tried after mpsync's own (`mpsync emulator`: where it runs). */
+  esbuildDir?: string;
   /**
    * Answers of 1 KiB and more are compressed (brotli, gzip or deflate) when the request's
    * Accept-Encoding allows; "off" answers plain, as a service without compression would. Whether
@@ -80,6 +82,7 @@ export interface ResolvedOptions {
   publishedHost: string;
   logger: ((line: string) => void) | undefined;
   compileCheck: boolean;
+  esbuildDir: string | undefined;
   compress: CompressMode;
 }
 

@@ -7,10 +7,14 @@ export type VersionInfo = Pick<Version, "versionLabel" | "title" | "timeCreated"
 /** Longest subject line kept; the full title goes in the body when it is longer. */
 export const MAX_SUBJECT_CHARS = 120;
 
-/** Trailer key that marks a history-export commit with its artifact. */
+/**
+ * Trailer key naming the artifact of a commit (commit on pull and history export alike). Both
+ * keys are git trailers in git's own spelling (`Signed-off-by`), so `git interpret-trailers` and
+ * `git log --format=%(trailers:key=Artifact-Id)` read them, and one reader serves both kinds.
+ */
 export const ARTIFACT_TRAILER = "Artifact-Id";
 
-/** Trailer key naming the design of a history-export commit. */
+/** Trailer key naming the design of a commit. */
 export const EDITOR_TRAILER = "Editor-Id";
 
 /** `design: v3 Make the header sticky` (or `design: artifact <id>` when the version is unknown). */
@@ -21,14 +25,18 @@ export function versionSubject(version: VersionInfo | undefined, artifactId: str
   return subject.length > MAX_SUBJECT_CHARS ? `${subject.slice(0, MAX_SUBJECT_CHARS - 1)}…` : subject;
 }
 
-/** Message of a commit made on pull: subject, blank line, `editorId:` and `artifactId:` lines. */
+/** Message of a commit made on pull: subject, blank line, the `Editor-Id` and `Artifact-Id` trailers. */
 export function pullCommitMessage(version: VersionInfo | undefined, editorId: string, artifactId: string): string {
-  return `${versionSubject(version, artifactId)}\n\n${longTitle(version)}editorId: ${editorId}\nartifactId: ${artifactId}\n`;
+  return `${versionSubject(version, artifactId)}\n\n${longTitle(version)}${trailers(editorId, artifactId)}`;
 }
 
 /** Message of a history-export commit; the `Artifact-Id` trailer is what makes re-runs incremental. */
 export function historyCommitMessage(version: VersionInfo, editorId: string, artifactId: string): string {
-  return `${versionSubject(version, artifactId)}\n\n${longTitle(version)}${EDITOR_TRAILER}: ${editorId}\n${ARTIFACT_TRAILER}: ${artifactId}\n`;
+  return `${versionSubject(version, artifactId)}\n\n${longTitle(version)}${trailers(editorId, artifactId)}`;
+}
+
+function trailers(editorId: string, artifactId: string): string {
+  return `${EDITOR_TRAILER}: ${editorId}\n${ARTIFACT_TRAILER}: ${artifactId}\n`;
 }
 
 /** The artifactId recorded in a commit message's trailer, if any (the last one wins, as in git). */

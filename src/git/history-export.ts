@@ -7,8 +7,10 @@
  *
  * The API cannot list the files of a past artifact (only the active one), so each version is
  * read by name from every name known: the active artifact, the folder's synced files, the
- * branch's files and the names found in versions replayed before it. Reading a name an
- * artifact lacks just leaves it out of the answer.
+ * branch's files and the names found in versions replayed before it; then the relative
+ * imports of what was read are followed (`import-graph.ts`), so a file only a past version
+ * had is found from the file that imports it. Reading a name an artifact lacks just leaves it
+ * out of the answer; an import no name satisfies is reported with its version.
  */
 import type { V3Client } from "../api/client-types.js";
 import { MpsyncError } from "../core/errors.js";
@@ -18,6 +20,7 @@ import { artifactIdOf, gitDate, historyCommitMessage, versionSubject } from "./c
 import { gitOutput, runGit } from "./git-runner.js";
 import { locateRepo } from "./repo-info.js";
 import { TreeBuilder } from "./tree-builder.js";
+import { unresolvedImports } from "./import-graph.js";
 import { DEFAULT_HISTORY_BRANCH } from "./history-branch.js";
 
 export { DEFAULT_HISTORY_BRANCH };
@@ -52,6 +55,13 @@ export interface RefusedExportName {
   reason: string;
 }
 
+/** A version whose code imports files no name read could satisfy: its commit lacks them. */
+export interface IncompleteVersion {
+  versionLabel: string;
+  /** Each import not found (`components/Faq`) and the file that imports it. */
+  missing: { target: string; from: string }[];
+}
+
 /** What an export did. */
 export interface HistoryExportResult {
   branch: string;
@@ -62,6 +72,8 @@ export interface HistoryExportResult {
   skipped: number;
   /** Refused names, once per name (the first version that had it). */
   refused: RefusedExportName[];
+  /** Versions committed without some of the files their code imports. */
+  incomplete: IncompleteVersion[];
 }
 
 /** What the branch already holds. */
@@ -88,7 +100,7 @@ export async function exportHistory(o: HistoryExportOptions): Promise<HistoryExp
   const todo = versions.filter((v) => !state.artifactIds.has(v.artifactId));
   const names = new Set<string>([...(await o.client.getActiveArtifact(o.editorId)).files, ...(o.knownNames ?? []), ...state.names]);
   const builder = new TreeBuilder(cwd);
-  const result: HistoryExportResult = { branch, prefix: repo.prefix, added: [], skipped: versions.length - todo.length, refused: [] };
+  const result: HistoryExportResult = { branch, prefix: repo.prefix, added: [], skipped: versions.length - todo.length, refused: [], incomplete: [] };
   let parent = state.tip;
   for (const version of todo) {
     const files = await readVersionFiles(o, version, names, result);
@@ -104,20 +116,46 @@ export async function exportHistory(o: HistoryExportOptions): Promise<HistoryExp
   return result;
 }
 
-/** The jailed files of one version; refused names are recorded once each. */
+/**
+ * The jailed files of one version: every known name, then the names its imports point at,
+ * until no import leads to a name not yet tried. Refused names are recorded once each.
+ */
 async function readVersionFiles(o: HistoryExportOptions, version: Version, names: Set<string>, result: HistoryExportResult): Promise<Map<string, string>> {
-  const read = await o.client.readFiles(o.editorId, version.artifactId, [...names].sort());
+  const files = new Map<string, string>();
+  const tried = new Set(names);
+  await readInto(o, version, [...names].sort(), files, names, result);
+  for (;;) {
+    const fresh = unresolvedImports(files)
+      .flatMap((imp) => imp.candidates)
+      .filter((name) => !tried.has(name));
+    if (fresh.length === 0) break;
+    for (const name of fresh) tried.add(name);
+    await readInto(o, version, [...new Set(fresh)].sort(), files, names, result);
+  }
+  const missing = unresolvedImports(files).map(({ target, from }) => ({ target, from }));
+  if (missing.length > 0) result.incomplete.push({ versionLabel: version.versionLabel, missing });
+  return files;
+}
+
+async function readInto(
+  o: HistoryExportOptions,
+  version: Version,
+  wanted: string[],
+  files: Map<string, string>,
+  names: Set<string>,
+  result: HistoryExportResult,
+): Promise<void> {
+  if (wanted.length === 0) return;
+  const read = await o.client.readFiles(o.editorId, version.artifactId, wanted);
   const { allowed, refused } = jailRemoteNames(read.map((f) => f.name));
   for (const r of refused) {
     if (!result.refused.some((x) => x.name === r.name)) result.refused.push({ versionLabel: version.versionLabel, name: r.name, reason: r.reason });
   }
   const ok = new Set(allowed);
-  const files = new Map<string, string>();
   for (const f of read) {
     names.add(f.name);
     if (ok.has(f.name)) files.set(f.name, f.content);
   }
-  return files;
 }
 
 /** `refs/heads/<branch>`, after checking the name and that no work tree has it checked out. */

@@ -33,3 +33,22 @@ describe("emitCycleEvents: failed writes", () => {
     expect(events[0]!.event === "error" && events[0]!.files).toEqual(["a.ts", "b.ts", "c.ts", "d.ts"]);
   });
 });
+
+describe("emitCycleEvents: pushed and pulled name their files", () => {
+  it.each([
+    [{ pushed: ["App.tsx"] }, ["pushed App.tsx"]],
+    [{ pushed: ["a.ts", "b.ts"] }, ["pushed a.ts and b.ts"]],
+    [{ pulled: ["a.ts", "b.ts", "c.ts", "d.ts", "e.ts"] }, ["pulled a.ts, b.ts, c.ts and 2 more"]],
+    [{ pulled: ["a.ts"], removed: ["old.ts"] }, ["pulled a.ts; removed old.ts (backed up)"]],
+    [{ removed: ["old.ts", "x.ts", "y.ts"] }, ["removed old.ts, x.ts and y.ts (backed up)"]],
+  ])("%j", (part, messages) => {
+    const events: SyncEvent[] = [];
+    emitCycleEvents(
+      (e) => events.push(e),
+      () => undefined,
+      { dir: "web", editorId: "x" },
+      { ...emptyExecuteResult(), ...part },
+    );
+    expect(events.map((e) => e.message)).toEqual(messages);
+  });
+});

@@ -4,6 +4,7 @@ import type { ExecuteResult } from "./executor.js";
 import { DISK_FULL_CODES } from "./failure.js";
 import type { DisplacedEdit } from "./displaced.js";
 import { shownBackupPath } from "../local/recovery-layout.js";
+import { quoteLine } from "../core/quote-line.js";
 
 /** Emits pulled / pushed / conflict events and the notices of one executed cycle. */
 export function emitCycleEvents(
@@ -14,20 +15,24 @@ export function emitCycleEvents(
   raced: ReadonlySet<string> = new Set(),
 ): void {
   if (r.pulled.length + r.removed.length > 0) {
-    const removed = r.removed.length > 0 ? `, removed ${r.removed.length} (backed up)` : "";
-    emit({ ...origin, event: "pulled", files: r.pulled, removed: r.removed, message: `pulled ${plural(r.pulled.length, "file")}${removed}` });
+    const parts = [r.pulled.length > 0 ? `pulled ${namedFiles(r.pulled)}` : "", r.removed.length > 0 ? `removed ${namedFiles(r.removed)} (backed up)` : ""];
+    emit({ ...origin, event: "pulled", files: r.pulled, removed: r.removed, message: parts.filter((p) => p !== "").join("; ") });
   }
-  if (r.pushed.length > 0) emit({ ...origin, event: "pushed", files: r.pushed, message: `pushed ${plural(r.pushed.length, "file")}` });
+  if (r.pushed.length > 0) emit({ ...origin, event: "pushed", files: r.pushed, message: `pushed ${namedFiles(r.pushed)}` });
   for (const c of r.conflicts) {
     const how = c.unresolved ? "markers written, resolve and save to push" : `resolved by ${c.policy}`;
     // `path:line:` lets editors (VS Code problem matchers) jump to the first marker.
     const where = c.line === undefined ? c.path : `${c.path}:${c.line}`;
     // A race (races.ts): another writer's PATCH landed over ours; said as such.
-    const message = !raced.has(c.path)
-      ? `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)`
-      : !c.unresolved && c.policy === "merge"
-        ? `re-applied your edit to ${c.path}: another writer replaced it, and both edits are now in the file`
-        : `conflict in ${where}: another writer replaced your pushed edit; ${how}, both sides are in .mpsync/conflicts/`;
+    const message = unmarked(c)
+      ? // The local file could not take markers (binary, or it still holds markers): it was left
+        // as it is and only the service's side was saved; "markers written" would send the user looking.
+        `conflict in ${c.path}: your file is kept as it is and not pushed, no markers written; the service's side is in .mpsync/conflicts/ (mpsync resolve ${c.path} --theirs takes it)`
+      : !raced.has(c.path)
+        ? `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)`
+        : !c.unresolved && c.policy === "merge"
+          ? `re-applied your edit to ${c.path}: another writer replaced it, and both edits are now in the file`
+          : `conflict in ${where}: another writer replaced your pushed edit; ${how}, both sides are in .mpsync/conflicts/`;
     emit({ ...origin, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, ...(raced.has(c.path) ? { reapplied: true } : {}), message });
   }
   for (const p of r.refused) {
@@ -79,7 +84,7 @@ export function emitDisplaced(
     const what =
       d.lost.length === 0
         ? "your pushed edit"
-        : `your pushed edit ${JSON.stringify(truncate(d.lost[0]!))}${d.lost.length > 1 ? ` and ${plural(d.lost.length - 1, "more line")}` : ""}`;
+        : `your pushed edit ${quoteLine(d.lost[0]!)}${d.lost.length > 1 ? ` and ${plural(d.lost.length - 1, "more line")}` : ""}`;
     const message = d.removed
       ? `conflict in ${path}: the new version was built without this file you pushed; it was removed here and is kept in ${backup}: bring it back with mpsync restore ${path}`
       : `conflict in ${path}: the new version was built without ${what}; the version's file is kept, and your copy is in ${backup}: copy the lines back to keep them`;
@@ -87,11 +92,21 @@ export function emitDisplaced(
   }
 }
 
-function truncate(line: string): string {
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+/** An unresolved conflict that wrote no marker into the local file. */
+function unmarked(c: { unresolved: boolean; line?: number | undefined }): boolean {
+  return c.unresolved && c.line === undefined;
 }
 
 /** `1 file`, `2 files`. */
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** How many files a pushed or pulled line names before "and N more". */
+export const NAMED_FILES = 3;
+
+/** "App.tsx", "a.ts, b.ts and c.ts", "a.ts, b.ts, c.ts and 4 more": the files a line names. */
+export function namedFiles(paths: readonly string[]): string {
+  if (paths.length <= NAMED_FILES) return paths.length <= 1 ? (paths[0] ?? "") : `${paths.slice(0, -1).join(", ")} and ${paths[paths.length - 1]!}`;
+  return `${paths.slice(0, NAMED_FILES).join(", ")} and ${paths.length - NAMED_FILES} more`;
 }

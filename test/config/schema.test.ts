@@ -99,11 +99,31 @@ describe("validateSyncrc messages", () => {
     { name: "top level not an object", raw: [1, 2], expected: [".syncrc: expected an object, got [1,2]"] },
     { name: "baseUrl scheme", raw: { ...ok, baseUrl: "ftp://x" }, expected: ['.syncrc: baseUrl: expected an http:// or https:// URL, got "ftp://x"'] },
     { name: "baseUrl unparsable", raw: { ...ok, baseUrl: "http://" }, expected: ['.syncrc: baseUrl: expected an http:// or https:// URL, got "http://"'] },
-    { name: "pollIntervalSec range", raw: { ...ok, pollIntervalSec: 0 }, expected: [".syncrc: pollIntervalSec: expected a number from 0.05 to 86400, got 0"] },
+    {
+      name: "pollIntervalSec range: the real service's floor",
+      raw: { ...ok, pollIntervalSec: 0 },
+      expected: [
+        ".syncrc: pollIntervalSec: expected a number from 60 to 86400 for https://api.magicpatterns.com/api (only a loopback address accepts 0.05 and up), got 0",
+      ],
+    },
     {
       name: "pollIntervalSec type",
       raw: { ...ok, pollIntervalSec: "60" },
-      expected: ['.syncrc: pollIntervalSec: expected a number from 0.05 to 86400, got "60"'],
+      expected: [
+        '.syncrc: pollIntervalSec: expected a number from 60 to 86400 for https://api.magicpatterns.com/api (only a loopback address accepts 0.05 and up), got "60"',
+      ],
+    },
+    {
+      name: "pollIntervalSec range: a loopback floor",
+      raw: { ...ok, baseUrl: "http://127.0.0.1:4010/api", pollIntervalSec: 0.01 },
+      expected: [".syncrc: pollIntervalSec: expected a number from 0.05 to 86400 for http://127.0.0.1:4010/api, got 0.01"],
+    },
+    {
+      name: "remoteCheckSec range: the real service's floor",
+      raw: { ...ok, remoteCheckSec: 0 },
+      expected: [
+        ".syncrc: remoteCheckSec: expected a number from 10 to 86400 for https://api.magicpatterns.com/api (only a loopback address accepts 0.05 and up), got 0",
+      ],
     },
     { name: "debounceMs integer", raw: { ...ok, debounceMs: 1.5 }, expected: [".syncrc: debounceMs: expected an integer from 0 to 60000, got 1.5"] },
     { name: "debounceMs range", raw: { ...ok, debounceMs: 60001 }, expected: [".syncrc: debounceMs: expected an integer from 0 to 60000, got 60001"] },

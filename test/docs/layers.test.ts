@@ -95,6 +95,11 @@ describe("layers", () => {
     expect(cycles).toEqual([]);
   });
 
+  it("commands only parse, call app/ and render: no file of cli/commands touches the file system", () => {
+    const touching = files.filter((f) => relative(SRC, f).startsWith("cli/commands/") && /from\s*["']node:fs(?:\/promises)?["']/.test(readFileSync(f, "utf8")));
+    expect(touching.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
   it("the checks see real edges, static and lazy (a sanity check of the parser)", () => {
     expect(graph.get(join(SRC, "sync/plan-cycle.ts"))).toContain(join(SRC, "sync/reconcile.ts"));
     // A type-only import is an edge too.

@@ -24,11 +24,13 @@ describe("init", () => {
     expect(doc).toMatchObject({ ok: true, dir: "web", editorId, config: { path: join(world.cwd, ".syncrc"), created: true } });
     expect(doc.pull.pulled.sort()).toEqual(["App.tsx", "index.css", "index.tsx", "tailwind.config.js"]);
     const syncrc = await readText(join(world.cwd, ".syncrc"));
-    // The service it used is recorded (not the real one), with a poll that follows the emulator's generations.
+    // The service it used is recorded (not the real one), with a poll that follows the emulator's
+    // generations and a content check that brings a teammate's web edit within seconds.
     expect(JSON.parse(syncrc)).toEqual({
       $schema: "./.syncrc.schema.json",
       baseUrl: world.emulator.baseUrl,
       pollIntervalSec: 1,
+      remoteCheckSec: 5,
       designs: [{ dir: "web", design: editorId }],
     });
     // A new shell without MPSYNC_BASE_URL still talks to the emulator.

@@ -117,25 +117,35 @@ describe("which key", () => {
 });
 
 describe("mpsync open", () => {
-  it("--print prints the editor address; a BROWSER is started with it", async () => {
+  it("on the emulator prints the editor address as a placeholder and starts no BROWSER", async () => {
+    const placeholder = `${world.emulator.control.getDesign(editorId).editorUrl} (a placeholder: the emulator has no web editor; the design's files are in site)\n`;
     const printed = await world.run(["open", "--print"]);
-    expect(printed.code).toBe(0);
-    // The address the service gave when the design was made (the emulator names the real editor).
-    expect(printed.stdout.trim()).toBe(world.emulator.control.getDesign(editorId).editorUrl);
+    expect([printed.code, printed.stdout]).toEqual([0, placeholder]);
     const seen = join(world.cwd, "browser-saw.txt");
     const browser = join(world.cwd, "fake-browser.sh");
     await writeFile(browser, `#!/bin/sh\necho "$1" > "${seen}"\n`);
     await chmod(browser, 0o755);
     const opened = await world.run(["open"], { env: { BROWSER: browser } });
-    expect(opened.stdout).toContain("opened ");
-    await expect.poll(() => readFile(seen, "utf8").catch(() => ""), { timeout: 5000 }).toContain(`/c/${editorId}`);
+    expect([opened.code, opened.stdout]).toEqual([0, placeholder]);
+    expect(await readFile(seen, "utf8").catch(() => "not started")).toBe("not started");
   });
 
-  it("--preview without a known preview address says how to get one (exit 1)", async () => {
+  it("a BROWSER is started with the address (openInBrowser)", async () => {
+    const seen = join(world.cwd, "browser-saw-2.txt");
+    const browser = join(world.cwd, "fake-browser-2.sh");
+    await writeFile(browser, `#!/bin/sh\necho "$1" > "${seen}"\n`);
+    await chmod(browser, 0o755);
+    const { openInBrowser } = await import("../../src/cli/commands/open.js");
+    expect(await openInBrowser("https://www.example.com/c/abc", { PATH: process.env["PATH"], BROWSER: browser })).toBe(true);
+    await expect.poll(() => readFile(seen, "utf8").catch(() => ""), { timeout: 5000 }).toBe("https://www.example.com/c/abc\n");
+  });
+
+  it("--preview on the emulator points at mpsync dev (exit 1)", async () => {
     const before = await world.run(["open", "--preview", "--print"]);
     expect(before.code).toBe(1);
-    expect(before.stderr).toContain("has not told mpsync this design's preview address");
-    expect(before.stderr).toContain("mpsync publish");
+    expect(before.stderr).toBe(
+      "error: site: the emulator publishes no preview (its preview links are placeholders); preview the folder locally: mpsync dev site\n",
+    );
   });
 });
 

@@ -22,13 +22,13 @@ describe("versionSubject", () => {
     const message = pullCommitMessage(v(long), "ed", "a1");
     const [subject = ""] = message.split("\n");
     expect(subject.length).toBe(MAX_SUBJECT_CHARS);
-    expect(message).toContain(`\n\n${long}\n\neditorId: ed\nartifactId: a1\n`);
+    expect(message).toContain(`\n\n${long}\n\nEditor-Id: ed\nArtifact-Id: a1\n`);
   });
 });
 
 describe("messages and trailers", () => {
   it("pull commits carry editorId and artifactId lines", () => {
-    expect(pullCommitMessage(v("t"), "ed", "a1")).toBe("design: v7 t\n\neditorId: ed\nartifactId: a1\n");
+    expect(pullCommitMessage(v("t"), "ed", "a1")).toBe("design: v7 t\n\nEditor-Id: ed\nArtifact-Id: a1\n");
   });
 
   it("history commits carry trailers that artifactIdOf reads back (the last one wins)", () => {

@@ -53,7 +53,7 @@ describe("git.commitOnPull with mpsync pull", () => {
     expect(subjects(h.home, "HEAD")).toEqual(["initial", "design: v1 Initial version", "design: v2 make the header sticky", "design: v3 add a footer"]);
     expect(git(h.home, "log", "-1", "--format=%at", "HEAD")).toBe(String(Math.floor(v3.timeCreated / 1000)));
     expect(git(h.home, "log", "-1", "--format=%B", "HEAD~1")).toBe(
-      `design: v2 make the header sticky\n\neditorId: ${h.editorId}\nartifactId: ${v2.artifactId}`,
+      `design: v2 make the header sticky\n\nEditor-Id: ${h.editorId}\nArtifact-Id: ${v2.artifactId}`,
     );
     const touched = git(h.home, "show", "--name-only", "--format=", "HEAD~1").split("\n");
     expect(touched.length).toBeGreaterThan(0);

@@ -176,7 +176,7 @@ describe("watch", () => {
     await h.waitForEvent((e) => e.event === "pushed", { timeoutMs: 15_000 });
     expect(h.emu.control.countRequests((e) => e.path.endsWith("/status"))).toBe(polls);
     const said = h.events.filter((e) => e.event === "pushed" || codeOf(e) === "RESUMED").map((e) => e.message);
-    expect(said).toEqual(["the service answers again: sync resumed", "pushed 1 file"]);
+    expect(said).toEqual(["the service answers again: sync resumed", "pushed index.css"]);
   });
 
   it("halts the design on a mass delete and leaves every file in place", async () => {

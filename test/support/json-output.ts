@@ -37,7 +37,8 @@ function kindsOf(args: readonly string[]): { kinds: string[]; lines: boolean } {
   const failed = ["error", "interrupted"];
   if (command === "watch" || command === "dev") return { kinds: ["event", ...failed], lines: true };
   if (command === "status" && args.includes("--watch")) return { kinds: ["status-watch", ...failed], lines: true };
-  const kind = command === "push" ? "pull" : command === "resume" ? "pause" : (command ?? "error");
+  const played = command === "emulator" && args.some((a) => a === "web-edit" || a === "generate");
+  const kind = command === "push" ? "pull" : command === "resume" ? "pause" : played ? "emulator-play" : (command ?? "error");
   return { kinds: [kind, ...failed], lines: false };
 }
 

@@ -36,15 +36,15 @@ export function printCompletion(io: CliIo, shell: string, program: Command): num
 
 function script(shell: Shell, specs: Spec[], globals: string[]): string {
   if (shell === "fish") return fish(specs, globals);
-  const bash = bashScript(specs, globals);
   // zsh runs the bash function through its bash-completion layer.
-  return shell === "zsh" ? `autoload -U +X bashcompinit && bashcompinit\n${bash}` : bash;
+  if (shell === "zsh")
+    return `# mpsync completion (zsh): source <(mpsync completion zsh)\nautoload -U +X bashcompinit && bashcompinit\n${bashFunction(specs, globals)}`;
+  return `# mpsync completion (bash): source <(mpsync completion bash)\n${bashFunction(specs, globals)}`;
 }
 
-function bashScript(specs: Spec[], globals: string[]): string {
+function bashFunction(specs: Spec[], globals: string[]): string {
   const cases = specs.map((s) => `    ${s.name}) opts="${[...s.options, ...globals].join(" ")}" ;;`).join("\n");
-  return `# mpsync completion (bash): source <(mpsync completion bash)
-_mpsync() {
+  return `_mpsync() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="\${COMP_WORDS[1]}" opts=""
   if [[ \${COMP_CWORD} -eq 1 ]]; then
     COMPREPLY=($(compgen -W "${specs.map((s) => s.name).join(" ")} ${globals.join(" ")}" -- "$cur"))

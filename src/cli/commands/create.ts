@@ -5,6 +5,7 @@ import { buildCreateRequest, createDesign, type CreateFlags } from "../design-re
 import { pollUntilIdle } from "../../app/design-status.js";
 import { idleWaitView } from "../wait-view.js";
 import { EXIT } from "../exit-codes.js";
+import { shownLink } from "../links.js";
 
 interface CreateCommandFlags extends CreateFlags {
   wait?: boolean;
@@ -32,8 +33,9 @@ export async function runCreate(ctx: CommandContext, flags: CreateCommandFlags):
   ctx.out.result("create", doc, () => {
     const c = ctx.out.c;
     ctx.out.success(`created design ${c.bold(doc.editorId)}`);
-    ctx.out.info(`  editor:  ${doc.editorUrl}`);
-    ctx.out.info(`  preview: ${doc.previewUrl ?? c.dim("not published yet (mpsync publish after init)")}`);
+    const baseUrl = ctx.runtime.baseUrl();
+    ctx.out.info(`  editor:  ${shownLink(baseUrl, doc.editorUrl)}`);
+    ctx.out.info(`  preview: ${doc.previewUrl === null ? c.dim("not published yet (mpsync publish after init)") : shownLink(baseUrl, doc.previewUrl)}`);
     if (doc.generating) ctx.out.info(c.dim("  generating in the background; add --wait to wait for it"));
     if (doc.generated === false) ctx.out.warn("its first generation ended without a version: nothing to pull yet (try another prompt: mpsync prompt)");
     ctx.out.info(c.dim(`  next: mpsync init <dir> --design ${doc.editorId}`));

@@ -10,7 +10,7 @@ import { UnsafeLocalPathError } from "../../local/safe-path.js";
 import type { Mapping } from "../../runtime.js";
 import type { CommandContext } from "../context.js";
 import type { Output } from "../output.js";
-import { locate } from "./restore.js";
+import { locateFile } from "../../app/restore-file.js";
 import { openReadOnly } from "../../app/folder.js";
 import type { CliDocument } from "../../app/json-documents.js";
 
@@ -20,7 +20,9 @@ type FileDiff = CliDocument<"diff">["files"][number];
 /** `mpsync diff`. */
 export async function runDiff(ctx: CommandContext, args: string[], flags: { dir?: string; remote?: boolean }): Promise<void> {
   // An argument is a mapped folder (`mpsync diff web`) or a path inside one.
-  const located = await Promise.all(args.map((a) => wholeFolder(ctx, a).then((m) => m ?? locate(ctx, a.replace(/\/+$/, ""), flags.dir))));
+  const located = await Promise.all(
+    args.map((a) => wholeFolder(ctx, a).then((m) => m ?? locateFile(ctx.runtime, ctx.io.cwd, a.replace(/\/+$/, ""), flags.dir))),
+  );
   const mapping = located[0]?.mapping ?? (await ctx.runtime.singleMapping(flags.dir));
   if (located.some((l) => l.mapping.root !== mapping.root))
     throw new MpsyncError("USAGE", "the paths lie in different mapped folders: diff one folder at a time");

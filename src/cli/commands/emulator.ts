@@ -24,6 +24,8 @@ export async function runEmulator(ctx: CommandContext, flags: EmulatorFlags): Pr
     generationMs: parseCount("--generation-ms", flags.generationMs ?? "3000"),
     strictPoll: flags.strictPoll === true,
     logger: (line) => ctx.out.debug(line),
+    // An installed mpsync has no esbuild beside it: publish also looks where the emulator runs.
+    esbuildDir: ctx.io.cwd,
   };
   if (flags.data !== undefined) options.dataFile = flags.data;
   if (flags.maxBodyBytes !== undefined) options.maxBodyBytes = parseCount("--max-body-bytes", flags.maxBodyBytes);

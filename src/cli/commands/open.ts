@@ -5,9 +5,11 @@ import { MpsyncError } from "../../core/errors.js";
 import { openStateStore } from "../../state/state-store.js";
 import type { CommandContext } from "../context.js";
 import { openMapped } from "./versions.js";
+import { isLoopbackUrl } from "../../config/poll-floor.js";
+import { PLACEHOLDER_NOTE } from "../links.js";
 
-/** What `publish` records in `.mpsync/links.json` for `open --preview`. */
-export const linksSchema = z.object({ previewUrl: z.string().optional() });
+/** What `publish` records in `.mpsync/links.json` for `open --preview`: the preview's address when the answer named it, and when it published. */
+export const linksSchema = z.object({ previewUrl: z.string().optional(), publishedAt: z.number().optional() });
 
 /** The web editor of the real service (the emulator names its designs' editors there too). */
 const DEFAULT_APP_URL = "https://www.magicpatterns.com";
@@ -23,21 +25,40 @@ export function editorUrlOf(baseUrl: string, editorId: string): string {
 /** `mpsync open`. */
 export async function runOpen(ctx: CommandContext, flags: { dir?: string; preview?: boolean; print?: boolean }): Promise<void> {
   const { mapping, editorId } = await openMapped(ctx, flags.dir);
-  let url = editorUrlOf(ctx.runtime.baseUrl(), editorId);
+  const baseUrl = ctx.runtime.baseUrl();
+  const emulated = isLoopbackUrl(baseUrl);
+  let url = editorUrlOf(baseUrl, editorId);
   if (flags.preview === true) {
-    const links = await openStateStore(mapping.root).loadSide("links.json", linksSchema);
-    if (links?.previewUrl === undefined) {
-      // The service's publish answer is not documented to carry it (docs/service-facts.md#publish).
-      throw new MpsyncError("NOT_FOUND", `${mapping.label}: the service has not told mpsync this design's preview address`, {
-        hint: "run mpsync publish (when its answer names the preview, it is remembered here), or mpsync open and use the editor's preview",
+    if (emulated) {
+      throw new MpsyncError("NOT_FOUND", `${mapping.label}: the emulator publishes no preview (its preview links are placeholders)`, {
+        hint: `preview the folder locally: mpsync dev ${mapping.label}`,
       });
     }
+    const links = await openStateStore(mapping.root).loadSide("links.json", linksSchema);
+    if (links?.previewUrl === undefined) throw noPreviewAddress(mapping.label, links?.publishedAt);
     url = links.previewUrl;
   }
-  const opened = flags.print === true ? false : await openInBrowser(url, ctx.runtime.options.env);
+  // The emulator's editor link leads nowhere: printed as a placeholder, never opened.
+  const opened = flags.print === true || emulated ? false : await openInBrowser(url, ctx.runtime.options.env);
   ctx.out.result("open", { ok: true, dir: mapping.dir, editorId, url, opened }, () => {
-    ctx.out.info(opened ? `opened ${url}` : url);
+    ctx.out.info(opened ? `opened ${url}` : emulated ? `${url} (${PLACEHOLDER_NOTE}; the design's files are in ${mapping.label})` : url);
   });
+}
+
+/** No preview address is known: never published here, or published with an answer that did not name it (the service's answer is not documented to). */
+function noPreviewAddress(label: string, publishedAt: number | undefined): MpsyncError {
+  if (publishedAt === undefined) {
+    return new MpsyncError("NOT_FOUND", `${label}: the service has not told mpsync this design's preview address`, {
+      hint: "run mpsync publish (when its answer names the preview, it is remembered here), or mpsync open and use the editor's preview",
+    });
+  }
+  return new MpsyncError(
+    "NOT_FOUND",
+    `${label} was published (${new Date(publishedAt).toISOString()}), but the service's answer did not name the preview address`,
+    {
+      hint: `open the editor (mpsync open ${label}) and use its preview, or preview the folder locally: mpsync dev ${label}`,
+    },
+  );
 }
 
 /**

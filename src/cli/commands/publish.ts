@@ -8,6 +8,7 @@ import type { Mapping } from "../../config/mappings.js";
 import { EXIT, exitCodeFor } from "../exit-codes.js";
 import { openReadOnly } from "../../app/folder.js";
 import type { PublishOutcome } from "../../app/json-documents.js";
+import { linksSchema } from "./open.js";
 
 /** One design's publish outcome (the `--json` shape). */
 export type { PublishOutcome } from "../../app/json-documents.js";
@@ -52,7 +53,10 @@ async function publishOne(ctx: CommandContext, mapping: Mapping): Promise<{ resu
     const published = await client.publish(sync.editorId, result.artifactId);
     result.previewUrl = published.previewUrl;
     // Remembered for `mpsync open --preview` (a side file: a running daemon's state is not touched).
-    if (published.previewUrl !== undefined) await openStateStore(mapping.root).saveSide("links.json", { previewUrl: published.previewUrl });
+    const store = openStateStore(mapping.root);
+    // A preview's address does not change: one named by an earlier answer is kept.
+    const previewUrl = published.previewUrl ?? (await store.loadSide("links.json", linksSchema))?.previewUrl;
+    await store.saveSide("links.json", { previewUrl, publishedAt: ctx.runtime.clock.now() });
     result.compiledFiles = published.compiledFiles?.length;
     result.warning = published.warning;
     return { result };

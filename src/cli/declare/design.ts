@@ -34,7 +34,7 @@ export function declareDesignCommands(program: Command, { run }: Declare): void 
       `
 The API key is never written to .syncrc (set MP_API_KEY or run mpsync login). A new .syncrc
 records the service address when it is not the real service (MPSYNC_BASE_URL), and against a
-loopback address (the emulator) a status poll every second. A design already mapped in this
+loopback address (the emulator) a status poll every second and a content check every 5 s. A design already mapped in this
 .syncrc is refused: one folder per design.
 
 Examples:

@@ -76,7 +76,7 @@ Examples:
       exit.code = (await import("../commands/completion.js")).printCompletion(io, shell, command.parent ?? program);
     });
 
-  program
+  const emulator = program
     .command("emulator")
     .description("serve a local emulator of the v3 API (no network, no key needed) until Ctrl-C")
     .option("--port <n>", "port to listen on (0: any free port)", "0")
@@ -91,7 +91,9 @@ Examples:
       "after",
       `
 Point mpsync at it with MPSYNC_BASE_URL (or baseUrl in .syncrc); any pollIntervalSec >= 0.05 is
-accepted for a loopback address.
+accepted for a loopback address. While it runs, "mpsync emulator web-edit" and "mpsync emulator
+generate" play a teammate in its web editor. Its designs' editor and preview links are
+placeholders: the emulator has no web editor, and "mpsync dev" previews a folder.
 
 Examples:
   $ mpsync emulator --port 4010 --data .emulator.json
@@ -99,4 +101,32 @@ Examples:
       mpsync create --name Demo`,
     )
     .action(run(async () => (await import("../commands/emulator.js")).runEmulator));
+
+  emulator
+    .command("web-edit")
+    .description("edit a file of a mapped design in the running emulator's web editor (its active version: no new version)")
+    .argument("<file>", "the file, as a path to it or its name in the design")
+    .argument("[line]", "the line appended (default: a comment with the time)")
+    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
+    .option("--remove", "remove the file instead")
+    .addHelpText(
+      "after",
+      `
+The emulator is the one baseUrl (or MPSYNC_BASE_URL) points at; a running mpsync watch pulls
+the edit at its next content check (remoteCheckSec). Edit the same line locally first and the
+two edits meet as a conflict.
+
+Examples:
+  $ mpsync emulator web-edit site/App.tsx
+  $ mpsync emulator web-edit App.tsx "// from the web" --dir site`,
+    )
+    .action(run(async () => (await import("../commands/emulator-play.js")).runWebEdit));
+
+  emulator
+    .command("generate")
+    .description("start a generation of a mapped design in the running emulator's web editor, as a teammate's prompt")
+    .argument("<prompt>", "what the teammate asks for")
+    .option("--dir <dir>", "mapped folder (needed when several are mapped)")
+    .addHelpText("after", `\nExamples:\n  $ mpsync emulator generate "add a FAQ section" --dir site`)
+    .action(run(async () => (await import("../commands/emulator-play.js")).runGenerate));
 }
