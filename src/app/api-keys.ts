@@ -75,14 +75,22 @@ async function checkKey(address: string, key: string, clock: Clock): Promise<num
   return clock.monotonic() - started;
 }
 
-/** The keys the file holds, when there is a keychain they could move to; undefined when none. */
-export async function fileKeysToMove(env: Env, keychain: Promise<KeychainOpening>): Promise<FileKeys | undefined> {
-  if (!("keychain" in (await keychain))) return undefined;
+/**
+ * The keys the file holds that could move into the keychain; undefined when none. The
+ * any-address key of an older mpsync counts only while `anyAddressTo` has no key of its own.
+ */
+export async function fileKeysToMove(env: Env, keychain: Promise<KeychainOpening>, anyAddressTo: string): Promise<FileKeys | undefined> {
+  const opened = await keychain;
+  if (!("keychain" in opened)) return undefined;
   const file = await readCredentialsFile(env).catch(() => undefined);
   if (file === undefined) return undefined;
   const addresses = Object.keys(file.keys).sort();
-  const anyAddress = file.anyAddressKey !== undefined;
+  const anyAddress = file.anyAddressKey !== undefined && (await anyAddressMoves(file.keys, opened.keychain, addressKey(anyAddressTo)));
   return addresses.length === 0 && !anyAddress ? undefined : { path: file.path, addresses, anyAddress };
+}
+
+async function anyAddressMoves(fileKeys: Record<string, string>, keychain: Keychain, target: string): Promise<boolean> {
+  return fileKeys[target] === undefined && (await keychain.get(target)) === undefined;
 }
 
 /**
@@ -102,7 +110,7 @@ export async function moveFileKeys(env: Env, keychain: Promise<KeychainOpening>,
   }
   const target = addressKey(anyAddressTo);
   let anyMoved = false;
-  if (file.anyAddressKey !== undefined && file.keys[target] === undefined && (await opened.keychain.get(target)) === undefined) {
+  if (file.anyAddressKey !== undefined && (await anyAddressMoves(file.keys, opened.keychain, target))) {
     await opened.keychain.set(target, file.anyAddressKey);
     moved.push(target);
     anyMoved = true;

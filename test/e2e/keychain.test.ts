@@ -4,12 +4,13 @@
  * the binding does not load, a key left in the file, and the native binding loaded only when a
  * command needs a stored key.
  */
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSecretService, type SecretService } from "../support/secret-service.js";
-import { KEY, readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+import { BIN, KEY, readText, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
 
 let world: E2eWorld;
 let address: string;
@@ -58,7 +59,12 @@ describe("with a Secret Service", () => {
     expect(existsSync(file)).toBe(false);
 
     expect(await keyLine(env)).toBe(`service ${address}, key for ${address} from the Secret Service keychain`);
-    expect(await doctorCheck(env, "api key")).toEqual({ name: "api key", ok: true, detail: `present for ${address}, from the Secret Service keychain`, fix: null });
+    expect(await doctorCheck(env, "api key")).toEqual({
+      name: "api key",
+      ok: true,
+      detail: `present for ${address}, from the Secret Service keychain`,
+      fix: null,
+    });
     expect((await doctorCheck(env, "key store"))?.detail).toBe("the Secret Service keychain answers: mpsync login keeps keys there");
 
     const logout = await world.run(["logout"], { env });
@@ -79,23 +85,57 @@ describe("with a Secret Service", () => {
     expect(login.code).toBe(0);
     expect(login.stdout.split("\n")).toEqual([
       `✓ key accepted by ${address} and saved in the Secret Service keychain`,
-      `${file} still holds keys for ${OTHER}: mpsync login --move-keys moves them into the keychain`,
+      `${file} still holds a key for ${OTHER}: mpsync login --move-keys moves it into the keychain`,
       "",
     ]);
     expect(JSON.parse(await readText(file))).toEqual({ keys: { [OTHER]: "other-key-4f1e" } });
 
     const move = await world.run(["login", "--move-keys"], { env });
-    expect(move.stdout).toBe(`✓ moved into the keychain: the keys for ${OTHER}\n`);
+    expect(move.stdout).toBe(`✓ moved into the keychain: the key for ${OTHER}\n`);
     expect(existsSync(file)).toBe(false);
     expect((await doctorCheck({ ...env, MPSYNC_BASE_URL: OTHER }, "api key"))?.detail).toBe(`present for ${OTHER}, from the Secret Service keychain`);
 
+    await writeFile(file, JSON.stringify({ apiKey: "older-any-7b2e", keys: { [OTHER]: "other-key-4f1e" } }), { mode: 0o600 });
+    const screen = await loginOnTerminal(env, "y");
+    expect(screen).not.toContain(KEY);
+    expect(screen.split("\n").slice(-3)).toEqual([
+      `${file} still holds a key for ${OTHER}. Move it into the keychain? [Y/n] y`,
+      `✓ moved into the keychain: the key for ${OTHER}`,
+      "",
+    ]);
+    // The any-address key of an older mpsync stays: this address has its own key now.
+    expect(JSON.parse(await readText(file))).toEqual({ apiKey: "older-any-7b2e" });
+
     const all = await world.run(["logout", "--all"], { env });
-    expect(all.stdout).toBe("✓ removed every stored key from the Secret Service keychain\n");
+    expect(all.stdout).toBe(`✓ removed every stored key from the Secret Service keychain and ${file}\n`);
     expect((await doctorCheck(env, "api key"))?.detail).toBe(
       `no key for ${address}: MP_API_KEY is not set, ${file} does not exist, the Secret Service keychain holds none`,
     );
   });
 });
+
+/**
+ * `mpsync login` on a terminal (script(1)): types the key at the hidden prompt and `answer` at
+ * the offer to move the file's keys. Resolves the screen.
+ */
+function loginOnTerminal(env: Record<string, string | undefined>, answer: string): Promise<string> {
+  const merged = Object.fromEntries(Object.entries({ ...world.env, ...env }).filter((e): e is [string, string] => e[1] !== undefined));
+  const child = spawn("script", ["-q", "-e", "-c", `'${process.execPath}' '${BIN}' login`, "/dev/null"], { cwd: world.cwd, env: merged });
+  let screen = "";
+  let typed = 0;
+  child.stdout.on("data", (d: Buffer) => {
+    screen += d.toString("utf8");
+    if (typed === 0 && screen.includes("API key (input hidden): ")) {
+      typed = 1;
+      child.stdin.write(`${KEY}\r`);
+    }
+    if (typed === 1 && screen.includes("[Y/n] ")) {
+      typed = 2;
+      child.stdin.write(`${answer}\r`);
+    }
+  });
+  return new Promise((resolve) => child.on("close", () => resolve(screen.replace(/\r/g, ""))));
+}
 
 describe("without a keychain", () => {
   const env = { MP_API_KEY: undefined };
@@ -120,7 +160,9 @@ describe("without a keychain", () => {
     expect(login.stdout).toBe(`✓ key accepted by ${address} and saved to ${file}\n`);
     const lines = login.stderr.split("\n").filter((line) => line !== "");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^! the keychain binding does not load on linux-x64 \(Cannot find native binding\..*\): the key is kept in the file instead \(mode 0600\)$/);
+    expect(lines[0]).toMatch(
+      /^! the keychain binding does not load on linux-x64 \(Cannot find native binding\..*\): the key is kept in the file instead \(mode 0600\)$/,
+    );
     expect((await world.run(["pull"], { env: broken })).code).toBe(0);
     expect((await world.run(["logout"], { env: broken })).code).toBe(0);
   });

@@ -58,18 +58,19 @@ async function login(ctx: CommandContext, baseUrlFlag: string | undefined, withT
   ctx.out.result("login", doc, () => ctx.out.success(`key accepted by ${baseUrl} and ${where}`));
   if (saved.fellBack !== undefined) ctx.out.warn(`${saved.fellBack}: the key is kept in the file instead (mode 0600)`);
   if (nonEmpty(ctx.io.env["MP_API_KEY"])) ctx.out.warn("MP_API_KEY is set in this environment and wins over the stored key");
-  if (saved.store === "keychain") await offerMove(ctx, baseUrl, await fileKeysToMove(ctx.io.env, keychain));
+  if (saved.store === "keychain") await offerMove(ctx, baseUrl, await fileKeysToMove(ctx.io.env, keychain, baseUrl));
 }
 
 /** Keys left in the file: asked on a terminal, else one line naming `login --move-keys`. */
 async function offerMove(ctx: CommandContext, baseUrl: string, left: FileKeys | undefined): Promise<void> {
   if (left === undefined || ctx.out.opts.json) return;
-  const names = [...left.addresses, ...(left.anyAddress ? ["any address (stored by an older mpsync)"] : [])].join(", ");
+  const list = [...left.addresses, ...(left.anyAddress ? [`any address (an older mpsync's; it moves as the key for ${baseUrl})`] : [])];
+  const names = `${list.length === 1 ? "a key" : "keys"} for ${list.join(", ")}`;
   if (ctx.io.stdin.isTTY !== true) {
-    ctx.out.info(`${left.path} still holds keys for ${names}: mpsync login --move-keys moves them into the keychain`);
+    ctx.out.info(`${left.path} still holds ${names}: mpsync login --move-keys moves ${list.length === 1 ? "it" : "them"} into the keychain`);
     return;
   }
-  ctx.io.stderr.write(`${left.path} still holds keys for ${names}. Move them into the keychain? [Y/n] `);
+  ctx.io.stderr.write(`${left.path} still holds ${names}. Move ${list.length === 1 ? "it" : "them"} into the keychain? [Y/n] `);
   const answer = (await readFirstLine(ctx.io.stdin)).trim().toLowerCase();
   if (answer === "" || answer === "y" || answer === "yes") await moveKeys(ctx, baseUrl);
   else ctx.out.info(`kept in ${left.path}: mpsync login --move-keys moves them later`);
@@ -79,7 +80,7 @@ async function moveKeys(ctx: CommandContext, baseUrl: string): Promise<void> {
   const moved = await moveFileKeys(ctx.io.env, ctx.runtime.keychain(), baseUrl);
   ctx.out.result("login-move", { ok: true, moved }, () => {
     if (moved.length === 0) ctx.out.info("no key to move: the credentials file holds none");
-    else ctx.out.success(`moved into the keychain: the keys for ${moved.join(", ")}`);
+    else ctx.out.success(`moved into the keychain: the ${moved.length === 1 ? "key" : "keys"} for ${moved.join(", ")}`);
   });
 }
 
