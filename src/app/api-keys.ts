@@ -7,7 +7,7 @@ import { createClient } from "../api/client.js";
 import type { Clock } from "../core/clock.js";
 import { hasCode, MpsyncError } from "../core/errors.js";
 import { addressKey, readCredentialsFile, removeFileKeys, removeStoredApiKey, storeApiKey } from "../config/credentials.js";
-import type { Keychain, KeychainOpening } from "../config/keychain.js";
+import { KeychainUnavailable, type Keychain, type KeychainOpening } from "../config/keychain.js";
 import { credentialsPath, type Env } from "../config/paths.js";
 
 /** Where a key was saved. */
@@ -44,7 +44,7 @@ export async function loginWithKey(o: { env: Env; address: string; key: string; 
       await removeFileKeys(o.env, [address], false);
       return { store: "keychain", location: opened.keychain.name, latencyMs };
     } catch (err) {
-      fellBack = `${opened.keychain.name} did not take the key (${err instanceof Error ? err.message : String(err)})`;
+      fellBack = err instanceof KeychainUnavailable ? err.message : `${opened.keychain.name} did not take the key (${err instanceof Error ? err.message : String(err)})`;
     }
   } else {
     fellBack = opened.unavailable;

@@ -76,8 +76,9 @@ function addressCheck(runtime: Runtime, config: LoadedConfig | undefined): Docto
 async function storeCheck(runtime: Runtime): Promise<DoctorCheck> {
   const opened = await runtime.keychain();
   const file = credentialsPath(runtime.options.env);
-  if ("keychain" in opened) return pass("key store", `${opened.keychain.name} answers: mpsync login keeps keys there`);
-  return pass("key store", `${opened.unavailable}: mpsync login keeps keys in ${file} (mode 0600)`);
+  const why = "keychain" in opened ? await opened.keychain.whyUnavailable() : opened.unavailable;
+  if ("keychain" in opened && why === undefined) return pass("key store", `${opened.keychain.name} answers: mpsync login keeps keys there`);
+  return pass("key store", `${why ?? "no keychain"}: mpsync login keeps keys in ${file} (mode 0600)`);
 }
 
 async function checkKey(runtime: Runtime, checks: DoctorCheck[]): Promise<ResolvedApiKey | undefined> {
@@ -115,7 +116,7 @@ async function missingKeyCheck(runtime: Runtime, address: string): Promise<Docto
   const where = [
     "MP_API_KEY is not set",
     file === undefined ? `${path} does not exist` : `${path} holds no key for it`,
-    ...("keychain" in opened ? [`${opened.keychain.name} holds none`] : []),
+    ...("keychain" in opened && (await opened.keychain.whyUnavailable()) === undefined ? [`${opened.keychain.name} holds none`] : []),
   ];
   return fail("api key", `no key for ${address}: ${where.join(", ")}`, "set MP_API_KEY, or run mpsync login");
 }

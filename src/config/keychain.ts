@@ -12,24 +12,30 @@ export interface Keychain {
   readonly name: string;
   /** The key stored for `address`; undefined when there is none or the keychain does not answer. */
   get(address: string): Promise<string | undefined>;
-  /** Stores `key` for `address`; throws when the keychain refuses (locked, no collection, no service). */
+  /** Stores `key` for `address`; throws when the keychain refuses (KeychainUnavailable when none answers). */
   set(address: string, key: string): Promise<void>;
-  /** Removes the key of `address`; true when there was one. */
+  /** Removes the key of `address`; true when there was one, false when none was or no keychain answers. */
   remove(address: string): Promise<boolean>;
   /** Every address a key is stored for (empty when the keychain does not answer). */
   addresses(): Promise<string[]>;
+  /** Undefined when the keychain answers, else why not (one clause). */
+  whyUnavailable(): Promise<string | undefined>;
 }
 
-/** The keychain, or why there is none here (one clause, for a line such as "... : saved to FILE"). */
+/** The keychain, or why there is none here (one clause, for a line such as "...: saved to FILE"). */
 export type KeychainOpening = { keychain: Keychain } | { unavailable: string };
 
-/** Opens the keychain: undefined never; `unavailable` when the binding does not load or no keychain answers. */
+/** Opens the keychain: `unavailable` when its binding does not load on this platform. */
 export type OpenKeychain = () => Promise<KeychainOpening>;
+
+/** No keychain answers here (no D-Bus session, no Secret Service): the file is used instead. */
+export class KeychainUnavailable extends Error {}
 
 /** The service name every entry is stored under (the account is the service address). */
 export const KEYCHAIN_SERVICE = "mpsync";
 
 type Binding = typeof import("@napi-rs/keyring");
+type Entry = InstanceType<Binding["AsyncEntry"]>;
 
 /** The real keychain of this machine (see the module comment). */
 export const openSystemKeychain: OpenKeychain = async () => {
@@ -39,32 +45,51 @@ export const openSystemKeychain: OpenKeychain = async () => {
   } catch (err) {
     return { unavailable: `the keychain binding does not load on ${process.platform}-${process.arch} (${firstLine(messageOf(err))})` };
   }
-  const name = keychainName();
+  return { keychain: bindingKeychain(binding) };
+};
+
+function bindingKeychain(binding: Binding): Keychain {
   // On Linux the binding falls back to the kernel keyring when no Secret Service answers; that
   // keyring forgets its keys at logout, so mpsync pins the Secret Service and uses the file instead.
   const options = { linux: { store: "secret-service" as const } };
-  const entry = (address: string): InstanceType<Binding["AsyncEntry"]> => new binding.AsyncEntry(KEYCHAIN_SERVICE, address, options);
-  try {
-    entry("probe");
-  } catch (err) {
-    return { unavailable: `no keychain answers (${whyNoKeychain(messageOf(err))})` };
-  }
+  // An entry connects to the keychain when it is made: one per address, made on first use.
+  const entries = new Map<string, Entry>();
+  const entry = (address: string): Entry => {
+    let made = entries.get(address);
+    if (made === undefined) {
+      try {
+        made = new binding.AsyncEntry(KEYCHAIN_SERVICE, address, options);
+      } catch (err) {
+        throw new KeychainUnavailable(`no keychain answers (${whyNoKeychain(messageOf(err))})`);
+      }
+      entries.set(address, made);
+    }
+    return made;
+  };
+  const answered = <T>(work: () => Promise<T>, otherwise: T): Promise<T> => {
+    try {
+      return work().catch(() => otherwise);
+    } catch {
+      return Promise.resolve(otherwise);
+    }
+  };
   return {
-    keychain: {
-      name,
-      get: async (address) =>
-        (await entry(address)
-          .getPassword()
-          .catch(() => null)) ?? undefined,
-      set: (address, key) => entry(address).setPassword(key),
-      remove: (address) => entry(address).deleteCredential(),
-      addresses: async () => {
-        const found = await binding.findCredentialsAsync(KEYCHAIN_SERVICE).catch(() => []);
-        return found.map((c) => c.account).sort();
-      },
+    name: keychainName(),
+    get: async (address) => (await answered(() => entry(address).getPassword(), null)) ?? undefined,
+    set: (address, key) => entry(address).setPassword(key),
+    remove: (address) => answered(() => entry(address).deleteCredential(), false),
+    addresses: async () => (await answered(() => binding.findCredentialsAsync(KEYCHAIN_SERVICE), [])).map((c) => c.account).sort(),
+    whyUnavailable: async () => {
+      try {
+        // getSecret, unlike getPassword, rejects when the store cannot be read.
+        await entry("mpsync-doctor-probe").getSecret();
+        return undefined;
+      } catch (err) {
+        return messageOf(err);
+      }
     },
   };
-};
+}
 
 function loadBinding(): Promise<Binding> {
   // require, not import(): the binding is CommonJS with a native file, and the CLI bundle runs

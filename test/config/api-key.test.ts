@@ -18,6 +18,7 @@ function memoryKeychain(entries: Record<string, string>): { open: OpenKeychain; 
     set: (address, key) => Promise.resolve(void (entries[address] = key)),
     remove: (address) => Promise.resolve(delete entries[address]),
     addresses: () => Promise.resolve(Object.keys(entries).sort()),
+    whyUnavailable: () => Promise.resolve(undefined),
   };
   return {
     open: () => {
