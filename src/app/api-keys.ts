@@ -44,7 +44,8 @@ export async function loginWithKey(o: { env: Env; address: string; key: string; 
       await removeFileKeys(o.env, [address], false);
       return { store: "keychain", location: opened.keychain.name, latencyMs };
     } catch (err) {
-      fellBack = err instanceof KeychainUnavailable ? err.message : `${opened.keychain.name} did not take the key (${err instanceof Error ? err.message : String(err)})`;
+      fellBack =
+        err instanceof KeychainUnavailable ? err.message : `${opened.keychain.name} did not take the key (${err instanceof Error ? err.message : String(err)})`;
     }
   } else {
     fellBack = opened.unavailable;
