@@ -11,7 +11,8 @@ import type { RetryOptions } from "./api/retry-policy.js";
 import { MpsyncError } from "./core/errors.js";
 import { loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { mappingAt, mappingsOf, selectMappings, type Mapping } from "./config/mappings.js";
-import { resolveApiKey, type ResolvedApiKey } from "./config/credentials.js";
+import { noApiKeyError, resolveApiKey, storedAddresses, type ResolvedApiKey } from "./config/api-key.js";
+import { openSystemKeychain, type KeychainOpening, type OpenKeychain } from "./config/keychain.js";
 import { stateHome } from "./config/paths.js";
 import { ConfigMissingError } from "./config/config-error.js";
 import { DEFAULT_BASE_URL } from "./config/schema.js";
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   clock?: Clock | undefined;
   /** The client's request retries (tests pass short waits; the waits are scheduling/backoff.ts's). @default DEFAULT_RETRY_OPTIONS */
   retry?: Partial<RetryOptions> | undefined;
+  /** The OS keychain (tests pass one of their own). @default openSystemKeychain */
+  keychain?: OpenKeychain | undefined;
   /** Told every mapping list the config gives (the CLI labels folders with it). */
   onMappings?: ((mappings: readonly Mapping[]) => void) | undefined;
 }
@@ -54,8 +57,12 @@ export class Runtime {
   readonly clock: Clock;
   readonly queues: RequestQueueRegistry;
   #config: LoadedConfig | undefined;
-  #apiKey: string | undefined;
-  #keyInfo: ResolvedApiKey | undefined;
+  /** The key in effect, looked up on first need (a command that sends no request reads no store). */
+  #keyInfo: Promise<ResolvedApiKey | undefined> | undefined;
+  #keyResolved: ResolvedApiKey | undefined;
+  #keychain: Promise<KeychainOpening> | undefined;
+  /** Values the logger scrubs; the key joins once it is read. */
+  readonly #secrets: string[] = [];
   #logger: Logger | undefined;
   #client: (V3Client & { close(): Promise<void> }) | undefined;
   #poller: PollScheduler | undefined;
@@ -91,28 +98,42 @@ export class Runtime {
     }
   }
 
-  /**
-   * Reads what later calls need synchronously: the API key for the service address in effect
-   * (a .syncrc's `baseUrl` counts, so the config is read first when there is a valid one).
-   */
+  /** Reads the config when there is a valid one, so `baseUrl()` counts its `baseUrl`. */
   async prepare(): Promise<void> {
     await this.configIfAny().catch(() => undefined);
-    this.#keyInfo = await resolveApiKey(this.options.env, this.baseUrl());
-    this.#apiKey = this.#keyInfo?.key;
   }
 
-  /** Which key is in effect and where it came from (after prepare; never the key itself). */
-  keySource(): { source: "env" | "file" | "none"; baseUrl?: string | undefined } {
-    if (this.#keyInfo === undefined) return { source: "none" };
-    return { source: this.#keyInfo.source, baseUrl: this.#keyInfo.baseUrl };
+  /**
+   * The OS keychain, opened once per process and only when asked: its native binding loads
+   * then, never for a command whose key comes from MP_API_KEY or the credentials file.
+   */
+  keychain(): Promise<KeychainOpening> {
+    this.#keychain ??= (this.options.keychain ?? openSystemKeychain)();
+    return this.#keychain;
   }
 
-  /** The API key: MP_API_KEY, else the credentials file (read by prepare()). */
-  apiKey(): string {
-    if (this.#apiKey === undefined || this.#apiKey === "") {
-      throw new MpsyncError("NO_API_KEY", "API key missing or invalid: set MP_API_KEY or run mpsync login");
-    }
-    return this.#apiKey;
+  /** The key in effect for `baseUrl()` and where it came from; undefined when no store has one. */
+  keyInEffect(): Promise<ResolvedApiKey | undefined> {
+    this.#keyInfo ??= resolveApiKey(this.options.env, this.baseUrl(), () => this.keychain()).then((found) => {
+      this.#keyResolved = found;
+      if (found !== undefined) this.#secrets.push(found.key);
+      return found;
+    });
+    return this.#keyInfo;
+  }
+
+  /** Which key was in effect and where it came from, once it was read (never the key itself). */
+  keySource(): { source: ResolvedApiKey["source"] | "none"; baseUrl?: string | undefined; store?: string | undefined } {
+    const found = this.#keyResolved;
+    if (found === undefined) return { source: "none" };
+    return { source: found.source, baseUrl: found.baseUrl, store: found.store };
+  }
+
+  /** The API key; NO_API_KEY names the addresses that do have one when this one has none. */
+  async apiKey(): Promise<string> {
+    const found = await this.keyInEffect();
+    if (found !== undefined) return found.key;
+    throw noApiKeyError(this.baseUrl(), await storedAddresses(this.options.env, () => this.keychain()));
   }
 
   /** Service address: .syncrc (with MPSYNC_BASE_URL applied), else the env, else the default. */
@@ -126,7 +147,7 @@ export class Runtime {
       level: this.options.logLevel ?? this.#config?.config.logLevel ?? "info",
       destination: this.options.logDestination,
       file: this.options.logFile,
-      secrets: this.#apiKey === undefined ? [] : [this.#apiKey],
+      secrets: this.#secrets,
     });
     return this.#logger;
   }
@@ -134,7 +155,7 @@ export class Runtime {
   /** The request queue of the key (`concurrency` in flight; a 429 pauses it). */
   async requestQueue(): Promise<RequestQueue> {
     const config = await this.configIfAny();
-    return this.queues.forKey(this.apiKey(), config?.config.concurrency ?? 4);
+    return this.queues.forKey(await this.apiKey(), config?.config.concurrency ?? 4);
   }
 
   /**
@@ -150,15 +171,16 @@ export class Runtime {
   async client(): Promise<V3Client> {
     if (this.#client === undefined) {
       const queue = await this.requestQueue();
+      const apiKey = await this.apiKey();
       this.#client = createClient({
         baseUrl: this.baseUrl(),
-        apiKey: this.apiKey(),
+        apiKey,
         queue,
         logger: this.logger().child({ component: "api" }),
         clock: this.clock,
         // The one generation budget: the client checks it before, and records, each call that starts one.
         budget: new GenerationBudget({
-          apiKey: this.apiKey(),
+          apiKey,
           ledger: createFileGenerationLedger(join(stateHome(this.options.env), "generations.json")),
           clock: this.clock,
         }),
@@ -263,7 +285,7 @@ export class Runtime {
     const loaded = await loadConfig({ cwd: this.options.cwd, configPath: this.options.configPath, env: this.options.env });
     this.#config = loaded;
     if (this.#poller !== undefined) this.#poller.intervalMs = loaded.config.pollIntervalSec * 1000;
-    if (this.#apiKey !== undefined && this.#apiKey !== "") this.queues.forKey(this.#apiKey, loaded.config.concurrency);
+    if (this.#keyResolved !== undefined) this.queues.forKey(this.#keyResolved.key, loaded.config.concurrency);
     return loaded;
   }
 

@@ -114,7 +114,7 @@ export const CLI_DOCUMENTS = {
   status: z.strictObject({
     ok: z.boolean(),
     designs: z.array(statusReport),
-    key: z.strictObject({ source: z.enum(["env", "file", "none"]), baseUrl: text.optional(), serviceUrl: text }),
+    key: z.strictObject({ source: z.enum(["env", "keychain", "file", "none"]), baseUrl: text.optional(), store: text.optional(), serviceUrl: text }),
   }),
   "status-watch": z
     .strictObject({ ok: z.boolean(), at: z.iso.datetime(), designs: z.array(statusReport) })
@@ -218,8 +218,15 @@ export const CLI_DOCUMENTS = {
   }),
   "design-systems": z.strictObject({ ok: z.literal(true), designSystems: z.array(z.strictObject({ id: text, name: text, description: text.nullish() })) }),
   "resolve-url": z.strictObject({ ok: z.literal(true), url: text, editorId: text }),
-  login: z.strictObject({ ok: z.literal(true), path: text, baseUrl: text, latencyMs: z.number() }),
-  logout: z.strictObject({ ok: z.literal(true), removed: z.boolean(), path: text, baseUrl: text.nullable() }),
+  login: z.strictObject({ ok: z.literal(true), baseUrl: text, store: z.enum(["keychain", "file"]), location: text, latencyMs: z.number() }),
+  "login-move": z.strictObject({ ok: z.literal(true), moved: z.array(text) }).describe("login --move-keys: the addresses whose keys moved into the keychain"),
+  logout: z.strictObject({
+    ok: z.literal(true),
+    removed: z.boolean(),
+    path: text,
+    baseUrl: text.nullable(),
+    from: z.array(z.enum(["keychain", "file"])),
+  }),
   doctor: z.strictObject({ ok: z.boolean(), checks: z.array(doctorCheck) }),
   emulator: z.strictObject({ ok: z.literal(true), baseUrl: text }),
   "emulator-play": z

@@ -87,7 +87,7 @@ export function warnSharedDesigns(out: Output, mappings: readonly { design: stri
 
 /**
  * A key the service refused (an ApiError, under any ContextError): the same error with a hint
- * saying which key it was (MP_API_KEY, or the one stored for this address), the refusal as its
+ * saying which key it was (MP_API_KEY, or the one stored for this address and its store), the refusal as its
  * `cause`. A command that sent another key (login) throws a plain MpsyncError with its own
  * words, left alone.
  */
@@ -97,8 +97,8 @@ export function explainRefusedKey(err: unknown, ctx: CommandContext): unknown {
   const hint =
     key.source === "env"
       ? "the service refused the key in MP_API_KEY: check it, or unset MP_API_KEY to use the key stored by mpsync login"
-      : key.source === "file"
-        ? `the service refused the key stored${key.baseUrl === undefined ? "" : ` for ${key.baseUrl}`}: run mpsync login to store a new one`
+      : key.source === "file" || key.source === "keychain"
+        ? `the service refused the key stored${key.baseUrl === undefined ? "" : ` for ${key.baseUrl}`}${key.store === undefined ? "" : ` in ${key.store}`}: run mpsync login to store a new one`
         : "no API key: set MP_API_KEY or run mpsync login";
   return new MpsyncError(err.code, err.message, { cause: err, hint });
 }

@@ -1,7 +1,7 @@
 /**
- * The API key (README, "Configuration"): env MP_API_KEY, else the credentials file written by
- * `mpsync login` (mode 0600 in a 0700 folder), which keeps one key per service address. The
- * key never appears in a message.
+ * The credentials file (README, "The API key"): where `mpsync login` keeps keys when no keychain
+ * answers (mode 0600 in a 0700 folder), one key per service address, and where older versions
+ * kept theirs. The key never appears in a message.
  */
 import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -17,16 +17,6 @@ export interface StoredApiKey {
   /** The service address the key was stored for; undefined for a key stored by an older mpsync (any address). */
   baseUrl?: string;
   /** Set when the file is readable by group or others (not fatal: the user is told how to fix it). */
-  warning?: string;
-}
-
-/** The key in effect and where it came from. */
-export interface ResolvedApiKey {
-  key: string;
-  source: "env" | "file";
-  /** For a stored key: the address it was stored for (undefined: an older key, for any address). */
-  baseUrl?: string;
-  /** A credentials-file permission warning, when the key came from a loose file. */
   warning?: string;
 }
 
@@ -103,18 +93,44 @@ export async function removeStoredApiKey(env: Env, baseUrl?: string): Promise<bo
   return removed;
 }
 
-/** The key in effect for `baseUrl`: MP_API_KEY wins over the credentials file; undefined when neither has one. */
-export async function resolveApiKey(env: Env, baseUrl?: string): Promise<ResolvedApiKey | undefined> {
-  const fromEnv = env["MP_API_KEY"]?.trim();
-  if (fromEnv !== undefined && fromEnv !== "") return { key: fromEnv, source: "env" };
-  const stored = await readStoredApiKey(env, baseUrl);
-  if (stored === undefined) return undefined;
+/** What the credentials file holds, read once. */
+export interface CredentialsFileContent {
+  /** Absolute path of the file. */
+  path: string;
+  /** One key per service address (the form `addressKey` gives). */
+  keys: Record<string, string>;
+  /** The single key an older mpsync stored for every address. */
+  anyAddressKey?: string;
+  /** Set when the file is readable by group or others. */
+  warning?: string;
+}
+
+/** The file's keys; undefined when there is no file. Throws CONFIG_INVALID on a corrupt file. */
+export async function readCredentialsFile(env: Env): Promise<CredentialsFileContent | undefined> {
+  const path = credentialsPath(env);
+  const file = await readCredentials(path);
+  if (file === undefined) return undefined;
+  const warning = await permissionWarning(path);
   return {
-    key: stored.key,
-    source: "file",
-    ...(stored.baseUrl === undefined ? {} : { baseUrl: stored.baseUrl }),
-    ...(stored.warning === undefined ? {} : { warning: stored.warning }),
+    path,
+    keys: file.keys,
+    ...(file.apiKey === undefined ? {} : { anyAddressKey: file.apiKey }),
+    ...(warning === undefined ? {} : { warning }),
   };
+}
+
+/**
+ * Removes the keys of `addresses` (and the any-address key when `anyAddress`) from the file,
+ * which goes when nothing is left: the keys moved to the keychain.
+ */
+export async function removeFileKeys(env: Env, addresses: readonly string[], anyAddress: boolean): Promise<void> {
+  const path = credentialsPath(env);
+  const current = await readCredentials(path);
+  if (current === undefined) return;
+  const keys = Object.fromEntries(Object.entries(current.keys).filter(([address]) => !addresses.includes(address)));
+  const next: CredentialsFile = anyAddress || current.apiKey === undefined ? { keys } : { apiKey: current.apiKey, keys };
+  if (next.apiKey === undefined && Object.keys(next.keys).length === 0) await rm(path, { force: true });
+  else await writeJsonAtomically(path, compact(next), { mode: 0o600 });
 }
 
 /** The file as written: no empty `keys`. */
@@ -157,7 +173,8 @@ function parseCredentials(text: string): CredentialsFile | undefined {
   }
 }
 
-function isPlausibleKey(key: string): boolean {
+/** A key that can go into an HTTP header: no whitespace or control characters. */
+export function isPlausibleKey(key: string): boolean {
   // A key goes into an HTTP header: whitespace or control characters would break or smuggle.
   return key.length > 0 && !/[\s\p{Cc}]/u.test(key);
 }

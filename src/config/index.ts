@@ -13,7 +13,8 @@ export {
   type ResolvedConfig,
   type ResolvedDesign,
 } from "./load-config.js";
-export { readStoredApiKey, removeStoredApiKey, resolveApiKey, storeApiKey, type ResolvedApiKey, type StoredApiKey } from "./credentials.js";
+export { readStoredApiKey, removeStoredApiKey, storeApiKey, type StoredApiKey } from "./credentials.js";
+export { resolveApiKey, type KeySource, type ResolvedApiKey } from "./api-key.js";
 export { buildSyncrcJsonSchema, SYNCRC_SCHEMA_ID } from "./json-schema.js";
 export { configHome, credentialsPath, stateHome, type Env } from "./paths.js";
 export { checkPollFloor, isLoopbackUrl, minPollIntervalSecFor, MIN_LOOPBACK_POLL_INTERVAL_SEC, MIN_POLL_INTERVAL_SEC } from "./poll-floor.js";

@@ -27,10 +27,10 @@ export function createLogger(options: {
   destination?: DestinationStream | undefined;
   /** `--log-file`: this file, rotated by size (LOG_FILE_MAX_BYTES, LOG_FILE_COUNT kept). */
   file?: string | undefined;
-  /** Secret values scrubbed from every message string too (defence in depth). */
-  secrets?: string[];
+  /** Secret values scrubbed from every message string too (defence in depth); read live, so a key found later joins. */
+  secrets?: readonly string[];
 }): Logger {
-  const secrets = (options.secrets ?? []).filter((s) => s.length >= 4);
+  const secrets = options.secrets ?? [];
   return pino(
     {
       level: options.level ?? "info",

@@ -23,8 +23,8 @@ const refused = (): ApiError =>
     retryable: false,
     request: { method: "GET", url: "/v3/designs/abc/status" },
   });
-const ctxWithKey = (source: "env" | "file" | "none"): CommandContext =>
-  ({ runtime: { keySource: () => ({ source, baseUrl: "http://127.0.0.1:1/api" }) } }) as unknown as CommandContext;
+const ctxWithKey = (source: "env" | "keychain" | "file" | "none", store?: string): CommandContext =>
+  ({ runtime: { keySource: () => ({ source, baseUrl: "http://127.0.0.1:1/api", store }) } }) as unknown as CommandContext;
 
 describe("namingFolder", () => {
   it("names the folder and design around the error, which stays as it was", () => {
@@ -47,6 +47,13 @@ describe("explainRefusedKey", () => {
     );
     expect(exitCodeFor(explained)).toBe(3);
     expect(err.hint).toBeUndefined();
+  });
+
+  it("names the stored key's address and store (keychain or file)", () => {
+    const explained = explainRefusedKey(refused(), ctxWithKey("keychain", "the Secret Service keychain"));
+    expect(describeError(explained)).toBe(
+      "the service refused the API key (401); the service refused the key stored for http://127.0.0.1:1/api in the Secret Service keychain: run mpsync login to store a new one",
+    );
   });
 
   it("leaves a refusal in a command's own words (login's typed key) alone", () => {

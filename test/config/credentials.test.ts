@@ -3,12 +3,18 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MpsyncError } from "../../src/core/errors.js";
-import { readStoredApiKey, removeStoredApiKey, resolveApiKey, storeApiKey } from "../../src/config/credentials.js";
+import { resolveApiKey as resolveWith } from "../../src/config/api-key.js";
+import { readStoredApiKey, removeStoredApiKey, storeApiKey } from "../../src/config/credentials.js";
+import type { OpenKeychain } from "../../src/config/keychain.js";
 import { configHome, credentialsPath, stateHome } from "../../src/config/paths.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const tempDir = useTempDirs();
 const posixOnly = process.platform === "win32" ? it.skip : it;
+const noKeychain: OpenKeychain = () => Promise.resolve({ unavailable: "no keychain in this test" });
+const ANY = "http://127.0.0.1:1/api";
+/** The key in effect with no keychain: the environment, then the file. */
+const resolveApiKey = (env: Record<string, string>, baseUrl = ANY) => resolveWith(env, baseUrl, noKeychain);
 
 describe("paths", () => {
   it.each([
@@ -57,16 +63,16 @@ describe("credentials", () => {
     const stored = await readStoredApiKey(env);
     expect(stored?.key).toBe("mp_key");
     expect(stored?.warning).toBe(`credentials file ${path} is readable by other users (mode 0644): run "chmod 600 ${path}"`);
-    expect(await resolveApiKey(env)).toEqual({ key: "mp_key", source: "file", warning: stored?.warning });
+    expect(await resolveApiKey(env)).toEqual({ key: "mp_key", source: "file", store: path, warning: stored?.warning });
   });
 
   it("prefers MP_API_KEY, then the file, else undefined", async () => {
     const env = { XDG_CONFIG_HOME: await tempDir() };
     expect(await resolveApiKey(env)).toBeUndefined();
-    await storeApiKey("from_file", env);
-    expect(await resolveApiKey(env)).toEqual({ key: "from_file", source: "file" });
-    expect(await resolveApiKey({ ...env, MP_API_KEY: "from_env" })).toEqual({ key: "from_env", source: "env" });
-    expect(await resolveApiKey({ ...env, MP_API_KEY: "  " })).toEqual({ key: "from_file", source: "file" });
+    const path = await storeApiKey("from_file", env);
+    expect(await resolveApiKey(env)).toEqual({ key: "from_file", source: "file", store: path });
+    expect(await resolveApiKey({ ...env, MP_API_KEY: "from_env" })).toEqual({ key: "from_env", source: "env", store: "MP_API_KEY" });
+    expect(await resolveApiKey({ ...env, MP_API_KEY: "  " })).toEqual({ key: "from_file", source: "file", store: path });
   });
 
   it("keeps one key per service address: a login against the emulator never replaces the real service's key", async () => {
@@ -74,9 +80,14 @@ describe("credentials", () => {
     const real = "https://api.magicpatterns.com/api";
     const emu = "http://127.0.0.1:4010/api/";
     await storeApiKey("real_key", env, real);
-    await storeApiKey("emu_key", env, emu);
-    expect(await resolveApiKey(env, real)).toEqual({ key: "real_key", source: "file", baseUrl: real });
-    expect(await resolveApiKey(env, "http://127.0.0.1:4010/api")).toEqual({ key: "emu_key", source: "file", baseUrl: "http://127.0.0.1:4010/api" });
+    const path = await storeApiKey("emu_key", env, emu);
+    expect(await resolveApiKey(env, real)).toEqual({ key: "real_key", source: "file", baseUrl: real, store: path });
+    expect(await resolveApiKey(env, "http://127.0.0.1:4010/api")).toEqual({
+      key: "emu_key",
+      source: "file",
+      baseUrl: "http://127.0.0.1:4010/api",
+      store: path,
+    });
     expect(await resolveApiKey(env, "http://127.0.0.1:9999/api")).toBeUndefined();
     expect(await removeStoredApiKey(env, emu)).toBe(true);
     expect(await resolveApiKey(env, emu)).toBeUndefined();
@@ -87,9 +98,9 @@ describe("credentials", () => {
 
   it("a key stored by an older mpsync (no address) still serves every address until logout", async () => {
     const env = { XDG_CONFIG_HOME: await tempDir() };
-    await storeApiKey("old_key", env);
+    const path = await storeApiKey("old_key", env);
     const url = "https://api.magicpatterns.com/api";
-    expect(await resolveApiKey(env, url)).toEqual({ key: "old_key", source: "file" });
+    expect(await resolveApiKey(env, url)).toEqual({ key: "old_key", source: "file", store: path });
     await storeApiKey("new_key", env, url);
     expect((await resolveApiKey(env, url))?.key).toBe("new_key");
     expect((await resolveApiKey(env, "http://127.0.0.1:1/api"))?.key).toBe("old_key");

@@ -132,7 +132,19 @@ describe("pull, push, status", () => {
     const doc = world.readJson<{ ok: boolean; checks: { name: string; ok: boolean; detail: string }[] }>(r.stdout);
     expect(doc.checks.filter((c) => !c.ok)).toEqual([]);
     expect(r.code).toBe(0);
-    expect(doc.checks.map((c) => c.name)).toEqual(["config", "api key", "service", "key valid", "clock", "folder web", "lock web", "state web", "backups web"]);
+    expect(doc.checks.map((c) => c.name)).toEqual([
+      "config",
+      "address",
+      "key store",
+      "api key",
+      "service",
+      "key valid",
+      "clock",
+      "folder web",
+      "lock web",
+      "state web",
+      "backups web",
+    ]);
     expect(doc.checks.find((c) => c.name === "lock web")?.detail).toBe("free");
     expect(doc.checks.find((c) => c.name === "backups web")?.detail).toMatch(
       /^\d+ folders?, \d+ files?, [\d.]+ (B|KiB|MiB); kept 30 days \(keepBackupsDays\)$/,

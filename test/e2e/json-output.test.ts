@@ -13,7 +13,7 @@ import type { DesignStatusReport } from "../../src/app/collect-status.js";
 import type { CycleSummary } from "../../src/sync/cycle-summary.js";
 import type { PublishOutcome } from "../../src/cli/commands/publish.js";
 import type { PromptResult } from "../../src/cli/commands/prompt.js";
-import type { DoctorCheck } from "../../src/cli/doctor-checks.js";
+import type { DoctorCheck } from "../../src/app/doctor.js";
 import { spawnWatch } from "../daemon/daemon-process.js";
 import { REPO, seedDesign, startWorld, type E2eWorld } from "./helpers.js";
 import { publishedValidator, schemaMismatch } from "../support/json-output.js";

@@ -105,14 +105,15 @@ describe("folder names", () => {
 });
 
 describe("which key", () => {
-  it("status names the service and the key it used (MP_API_KEY, or the one stored for that address), never the key", async () => {
+  it("status names the service and the key it used (MP_API_KEY, or the one stored for that address, and its store), never the key", async () => {
     const address = world.emulator.baseUrl.replace(/\/+$/, "");
+    const file = join(world.env["XDG_CONFIG_HOME"] ?? "", "mpsync", "credentials.json");
     expect((await world.run(["status"])).stdout).toContain(`service ${address}, key from MP_API_KEY`);
     expect((await world.run(["login"], { env: { MP_API_KEY: undefined }, input: `${KEY}\n` })).code).toBe(0);
     const stored = await world.run(["status"], { env: { MP_API_KEY: undefined } });
-    expect(stored.stdout).toContain(`service ${address}, stored key for ${address}`);
+    expect(stored.stdout.split("\n")).toContain(`service ${address}, key for ${address} from ${file}`);
     expect(stored.stdout).not.toContain(KEY);
-    expect((await world.run(["logout"], { env: { MP_API_KEY: undefined } })).stdout).toContain(`removed the stored key for ${address}`);
+    expect((await world.run(["logout"], { env: { MP_API_KEY: undefined } })).stdout).toBe(`✓ removed the stored key for ${address} from ${file}\n`);
   });
 });
 

@@ -1,11 +1,11 @@
-/** `mpsync doctor`: config, key, service, clock and folder checks, each failure with its fix. */
+/** `mpsync doctor`: config, address, key, service, clock and folder checks, each failure with its fix. */
+import { runDoctor as runDoctorChecks } from "../../app/doctor.js";
 import type { CommandContext } from "../context.js";
-import { runDoctorChecks } from "../doctor-checks.js";
 import { EXIT } from "../exit-codes.js";
 
-/** `mpsync doctor`. */
+/** `mpsync doctor`: exit 0 when every check passes, 3 for a key missing or refused, else 1. */
 export async function runDoctor(ctx: CommandContext): Promise<number> {
-  const checks = await runDoctorChecks(ctx);
+  const { checks, keyProblem } = await runDoctorChecks(ctx.runtime, ctx.io.cwd);
   const failed = checks.filter((c) => !c.ok);
   ctx.out.result("doctor", { ok: failed.length === 0, checks }, () => {
     const c = ctx.out.c;
@@ -15,5 +15,6 @@ export async function runDoctor(ctx: CommandContext): Promise<number> {
     }
     ctx.out.info(failed.length === 0 ? c.green(`all ${checks.length} checks passed`) : c.red(`${failed.length} of ${checks.length} checks failed`));
   });
-  return failed.length === 0 ? EXIT.ok : EXIT.failure;
+  if (failed.length === 0) return EXIT.ok;
+  return keyProblem ? EXIT.auth : EXIT.failure;
 }

@@ -15,6 +15,8 @@ export async function runStatus(ctx: CommandContext, dirs: string[], flags: { wa
   const reports: DesignStatusReport[] = [];
   for (const mapping of await ctx.runtime.mappings(dirs)) reports.push(await collectStatus(ctx.runtime, mapping));
   const failed = reports.filter((r) => r.errorCode !== undefined);
+  // Read once for the report: collecting already did, unless no design reached the service.
+  await ctx.runtime.keyInEffect().catch(() => undefined);
   const key = { ...ctx.runtime.keySource(), serviceUrl: ctx.runtime.baseUrl() };
   ctx.out.result("status", { ok: failed.length === 0, designs: reports, key }, () => {
     renderStatus(ctx.out, reports);
@@ -92,9 +94,10 @@ function drawLive(ctx: CommandContext, reports: DesignStatusReport[], collectedM
   ctx.out.info(ctx.out.c.dim(`local side read every second; asked the service ${Math.round((now - collectedMono) / 1000)} s ago, next in ${next} s`));
 }
 
-/** Which key status used, never the key: "key from MP_API_KEY", "stored key for <address>". */
-function describeKey(key: { source: "env" | "file" | "none"; baseUrl?: string | undefined }): string {
+/** Which key status used and the store it came from, never the key: "key for <address> from the Secret Service keychain". */
+function describeKey(key: { source: "env" | "keychain" | "file" | "none"; baseUrl?: string | undefined; store?: string | undefined }): string {
   if (key.source === "env") return "key from MP_API_KEY";
   if (key.source === "none") return "no key: run mpsync login";
-  return key.baseUrl === undefined ? "stored key, saved by an older mpsync for any address" : `stored key for ${key.baseUrl}`;
+  if (key.baseUrl === undefined) return `key from ${key.store ?? "the credentials file"}, saved by an older mpsync for any address`;
+  return `key for ${key.baseUrl} from ${key.store ?? key.source}`;
 }

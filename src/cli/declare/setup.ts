@@ -27,28 +27,32 @@ export function declareSetupCommands(program: Command, { run, io, exit }: Declar
 
   program
     .command("login")
-    .description("check an API key against the service and store it (mode 0600) for later commands")
+    .description("check an API key against the service and store it in the OS keychain for later commands")
     .option("--base-url <url>", "the service address the key is for (default: .syncrc's baseUrl, MPSYNC_BASE_URL, or the real service)")
     .option("--with-token", "read the key from standard input (scripts, CI), never prompt")
+    .option("--move-keys", "move the keys the credentials file holds into the keychain (no key is read)")
     .addHelpText(
       "after",
       `
 The key is read without echo on a terminal, or as one line from stdin when piped.
-It is stored in $XDG_CONFIG_HOME/mpsync/credentials.json (default ~/.config/mpsync), one key per
-service address: a key for the emulator never replaces the real service's. MP_API_KEY, when
-set, wins over the stored key.
+It is stored in the OS keychain (Secret Service, macOS Keychain, Windows Credential
+Manager), one entry per service address: a key for the emulator never replaces the real
+service's. Where no keychain answers (a server, CI, a container) it goes to
+$XDG_CONFIG_HOME/mpsync/credentials.json (mode 0600; default ~/.config/mpsync), and login
+says so. MP_API_KEY, when set, wins over a stored key.
 
 Examples:
   $ mpsync login
   $ pass show magicpatterns/api-key | mpsync login
   $ printenv MP_KEY_FROM_CI | mpsync login --with-token
-  $ echo demo-key | mpsync login --base-url http://127.0.0.1:4010/api`,
+  $ echo demo-key | mpsync login --base-url http://127.0.0.1:4010/api
+  $ mpsync login --move-keys`,
     )
     .action(run(async () => (await import("../commands/auth.js")).runLogin));
 
   program
     .command("logout")
-    .description("remove the stored API key")
+    .description("remove the stored API key (from the keychain and the credentials file)")
     .option("--base-url <url>", "the service address whose key goes (default: the one in effect, as for login)")
     .option("--all", "remove the keys of every address")
     .addHelpText("after", "\nExamples:\n  $ mpsync logout\n  $ mpsync logout --all")
@@ -59,7 +63,7 @@ Examples:
     .description("check the config, the API key (GET /v3/health), the service, the clock and every mapped folder")
     .addHelpText(
       "after",
-      "\nExits 0 when every check passes, 1 otherwise.\n\nExamples:\n  $ mpsync doctor\n  $ mpsync doctor --json | jq '.checks[] | select(.ok | not)'",
+      "\nExits 0 when every check passes, 3 when the key is missing or refused, 1 otherwise.\n\nExamples:\n  $ mpsync doctor\n  $ mpsync doctor --json | jq '.checks[] | select(.ok | not)'",
     )
     .action(run(async () => (await import("../commands/doctor.js")).runDoctor));
 

@@ -1,22 +1,17 @@
 /**
- * The checks behind `mpsync doctor`. Each returns data (name, ok, detail, fix) and never
- * throws: a doctor that crashes on the problem it should diagnose is no help.
+ * The service and folder checks behind `mpsync doctor` (app/doctor.ts runs them). Each returns
+ * data (name, ok, detail, fix) and never throws: a doctor that crashes on the problem it should
+ * diagnose is no help.
  */
 import { constants } from "node:fs";
 import { access, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { createDefaultAgent, sendHttpRequest, TransportFailure, type HttpResponse } from "../api/http-transport.js";
 import { API_KEY_HEADER } from "../api/schemas.js";
-import { resolveApiKey } from "../config/credentials.js";
-import type { LoadedConfig, ResolvedDesign } from "../config/load-config.js";
-import { credentialsPath } from "../config/paths.js";
-import { ConfigMissingError } from "../config/config-error.js";
-import { backupsDirOf, describeBackups, measureBackups } from "../local/backup-retention.js";
-import { folderLabel } from "../config/mappings.js";
+import type { ResolvedDesign } from "../config/load-config.js";
 import { isLockHolderAlive, readFolderLock } from "../state/lock.js";
 import { STATE_DIR_NAME } from "../state/state-store.js";
 import { describeError } from "../sync/describe-error.js";
-import type { CommandContext } from "./context.js";
 import { isErrno, errnoCode } from "../core/errors.js";
 import type { DoctorCheck } from "../app/json-documents.js";
 
@@ -27,61 +22,19 @@ export type { DoctorCheck } from "../app/json-documents.js";
 export const MAX_CLOCK_SKEW_MS = 2 * 60 * 1000;
 const PROBE_TIMEOUTS = { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 };
 
-const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail, fix: null });
-const fail = (name: string, detail: string, fix: string): DoctorCheck => ({ name, ok: false, detail, fix });
+/** A check that passed. */
+export const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail, fix: null });
+/** A check that failed, with what to do. */
+export const fail = (name: string, detail: string, fix: string): DoctorCheck => ({ name, ok: false, detail, fix });
 
-/** Runs every check in order: config, key, service, clock, then each mapped folder. */
-export async function runDoctorChecks(ctx: CommandContext): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [];
-  const config = await checkConfig(ctx, checks);
-  const key = await checkKey(ctx, checks);
-  checks.push(...(await checkService(ctx.runtime.baseUrl(), key, () => ctx.runtime.clock.now())));
-  for (const design of config?.config.designs ?? []) {
-    const label = folderLabel(design.root, ctx.io.cwd);
-    checks.push(...(await checkFolder(design, label)));
-    const backups = await measureBackups(backupsDirOf(design.root));
-    checks.push(pass(`backups ${label}`, describeBackups(backups, config?.config.keepBackupsDays ?? 0)));
-  }
-  return checks;
-}
-
-async function checkConfig(ctx: CommandContext, checks: DoctorCheck[]): Promise<LoadedConfig | undefined> {
-  try {
-    const loaded = await ctx.runtime.config();
-    const n = loaded.config.designs.length;
-    const warnings = loaded.warnings.length > 0 ? `; ${loaded.warnings.join("; ")}` : "";
-    checks.push(pass("config", `${loaded.path}: valid, ${n} mapped folder${n === 1 ? "" : "s"}, baseUrl ${loaded.config.baseUrl}${warnings}`));
-    return loaded;
-  } catch (err) {
-    const message = describeError(err);
-    if (err instanceof ConfigMissingError && err.searched) {
-      checks.push(fail("config", message, "map a folder: mpsync init DIR --design ID_OR_URL (or pass --config PATH)"));
-    } else {
-      checks.push(fail("config", message, "fix the value named above (keys and defaults: .syncrc.example, syncrc.schema.json)"));
-    }
-    return undefined;
-  }
-}
-
-async function checkKey(ctx: CommandContext, checks: DoctorCheck[]): Promise<string | undefined> {
-  const file = credentialsPath(ctx.io.env);
-  try {
-    const found = await resolveApiKey(ctx.io.env, ctx.runtime.baseUrl());
-    if (found === undefined) {
-      checks.push(fail("api key", `no key: MP_API_KEY is not set and ${file} does not exist`, "set MP_API_KEY, or run mpsync login"));
-      return undefined;
-    }
-    checks.push(pass("api key", found.source === "env" ? "present, from MP_API_KEY" : `present, from ${file}`));
-    if (found.warning !== undefined) checks.push(fail("credentials permissions", found.warning, `chmod 600 ${file}`));
-    return found.key;
-  } catch (err) {
-    checks.push(fail("api key", describeError(err), "run mpsync login again"));
-    return undefined;
-  }
+/** What the service checks found; `keyRefused`: the service answered 401 or 403 to the key. */
+export interface ServiceChecks {
+  checks: DoctorCheck[];
+  keyRefused: boolean;
 }
 
 /** Reachability, key validity (GET /v3/health) and clock skew (the response's Date header). */
-export async function checkService(baseUrl: string, key: string | undefined, now: () => number): Promise<DoctorCheck[]> {
+export async function checkService(baseUrl: string, key: string | undefined, now: () => number): Promise<ServiceChecks> {
   const agent = createDefaultAgent(PROBE_TIMEOUTS);
   const started = now();
   let res: HttpResponse;
@@ -95,16 +48,22 @@ export async function checkService(baseUrl: string, key: string | undefined, now
     });
   } catch (err) {
     const why = err instanceof TransportFailure ? err.reason : describeError(err);
-    return [
-      fail("service", `${baseUrl} unreachable: ${why}`, "check the network connection, or baseUrl in .syncrc / MPSYNC_BASE_URL"),
-      fail("key valid", "not checked: the service is unreachable", "fix the service check first"),
-    ];
+    return {
+      checks: [
+        fail("service", `${baseUrl} unreachable: ${why}`, "check the network connection, or baseUrl in .syncrc / MPSYNC_BASE_URL"),
+        fail("key valid", "not checked: the service is unreachable", "fix the service check first"),
+      ],
+      keyRefused: false,
+    };
   } finally {
     await agent.close().catch(() => undefined);
   }
   const received = now();
   const latencyMs = received - started;
-  return [serviceCheck(baseUrl, res.status, latencyMs), keyValidCheck(key, res.status, latencyMs), clockCheck(res, received, latencyMs)];
+  return {
+    checks: [serviceCheck(baseUrl, res.status, latencyMs), keyValidCheck(key, res.status, latencyMs), clockCheck(res, received, latencyMs)],
+    keyRefused: key !== undefined && (res.status === 401 || res.status === 403),
+  };
 }
 
 function serviceCheck(baseUrl: string, status: number, latencyMs: number): DoctorCheck {
