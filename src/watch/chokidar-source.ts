@@ -102,15 +102,16 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
     awaitWriteFinish: false,
     ignorePermissionErrors: true,
     ignored: (p, stats) => {
+      // chokidar asks once without stats before it stats a path, then again with them: the
+      // rules are matched only then, for folders (a file is dropped unmatched), so a start
+      // matches each folder once and no file.
+      if (stats === undefined) return false;
       const rel = toRel(p);
       if (rel === undefined) return false;
       // Not a folder: not walked into, not watched by chokidar. Links are never followed
       // either: fs.watch on a link follows it, so the target tree's changes would come back as the link's.
-      if (stats !== undefined && !stats.isDirectory()) return true;
-      // chokidar asks once without stats before it stats a path: only file rules can be
-      // decided then; folder rules (`node_modules/`) apply on the call with stats, before
-      // chokidar descends.
-      return options.matcher.ignores(rel, stats?.isDirectory() ?? false);
+      if (!stats.isDirectory()) return true;
+      return options.matcher.ignores(rel, true);
     },
   });
   /**
