@@ -81,7 +81,8 @@ describe("the package", () => {
     expect(readme).toContain(`Node ${minimum} or later; every release is tested on Node 20, 22 and 24`);
   });
 
-  it("runs --help from an empty folder, and loads as a library", () => {
+  // Two Node processes: at a load of 20+ on two cores each may wait for a core for seconds.
+  it("runs --help from an empty folder, and loads as a library", { timeout: 120_000 }, () => {
     const empty = join(temp.dir, "empty");
     mkdirSync(empty);
     const env = { ...process.env, NO_COLOR: "1", MPSYNC_CODE_CACHE: "0" };
