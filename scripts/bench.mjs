@@ -17,6 +17,7 @@
  * Prints a table and rewrites the generated section of BENCHMARKS.md.
  *
  *   node scripts/bench.mjs [--quick] [--only save,pull,push,startup,remote,cli,preview,latency] [--out FILE] [--json]
+ *                          [--nodes 22,24]   (other Node lines figure 6 times `status` on: majors or paths)
  *
  * Every loop is bounded and a watchdog ends a run that hangs.
  */
@@ -30,6 +31,7 @@ import { benchPull, benchPullScale } from "./bench/pull.mjs";
 import { benchPush } from "./bench/push.mjs";
 import { benchIdleSmall, benchStartupIdle } from "./bench/startup-idle.mjs";
 import { benchCliStartup } from "./bench/cli-startup.mjs";
+import { nodeBinary } from "./node-binary.mjs";
 import { benchLatency } from "./bench/latency.mjs";
 import { benchRemoteCheck, REMOTE_CHECK_HEADER, remoteCheckRows } from "./bench/remote-check.mjs";
 import { benchPreview, PREVIEW_HEADER, previewRows } from "./bench/preview.mjs";
@@ -107,6 +109,8 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     out: { type: "string", default: join(fileURLToPath(new URL("..", import.meta.url)), "BENCHMARKS.md") },
     json: { type: "boolean", default: false },
+    // Other Node lines `status` is timed on (figure 6): majors, installed by node-binary.mjs, or paths.
+    nodes: { type: "string", default: "22,24" },
   },
 });
 const only = args.only?.split(",").map((s) => s.trim());
@@ -149,7 +153,14 @@ try {
       results.idleSmall = await benchIdleSmall(emu, { files: plan.idleSmallFiles, bytes: FILE_BYTES, idleSec: plan.idleSmallSec, pollSec: POLL_SEC, log });
     }
   }
-  if (wants("cli")) results.cli = await benchCliStartup(emu, { runs: plan.cliStartupRuns, log });
+  if (wants("cli")) {
+    const nodes = args.nodes
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "" && !process.version.startsWith(`v${s}.`))
+      .map((s) => (/^\d+$/.test(s) ? nodeBinary(s) : s));
+    results.cli = await benchCliStartup(emu, { runs: plan.cliStartupRuns, log, nodes });
+  }
   emu.control.setCompression("auto");
   if (wants("latency")) results.latency = await benchLatency(emu, { ...plan.latency, bytes: FILE_BYTES, log });
   emu.control.setCompression("off");

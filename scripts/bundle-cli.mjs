@@ -11,65 +11,15 @@
  * (test/cli/lazy-commands.test.ts, from V8's coverage). Measured: `mpsync status` 3.4x -> 2.5x `node -e 0`, 20
  * interleaved runs; the first run after an install compiles as before, about the old time.
  *
- * Left outside the bundle: esbuild (the emulator's publish check only) and fsevents. undici's
- * Agent and request are bundled from their own files (src/api/undici-lean.ts), not its main
- * entry. `dist/cli.inputs.json` lists the source files the bundle holds. `import.meta.url`
+ * Left outside the bundle: esbuild (the emulator's publish check only) and fsevents. Every
+ * dependency is bundled as its package publishes it, through its public entry points: no
+ * module of a dependency is replaced, so a new release of one is bundled as it was published.
+ * `dist/cli.inputs.json` lists the source files the bundle holds. `import.meta.url`
  * (package.json lookup) becomes the bundle's own URL. Names stay unminified so stack traces
  * stay readable.
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { build } from "esbuild";
-
-/**
- * Parts of dependencies mpsync never uses, which their packages load up front all the same.
- * In the bundle each gets a stand-in; every command then compiles and runs less:
- * - zod's `z` namespace (and its `core`) re-exports every locale (about 50 files, 300 KB) and
- *   fromJSONSchema; `z` is used as an object, so esbuild keeps all of it. zod sets its English
- *   messages from `locales/en.js`, which stays. About 40 % of zod's bundled size.
- * - undici's client requires `node:http2` as it loads, for HTTP/2, which mpsync never turns on
- *   (`allowH2` stays false); http2 brings tls and http with it (about 10 ms). The stand-in is
- *   what undici itself falls back to when http2 cannot be loaded (lib/dispatcher/client-h2.js);
- *   HTTPS still loads tls when it connects.
- * - pino's transports (`pino/lib/transport.js`: thread-stream, a worker thread per transport):
- *   mpsync logs to its own destinations in this thread (src/log/) and never names a transport.
- * - `worker_threads`, which pino asks only whether it runs on the main thread, and
- *   write-file-atomic only for the thread's id (in its temp names): the CLI runs on the main
- *   thread, id 0. Loading it cost every command (`status`) about 3 ms.
- * - commander's `node:child_process`, which it requires as it loads for executable subcommands
- *   (`program.command(name, description)`), which mpsync never declares: `spawn` loads it when
- *   called, so `--help` and `status` load no node:child_process (about 3 ms).
- * Each stand-in applies only to imports from inside that package.
- */
-const STAND_INS = [
-  { from: /[/\\]zod[/\\]v4[/\\](classic|core)[/\\]/, path: /^\.\.\/locales\/index\.js$/, contents: "export {};" },
-  {
-    from: /[/\\]zod[/\\]v4[/\\]classic[/\\]/,
-    path: /^\.\/from-json-schema\.js$/,
-    contents: 'export function fromJSONSchema() { throw new Error("zod fromJSONSchema is left out of the mpsync bundle"); }',
-  },
-  { from: /[/\\]undici[/\\]/, path: /^node:http2$/, contents: "module.exports = { constants: {} };" },
-  {
-    from: /[/\\]pino[/\\]/,
-    path: /^\.(\/lib)?\/transport$/,
-    contents: 'module.exports = function transport() { throw new Error("pino transports are left out of the mpsync bundle"); };',
-  },
-  {
-    from: /[/\\]commander[/\\]/,
-    path: /^node:child_process$/,
-    contents: 'module.exports = { spawn: (...args) => process.getBuiltinModule("node:child_process").spawn(...args) };',
-  },
-  { from: /[/\\](pino|write-file-atomic)[/\\]lib[/\\]/, path: /^worker_threads$/, contents: "module.exports = { isMainThread: true, threadId: 0 };" },
-];
-const standIns = {
-  name: "stand-ins",
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      const i = STAND_INS.findIndex((s) => s.path.test(args.path) && s.from.test(args.importer));
-      return i === -1 ? undefined : { path: String(i), namespace: "stand-in" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "stand-in" }, (args) => ({ contents: STAND_INS[Number(args.path)].contents, loader: "js" }));
-  },
-};
 
 const root = new URL("..", import.meta.url);
 const dist = new URL("dist/", root);
@@ -97,7 +47,6 @@ const result = await build({
   outfile: new URL("cli.cjs", dist).pathname,
   external: ["esbuild", "fsevents"],
   metafile: true,
-  plugins: [standIns],
 });
 // The command's entry (package.json's `bin`): src/bin.ts and the two files it imports, as
 // CommonJS, so no command starts Node's ES module loader (src/bin.ts).

@@ -2,16 +2,18 @@
 /**
  * `npm run demo`: the daemon against the built-in emulator, no key and no network.
  *
- * Runs the BUILT code (dist/). Everything it writes is git-ignored and owned by the demo:
+ * Runs the BUILT code (dist/), building it first only when a build input changed since the last
+ * build (scripts/dist-freshness.mjs: after `npm ci`, which builds, it starts at once). Everything it writes is git-ignored and owned by the demo:
  *   .demo/           .syncrc, emulator data, isolated XDG config/state (never your real credentials)
  *   demo-design/     the mirrored folder
  * The emulator keeps its designs in .demo/emulator.json, so a second run continues the same design.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildIfStale } from "./dist-freshness.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(REPO, "dist", "bin.cjs");
@@ -27,7 +29,9 @@ const REMOTE_CHECK_SEC = 5;
 const STOP_TIMEOUT_MS = 10_000;
 
 async function main() {
-  if (!existsSync(BIN)) throw new Error('dist/ is missing: run "npm run demo" (it builds first)');
+  // Built by `npm ci` (package.json's `prepare`): a build only when a source changed since.
+  const build = () => spawnSync(process.execPath, [join(REPO, "scripts", "build.mjs")], { cwd: REPO, stdio: "inherit" }).status;
+  await buildIfStale(REPO, build, (line) => console.log(line));
   const { startEmulator } = await import("../dist/emulator/index.js");
   await mkdir(DEMO_HOME, { recursive: true });
 

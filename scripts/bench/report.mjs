@@ -261,6 +261,19 @@ export function buildRows(r) {
     if (c.uncachedStatusRatio !== undefined) {
       ratioRow("`mpsync status` without the code cache (first run after an install) / `node -e 0`", c.uncachedStatusRatio, c.uncachedStatusMs);
     }
+    for (const n of c.perNode ?? []) {
+      rows.push([
+        "6 cli",
+        `Node ${n.version}: minimal status client`,
+        ms(n.referenceMs.median),
+        `\`node -e 0\` ${ms(n.nodeMs.median)}`,
+        n.referenceMs.n,
+        "",
+        "",
+      ]);
+      ratioRow(`Node ${n.version}: \`mpsync status\` / minimal status client`, n.referenceRatio, n.statusMs, 1.5);
+      ratioRow(`Node ${n.version}: \`mpsync status\` / \`node -e 0\``, n.nodeRatio, n.statusMs);
+    }
   }
   return rows;
 }

@@ -10,7 +10,7 @@ import { createRequestQueue } from "../scheduling/request-queue.js";
 import type { CallOptions, ReadFilesOptions } from "./client-types.js";
 import { endpointLabel, ENDPOINTS, expandPath, type Endpoint } from "./endpoints.js";
 import { ApiError, hasCode, MpsyncError } from "./errors.js";
-import type { Agent } from "./undici-lean.js";
+import type { Agent } from "undici";
 import { createDefaultAgent, createPreconnector, DEFAULT_TIMEOUTS, MAX_RESPONSE_BYTES, type Timeouts } from "./http-transport.js";
 import { RequestExecutor } from "./request-executor.js";
 import {

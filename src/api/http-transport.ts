@@ -4,10 +4,9 @@
  */
 import { isUtf8 } from "node:buffer";
 import type { IncomingHttpHeaders } from "node:http";
-import type { Dispatcher } from "undici";
+import { Agent, buildConnector, request, type Dispatcher } from "undici";
 import { ACCEPT_ENCODING, BodyDecodingError, decodeBody } from "./content-encoding.js";
 import { Preconnector } from "./preconnect.js";
-import { Agent, buildConnector, request } from "./undici-lean.js";
 import { errnoCode } from "../core/errors.js";
 
 /** Transport timeouts. */
@@ -125,7 +124,8 @@ export async function sendHttpRequest(dispatcher: Dispatcher, req: HttpRequest):
   const totalMs = req.timeouts.totalMs ?? req.timeouts.headersMs + req.timeouts.bodyMs;
   const deadline = AbortSignal.timeout(totalMs);
   try {
-    const res = await request(dispatcher, req.url, {
+    const res = await request(req.url, {
+      dispatcher,
       method: req.method,
       // Asked for by the layer that decodes; a caller's own accept-encoding wins.
       headers: { "accept-encoding": ACCEPT_ENCODING, ...req.headers },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { codeCacheDir, commandEntry, coversEntry, MAX_CACHE_ENTRIES, readCache } from "./code-cache.js";
+import { codeCacheDir, commandEntry, coversEntry, MAX_CACHE_ENTRIES, nodeCompileCache, readCache } from "./code-cache.js";
 
 const DIST = resolve(fileURLToPath(new URL("../../dist", import.meta.url)));
 
@@ -137,9 +137,21 @@ describe("runCachedCommonJs", { timeout: 60_000 }, () => {
     expect(none.path).toBeUndefined();
   });
 
-  it("the built CLI writes its cache where MPSYNC_CODE_CACHE_DIR says, and nothing with MPSYNC_CODE_CACHE=0", () => {
+  it("the built CLI on Node's own compile cache where there is one (Node >= 22.1), in the same folder, and nothing with MPSYNC_CODE_CACHE=0", () => {
+    const cli = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [join(DIST, "bin.cjs"), "--version"], { encoding: "utf8", env: { ...process.env, ...env } });
+    mkdirSync(join(dir, "off"));
+    expect(cli({ MPSYNC_CODE_CACHE: "0", MPSYNC_CODE_CACHE_DIR: join(dir, "off") }).status).toBe(0);
+    expect(readdirSync(join(dir, "off"))).toEqual([]);
+    expect(cli({ MPSYNC_CODE_CACHE_DIR: join(dir, "on") }).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const written = readdirSync(join(dir, "on"));
+    if (nodeCompileCache({}) === undefined) expect(written).toEqual([expect.stringMatching(/^cli-[0-9a-f]{16}\.v8$/)]);
+    else expect(readdirSync(join(dir, "on", "node"), { recursive: true }).length).toBeGreaterThan(0);
+  });
+
+  it("the built CLI writes V8's code cache where MPSYNC_CODE_CACHE_DIR says (on any Node with MPSYNC_CODE_CACHE=v8), and nothing with MPSYNC_CODE_CACHE=0", () => {
     const cli = (env: Record<string, string>, arg = "--version") =>
-      spawnSync(process.execPath, [join(DIST, "bin.cjs"), arg], { encoding: "utf8", env: { ...process.env, ...env } });
+      spawnSync(process.execPath, [join(DIST, "bin.cjs"), arg], { encoding: "utf8", env: { ...process.env, MPSYNC_CODE_CACHE: "v8", ...env } });
     mkdirSync(join(dir, "off"));
     expect(cli({ MPSYNC_CODE_CACHE: "0", MPSYNC_CODE_CACHE_DIR: join(dir, "off") }).status).toBe(0);
     expect(readdirSync(join(dir, "off"))).toEqual([]);

@@ -1,9 +1,10 @@
 /**
  * Runs a CommonJS file through V8's code cache: the first run compiles it and, at exit, saves
  * V8's compiled code (every function the run compiled); later runs hand that back to V8 instead
- * of compiling again. Node 20 has no compile cache of its own (Node 22's
- * `module.enableCompileCache` does the same for every module). The CLI is one such file
- * (`dist/cli.cjs`): `mpsync status` spent about a third of its time compiling.
+ * of compiling again. Node 20 has no compile cache of its own; from Node 22.1 the CLI uses
+ * Node's (`module.enableCompileCache`, runWithNodeCompileCache), which does the same for every
+ * module. The CLI is one such file (`dist/cli.cjs`): `mpsync status` spent about a third of its
+ * time compiling.
  *
  * The cache is only an accelerator: V8 checks each file against the source, its own version and
  * its flags and refuses one that does not fit (then the file is compiled, and the cache written
@@ -18,7 +19,7 @@
  */
 import { isAscii } from "node:buffer";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import nodeModule, { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { constants, Script } from "node:vm";
@@ -90,6 +91,29 @@ export function runCachedCommonJs(file: string, cacheDir: string | undefined, op
   const module = { exports: {} as unknown };
   run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
+}
+
+/** `module.enableCompileCache` (Node >= 22.1): Node's own compile cache, for every module loaded after the call. */
+type EnableCompileCache = (directory?: string) => { status: number; message?: string; directory?: string };
+
+/**
+ * Node's compile cache where this Node has one (22.1 and later) and `MPSYNC_CODE_CACHE` does not
+ * ask for mpsync's own (`v8`, which the start-up bench compares with it); undefined on Node 20.
+ */
+export function nodeCompileCache(env: NodeJS.ProcessEnv): EnableCompileCache | undefined {
+  if (env.MPSYNC_CODE_CACHE === "v8") return undefined;
+  const enable = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
+  return typeof enable === "function" ? enable : undefined;
+}
+
+/**
+ * Runs `file` as a CommonJS module through Node's compile cache, kept in `cacheDir`'s `node`
+ * folder (no cache without `cacheDir`), and returns its exports. Node checks each entry against
+ * the source and its own build, and writes what the run compiled when the process exits.
+ */
+export function runWithNodeCompileCache(file: string, cacheDir: string | undefined, enable: EnableCompileCache): unknown {
+  if (cacheDir !== undefined) enable(join(cacheDir, "node"));
+  return createRequire(file)(file);
 }
 
 /**

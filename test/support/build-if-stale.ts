@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { buildIfStale } from "./dist-freshness.js";
+import { buildIfStale } from "../../scripts/dist-freshness.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {

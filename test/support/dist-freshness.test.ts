@@ -2,7 +2,7 @@
 import { mkdir, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILD_STAMP, buildIfStale, readBuildInputs, staleReason } from "./dist-freshness.js";
+import { BUILD_STAMP, buildIfStale, readBuildInputs, staleReason } from "../../scripts/dist-freshness.mjs";
 import { useTempDirs } from "./temp-dir.js";
 
 const T = 1_700_000_000_000;

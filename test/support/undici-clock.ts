@@ -11,7 +11,7 @@ interface UndiciTimers {
   tick?: (delayMs?: number) => void;
 }
 
-/** The undici instance src/api/undici-lean.ts loads (same package path, same module cache). */
+/** The timers of the undici instance the client loads (same package path, same module cache). */
 const timers = createRequire(import.meta.url)("undici/lib/util/timers.js") as UndiciTimers;
 
 /**

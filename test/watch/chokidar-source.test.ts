@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIgnoreMatcher } from "../../src/local/ignore-rules.js";
 import { writeLocalFile } from "../../src/local/local-fs.js";
-import { createChangeSource, FolderWatcher, type ChangeSource } from "../../src/watch/chokidar-source.js";
+import { createChangeSource, type ChangeSource } from "../../src/watch/chokidar-source.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { staysFalse, until } from "../support/wait.js";
 
@@ -218,23 +218,21 @@ describe("createChangeSource", () => {
     expect(await onlyBatch()).toEqual(new Set(["d1/f7.ts"]));
   });
 
-  it("lists a folder's sub-folders only, from readdir's entry types, with no lstat per entry", async () => {
-    await mkdir(join(root, "sub"));
-    await put("a.ts", "x");
-    await symlink(outside, join(root, "link"));
-    const watcher = new FolderWatcher({ followSymlinks: false, ignorePermissionErrors: true });
-    try {
-      const seen: { path: string; size: unknown }[] = [];
-      const stream = watcher._readdirp(root, { directoryFilter: () => true, fileFilter: () => true });
-      for await (const entry of stream ?? []) {
-        const { path, stats } = entry as { path: string; stats?: { size?: unknown } };
-        seen.push({ path, size: stats?.size });
-      }
-      // An lstat would have given the entry a size; its Dirent has none.
-      expect(seen).toEqual([{ path: "sub", size: undefined }]);
-    } finally {
-      await watcher.close();
-    }
+  it("keeps watching a folder removed and created again under the same name", async () => {
+    await mkdir(join(root, "ui"));
+    await put("ui/Card.tsx", "c1");
+    await start();
+    await rm(join(root, "ui"), { recursive: true });
+    await until(() => batches.some((b) => b.has("ui")));
+    await mkdir(join(root, "ui"));
+    await put("ui/A.tsx", "a");
+    await until(() => batches.some((b) => b.has("ui/A.tsx")));
+    const settled = batches.length;
+    expect(await staysFalse(() => batches.length > settled, QUIET_CHECK_MS)).toBe(true);
+    batches.length = 0;
+    // The new folder's saves come through its own watch, not the removed folder's.
+    await put("ui/Card.tsx", "c2");
+    expect(await onlyBatch()).toEqual(new Set(["ui/Card.tsx"]));
   });
 
   it("reports nothing after close()", async () => {

@@ -3,17 +3,12 @@
  * (scripts/build.mjs) writes `dist/.build-stamp` last, dated when the build began; an input
  * modified after that date may be missing from dist/. Deleting or renaming a source changes its
  * folder's time, so folders count as inputs too (adding a test file beside the code does as well:
- * one needless rebuild rather than a stale CLI).
+ * one needless rebuild rather than a stale CLI). The e2e tests' global setup
+ * (test/support/build-if-stale.ts) and `npm run demo` (scripts/demo.mjs) ask it; its types are
+ * in dist-freshness.d.mts.
  */
 import { readdir, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { isErrno } from "../../src/core/errors.js";
-
-/** A build input (a file or a folder of `src/`) and its modification time. */
-export interface InputTime {
-  path: string;
-  mtimeMs: number;
-}
 
 /** The stamp `npm run build` writes last, relative to the repository. */
 export const BUILD_STAMP = "dist/.build-stamp";
@@ -25,9 +20,9 @@ const BUILD_FILES = ["package.json", "package-lock.json", "tsconfig.json", "tsco
  * Why dist/ is stale, or undefined when it is fresh: no stamp (`stampMs` undefined: never built,
  * or the last build failed), or the newest input modified after the build began.
  */
-export function staleReason(stampMs: number | undefined, inputs: readonly InputTime[]): string | undefined {
+export function staleReason(stampMs, inputs) {
   if (stampMs === undefined) return `${BUILD_STAMP} is missing (never built, or the last build failed)`;
-  let newest: InputTime | undefined;
+  let newest;
   for (const input of inputs) {
     if (input.mtimeMs > stampMs && (newest === undefined || input.mtimeMs > newest.mtimeMs)) newest = input;
   }
@@ -35,14 +30,14 @@ export function staleReason(stampMs: number | undefined, inputs: readonly InputT
 }
 
 /** The modification time of the build stamp, undefined when there is none. */
-export async function readStampTime(repo: string): Promise<number | undefined> {
+export async function readStampTime(repo) {
   return (await statIfThere(join(repo, BUILD_STAMP)))?.mtimeMs;
 }
 
 /** Every build input's time: `src/` (its folders and its `.ts` files but tests) and the build files. */
-export async function readBuildInputs(repo: string): Promise<InputTime[]> {
-  const inputs: InputTime[] = [];
-  const visit = async (dir: string): Promise<void> => {
+export async function readBuildInputs(repo) {
+  const inputs = [];
+  const visit = async (dir) => {
     const entries = await readdir(dir, { withFileTypes: true });
     inputs.push({ path: relative(repo, dir), mtimeMs: (await stat(dir)).mtimeMs });
     await Promise.all(
@@ -66,7 +61,7 @@ export async function readBuildInputs(repo: string): Promise<InputTime[]> {
  * Runs `build` when dist/ is stale and says why on one line; throws one line when the build
  * fails. Returns the reason it built, or undefined when dist/ was fresh.
  */
-export async function buildIfStale(repo: string, build: () => number | null, say: (line: string) => void): Promise<string | undefined> {
+export async function buildIfStale(repo, build, say) {
   const reason = staleReason(await readStampTime(repo), await readBuildInputs(repo));
   if (reason === undefined) return undefined;
   say(`dist/ is stale (${reason}): building it first (npm run build)`);
@@ -75,11 +70,11 @@ export async function buildIfStale(repo: string, build: () => number | null, say
   return reason;
 }
 
-async function statIfThere(path: string): Promise<{ mtimeMs: number } | undefined> {
+async function statIfThere(path) {
   try {
     return await stat(path);
   } catch (error) {
-    if (isErrno(error, "ENOENT")) return undefined;
+    if (error?.code === "ENOENT") return undefined;
     throw error;
   }
 }
