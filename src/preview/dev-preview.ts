@@ -35,6 +35,8 @@ export interface DevPreviewOptions {
   say: (line: string, level: "info" | "warn" | "error") => void;
   /** How often a fetch still running is said in the terminal. @default 15000 */
   progressEveryMs?: number;
+  /** Quiet time of a file before Vite hears of it, in ms. @default 15 */
+  settleMs?: number;
 }
 
 /** Files whose change means another Vite configuration: the preview starts again. */
@@ -51,6 +53,12 @@ export class DevPreview {
   readonly #held = new Set<string>();
   /** Files the daemon wrote conflict markers into, until they are saved without. */
   readonly #conflicted = new Set<string>();
+  /**
+   * An editor's save is a truncation, then a write: both are reported. Vite told of the
+   * truncation may read the empty file, and a page reloaded then breaks on a missing export, so
+   * each file is passed on once it has been quiet for `settleMs`.
+   */
+  readonly #settling = new Map<string, NodeJS.Timeout>();
   #preparing: Promise<void> | undefined;
   #closed = false;
 
@@ -77,8 +85,19 @@ export class DevPreview {
     if (!this.#writing) this.#badge(this.#sync.state === "conflict" && this.#conflicted.size === 0 ? { kind: "resolved" } : { kind: "saved" });
     if (this.#writing) return void this.#held.add(rel);
     if (CONFIG_FILES.has(rel)) return void this.#restart();
+    clearTimeout(this.#settling.get(rel));
+    this.#settling.set(
+      rel,
+      setTimeout(() => {
+        this.#settling.delete(rel);
+        this.#tellVite(rel);
+      }, this.#o.settleMs ?? 15),
+    );
+  }
+
+  #tellVite(rel: string): void {
     const server = this.#vite?.server;
-    if (server === undefined) return;
+    if (server === undefined || this.#writing) return void (this.#writing && this.#held.add(rel));
     const abs = join(this.#o.root, rel);
     const known = server.environments.client.moduleGraph.getModulesByFile(abs) !== undefined;
     server.watcher.emit(existsSync(abs) ? (known ? "change" : "add") : "unlink", abs);
@@ -112,6 +131,8 @@ export class DevPreview {
   /** Stops Vite (the front is the caller's). */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const timer of this.#settling.values()) clearTimeout(timer);
+    this.#settling.clear();
     await this.#preparing;
     await this.#stopVite();
   }
