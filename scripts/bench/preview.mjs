@@ -93,7 +93,7 @@ function pageWatcher() {
         w.resolve(at);
       }
     },
-    next(match, who, timeoutMs = 30_000) {
+    next(match, who, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
           () => reject(new Error(`preview bench (${who}): the page did not show the change within ${timeoutMs} ms (last seen: ${lastSeen})`)),
@@ -123,6 +123,8 @@ async function figures(context, page, root, { saves, starts, who }, start) {
     if (i === 0) firstRunMs = at - started;
     else coldMs.push(at - started);
   }
+  // The server's own file watcher (Vite's chokidar) may still be starting after the first paint.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const css = [];
   for (let i = 1; i <= saves; i++) {
     const shown = page.next((t) => t.endsWith(`|${i}px`), who);

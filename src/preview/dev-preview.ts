@@ -6,7 +6,7 @@
  * version they are held, and the page reloads once, after the version's last file
  * (`writing` / `settled`). It shows the daemon's sync state in the page's badge.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { ViteDevServer } from "vite";
@@ -38,6 +38,9 @@ export interface DevPreviewOptions {
   /** Quiet time of a file before Vite hears of it, in ms. @default 15 */
   settleMs?: number;
 }
+
+/** How long a file found empty after a change is given for its write to land (a page loaded on an empty module breaks). */
+const EMPTY_FILE_WAIT_MS = 150;
 
 /** Files whose change means another Vite configuration: the preview starts again. */
 const CONFIG_FILES = new Set<string>(["package.json", ...TAILWIND_CONFIG_NAMES, ...POSTCSS_CONFIG_NAMES]);
@@ -85,14 +88,18 @@ export class DevPreview {
     if (!this.#writing) this.#badge(this.#sync.state === "conflict" && this.#conflicted.size === 0 ? { kind: "resolved" } : { kind: "saved" });
     if (this.#writing) return void this.#held.add(rel);
     if (CONFIG_FILES.has(rel)) return void this.#restart();
+    this.#settle(rel, this.#o.settleMs ?? 15, true);
+  }
+
+  /** Tells Vite of `rel` after `ms` of quiet; a file still empty then is a truncation whose write is late: once, it waits longer. */
+  #settle(rel: string, ms: number, again: boolean): void {
     clearTimeout(this.#settling.get(rel));
-    this.#settling.set(
-      rel,
-      setTimeout(() => {
-        this.#settling.delete(rel);
-        this.#tellVite(rel);
-      }, this.#o.settleMs ?? 15),
-    );
+    const timer = setTimeout(() => {
+      this.#settling.delete(rel);
+      if (again && isEmptyFile(join(this.#o.root, rel))) return this.#settle(rel, EMPTY_FILE_WAIT_MS, false);
+      this.#tellVite(rel);
+    }, ms);
+    this.#settling.set(rel, timer);
   }
 
   #tellVite(rel: string): void {
@@ -236,6 +243,14 @@ export class DevPreview {
       type: "error",
       err: { message: report.message, stack: "", plugin: "runtime error", ...(place === undefined ? {} : { id: place.file, loc: place }) },
     });
+  }
+}
+
+function isEmptyFile(abs: string): boolean {
+  try {
+    return statSync(abs).size === 0;
+  } catch {
+    return false;
   }
 }
 
