@@ -18,6 +18,7 @@ const UNIT = [
   "test/local/{backup-retention,ignore-rules,local-fs,recovery-layout,scan-tree,write-gate,write-session}.test.ts",
   "test/log/**/*.test.ts",
   "test/preview/toolchain.test.ts",
+  "test/preview/package-folder.test.ts",
   "test/scheduling/**/*.test.ts",
   "test/state/{base-store,state-store}.test.ts",
   "test/support/**/*.test.ts",

@@ -223,9 +223,9 @@ async function writePreviewSection(file, result) {
   const md = (cells) => `| ${cells.join(" | ")} |`;
   const section = [
     begin,
-    "### mpsync dev: save to screen and cold start",
+    "### mpsync dev beside the design's own Vite: save to screen, cold start, first run",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} in Debian's Chromium (headless), on the blank scaffold, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (scripts/bench/preview.mjs).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} in Debian's Chromium (headless), on the blank scaffold (and a copy of it set up as an export, served by its own \`vite\`), load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (scripts/bench/preview.mjs).`,
     "",
     md(PREVIEW_HEADER),
     md(PREVIEW_HEADER.map(() => "---")),

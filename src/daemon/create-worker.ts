@@ -24,6 +24,8 @@ export interface DesignWorkerWiring {
   retry?: Backoff | undefined;
   /** Told when the engine starts writing into the folder and when its cycle is over (`mpsync dev`). */
   writes?: WriteObserver | undefined;
+  /** Hears each local change the change source sees, before its debounce (`mpsync dev`). */
+  onLocalChange?: ((rel: string) => void) | undefined;
 }
 
 /** One design's daemon worker, wired from `runtime` and .syncrc. */
@@ -70,7 +72,15 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
     // A save opens the connection while the debounce runs (after an idle pause the keep-alive
     // connection is gone: a TCP and TLS handshake would otherwise delay the push).
     watch: (onBatch, onError) =>
-      createChangeSource({ root: mapping.root, matcher: sync.matcher, debounceMs: config.debounceMs, onBatch, onError, onActivity: () => client.warm?.() }),
+      createChangeSource({
+        root: mapping.root,
+        matcher: sync.matcher,
+        debounceMs: config.debounceMs,
+        onBatch,
+        onError,
+        onActivity: () => client.warm?.(),
+        onPath: wiring.onLocalChange,
+      }),
     schedulePoll: (editorId, poll, signal) => followerOf(editorId).next(poll, signal),
     gitBusy,
     waitForGit: async (signal) => (gitDir === undefined ? { waitedMs: 0 } : gitLock.waitForGitIdle(gitDir, { signal })),

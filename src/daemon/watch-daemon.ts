@@ -45,6 +45,10 @@ export interface WatchDaemonOptions {
   watchConfig?: boolean;
   /** Hears each folder's writes by the engine (`mpsync dev`). */
   writes?: WriteObserver;
+  /** Hears each local change the folders' change sources see, at once (`mpsync dev`'s preview: one source of file events). */
+  onLocalChange?: (rel: string) => void;
+  /** How the folder lock names this process (`status`, `prompt`, a second run's refusal). @default "mpsync watch" */
+  command?: string;
 }
 
 /** The running daemon. */
@@ -171,7 +175,7 @@ export class WatchDaemon {
     const { runtime, emit } = this.#o;
     let lock: FolderLock | undefined;
     try {
-      lock = await acquireFolderLock(mapping.root, { command: "mpsync watch" });
+      lock = await acquireFolderLock(mapping.root, { command: this.#o.command ?? "mpsync watch" });
     } catch (err) {
       // A folder `mpsync init` is still pulling (it added the mapping a moment ago): start it
       // once that process lets go, instead of giving it up.
@@ -207,6 +211,7 @@ export class WatchDaemon {
         onStopped,
         retry: this.#o.retry,
         writes: this.#o.writes,
+        onLocalChange: this.#o.onLocalChange,
       });
       // `mpsync sync`, `pause`, `resume` and `pull --force` reach this worker through it.
       const control = await startControlServer(mapping.root, (request) => answerControl(worker, request)).catch((err: unknown) => {

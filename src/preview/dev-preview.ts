@@ -1,291 +1,263 @@
 /**
- * `mpsync dev`'s preview of one design folder: watches the folder, rebuilds on a save, tells
- * open pages to swap the stylesheet (a CSS-only change) or reload (a script change), shows
- * compile and runtime errors in the page and as one terminal line each, and shows the
- * daemon's sync state. While the daemon writes a pulled version into the folder, rebuilds are
- * held; the page reloads once the whole version is on disk (`writing` / `settled`).
+ * `mpsync dev`'s preview of one design folder. It prepares beside sync (the toolchain, the
+ * design's packages, with progress and a bound; the page says what it waits for, or why it is
+ * unavailable), then runs the design's Vite. Changes come from the daemon's change source
+ * (`localChange`), so the preview sees what sync sees; while the daemon writes a pulled
+ * version they are held, and the page reloads once, after the version's last file
+ * (`writing` / `settled`). It shows the daemon's sync state in the page's badge.
  */
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { join, relative, resolve, sep } from "node:path";
-import { watch, type FSWatcher } from "chokidar";
-import { Bundler, OUT_URL, type BuildOutput, type BuildProblem } from "./bundler.js";
-import { clientScript } from "./client-script.js";
-import type { DependencyCache } from "./dependency-cache.js";
-import { planPage, withImportMap, type PagePlan } from "./page.js";
-import { buildVendorBundle, type VendorBundle } from "./vendor-bundle.js";
-import { contentType, PreviewServer } from "./preview-server.js";
-import { bundlePlace, originalPlace } from "./source-map.js";
-import { nextSyncState, syncBadgeLabel, type BadgeInput, type SyncState } from "./sync-badge.js";
-import { TailwindCss } from "./tailwind-css.js";
+import { join } from "node:path";
+import type { ViteDevServer } from "vite";
+import { hasConflictMarkers } from "../core/markers.js";
+import { designCss, POSTCSS_CONFIG_NAMES, TAILWIND_CONFIG_NAMES, type DesignCss } from "./design-css.js";
+import { designPackages, type DesignPackages } from "./design-packages.js";
+import type { PackageInstaller } from "./package-installer.js";
+import type { RuntimeErrorReport, SyncMessage } from "./page-client.js";
+import type { PreviewFront } from "./preview-front.js";
+import { firstLine, OnceSaid, placeText, previewLogger, runtimePlace } from "./preview-errors.js";
+import { runtimeSpec } from "./runtime-versions.js";
+import { nextSyncState, syncBadgeLabel, type BadgeInput } from "./sync-badge.js";
 import type { Toolchain } from "./toolchain.js";
+import { createViteServer } from "./vite-server.js";
 
 /** Options of {@link DevPreview}. */
 export interface DevPreviewOptions {
   root: string;
-  tools: Toolchain;
-  cache: DependencyCache | undefined;
-  /** One terminal line (an error with file:line, an install). */
+  front: PreviewFront;
+  /** The per-user preview cache (packages, Vite's pre-bundled dependencies). */
+  cacheDir: string;
+  installer: PackageInstaller;
+  /** Loads the toolchain (installing it on a first run). */
+  tools: () => Promise<Toolchain>;
+  /** One terminal line. */
   say: (line: string, level: "info" | "warn" | "error") => void;
-  /** Quiet time after a change before a rebuild, in ms. @default 10 */
+  /** How often a fetch still running is said in the terminal. @default 15000 */
+  progressEveryMs?: number;
+  /** Quiet time of a file before Vite hears of it, in ms. @default 15 */
   settleMs?: number;
 }
 
-/**
- * chokidar reports one change of a file per 50 ms and drops the rest: an editor's save
- * (truncate, then write) can be reported once, for the truncation. This long after a change,
- * the preview looks at its files again.
- */
-const CHANGE_REPORT_GAP_MS = 60;
+/** How long a file found empty after a change is given for its write to land (a page loaded on an empty module breaks). */
+const EMPTY_FILE_WAIT_MS = 150;
 
-/** Folders whose changes never affect the page. */
-const IGNORED = /(^|[/\\])(\.mpsync|\.git|node_modules)([/\\]|$)/;
+/** Files whose change means another Vite configuration: the preview starts again. */
+const CONFIG_FILES = new Set<string>(["package.json", ...TAILWIND_CONFIG_NAMES, ...POSTCSS_CONFIG_NAMES]);
 
 /** The live preview of one folder. */
 export class DevPreview {
   readonly #o: DevPreviewOptions;
-  readonly #css: TailwindCss;
-  readonly #server: PreviewServer;
-  #page: PagePlan;
-  /** The entry the bundler was made for (a new one needs a new bundler). */
-  #entry: string | undefined;
-  #vendor: VendorBundle | undefined;
-  #bundler: Bundler | undefined;
-  #watcher: FSWatcher | undefined;
-  /** The last good build (what pages are served while a later one has errors). */
-  #good: BuildOutput | undefined;
-  #hashes = { js: "", css: "" };
-  /**
-   * Versions of the script and the stylesheet, in every page (a meta tag) and in the channel's
-   * hello: a page that was loading when a change was announced learns of it when it connects.
-   */
-  #versions = { js: 0, css: 0 };
-  #problems: { title: string; problems: BuildProblem[] } = { title: "", problems: [] };
-  #lastSaid = "";
-  #sync: { state: SyncState; label: string; message: string } = { state: "starting", label: syncBadgeLabel("starting"), message: "" };
+  readonly #said: OnceSaid;
+  #vite: { server: ViteDevServer; css: DesignCss; tools: Toolchain } | undefined;
+  #sync: SyncMessage = { state: "starting", label: syncBadgeLabel("starting"), message: "" };
   #writing = false;
-  #dirty = false;
-  #building: Promise<void> | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  /** The look again after a change (CHANGE_REPORT_GAP_MS). */
-  #lookAgainTimer: NodeJS.Timeout | undefined;
+  /** Files changed while the daemon wrote (shown at once when it is done). */
+  readonly #held = new Set<string>();
+  /** Files the daemon wrote conflict markers into, until they are saved without. */
+  readonly #conflicted = new Set<string>();
+  /**
+   * An editor's save is a truncation, then a write: both are reported. Vite told of the
+   * truncation may read the empty file, and a page reloaded then breaks on a missing export, so
+   * each file is passed on once it has been quiet for `settleMs`.
+   */
+  readonly #settling = new Map<string, NodeJS.Timeout>();
+  #preparing: Promise<void> | undefined;
   #closed = false;
-  #reloadAfterBuild = false;
-  /** Builds finished (tests and the bench wait on this). */
-  builds = 0;
-  /** Changes the watcher reported (tests). */
-  changesSeen = 0;
 
   constructor(options: DevPreviewOptions) {
     this.#o = options;
-    this.#css = new TailwindCss(options.root, options.tools);
-    this.#page = planPage(options.root);
-    this.#server = new PreviewServer(options.root, {
-      html: () => withImportMap(this.#page.html, this.#vendor?.importMap ?? { imports: {} }, this.#versions),
-      clientJs: clientScript,
-      output: (path) => this.#output(path),
-      greeting: () => [
-        { type: "hello", ...this.#versions },
-        { type: "sync", ...this.#sync },
-        { type: "problems", ...this.#problems },
-      ],
-      onRuntimeError: (r) => this.#runtimeError(r),
-    });
+    this.#said = new OnceSaid((line, level) => options.say(line, level));
   }
 
-  /** Builds once and starts watching the folder. */
-  async start(): Promise<void> {
-    const [vendor] = await Promise.all([buildVendorBundle(this.#o.tools, Bundler.outdir), this.#rebuild()]);
-    this.#vendor = vendor;
-    const watcher = watch(this.#o.root, { ignored: (p) => IGNORED.test(relative(this.#o.root, p)), ignoreInitial: true });
-    this.#watcher = watcher;
-    await new Promise<void>((r) => watcher.once("ready", () => r()));
-    watcher.on("all", (_event, path) => this.#changed(relative(this.#o.root, path).split(sep).join("/")));
+  /** Prepares and starts Vite; resolves when the page serves the design or says why it cannot (never rejects). */
+  start(): Promise<void> {
+    this.#preparing ??= this.#prepare().finally(() => (this.#preparing = undefined));
+    return this.#preparing;
   }
 
-  /** Serves on 127.0.0.1:`port` (0: any free port); resolves to the port. */
-  listen(port: number): Promise<number> {
-    return this.#server.listen(port);
+  /** True once Vite serves the design. */
+  get ready(): boolean {
+    return this.#vite !== undefined;
   }
 
-  /** The engine began writing into the folder: hold rebuilds until `settled`. */
+  /** A file of the folder changed (a relative `/` path from the daemon's change source). */
+  localChange(rel: string): void {
+    this.#said.forget();
+    if (this.#conflicted.has(rel) && !fileHasMarkers(join(this.#o.root, rel))) this.#conflicted.delete(rel);
+    if (!this.#writing) this.#badge(this.#sync.state === "conflict" && this.#conflicted.size === 0 ? { kind: "resolved" } : { kind: "saved" });
+    if (this.#writing) return void this.#held.add(rel);
+    if (CONFIG_FILES.has(rel)) return void this.#restart();
+    this.#settle(rel, this.#o.settleMs ?? 15, true);
+  }
+
+  /** Tells Vite of `rel` after `ms` of quiet; a file still empty then is a truncation whose write is late: once, it waits longer. */
+  #settle(rel: string, ms: number, again: boolean): void {
+    clearTimeout(this.#settling.get(rel));
+    const timer = setTimeout(() => {
+      this.#settling.delete(rel);
+      if (again && isEmptyFile(join(this.#o.root, rel))) return this.#settle(rel, EMPTY_FILE_WAIT_MS, false);
+      this.#tellVite(rel);
+    }, ms);
+    this.#settling.set(rel, timer);
+  }
+
+  #tellVite(rel: string): void {
+    const server = this.#vite?.server;
+    if (server === undefined || this.#writing) return void (this.#writing && this.#held.add(rel));
+    const abs = join(this.#o.root, rel);
+    const known = server.environments.client.moduleGraph.getModulesByFile(abs) !== undefined;
+    server.watcher.emit(existsSync(abs) ? (known ? "change" : "add") : "unlink", abs);
+  }
+
+  /** The engine began writing into the folder: hold changes until `settled`. */
   writing(): void {
     this.#writing = true;
   }
 
-  /** The engine's cycle is over: build what changed meanwhile, then reload if it differs. */
+  /** The engine's cycle is over: what it wrote is shown with one reload. */
   settled(): void {
     this.#badge({ kind: "cycle-end" });
     if (!this.#writing) return;
     this.#writing = false;
-    this.#reloadAfterBuild = true;
-    this.#schedule(0);
+    const held = [...this.#held];
+    this.#held.clear();
+    if (held.some((rel) => CONFIG_FILES.has(rel))) return void this.#restart();
+    const server = this.#vite?.server;
+    if (server === undefined || held.length === 0) return;
+    server.moduleGraph.invalidateAll();
+    server.environments.client.hot.send({ type: "full-reload", path: "*" });
   }
 
-  /** A daemon event (the badge). */
-  syncEvent(e: { event: string; code?: string | undefined; message: string }): void {
+  /** A daemon event (the badge; conflict markers to watch for). */
+  syncEvent(e: { event: string; code?: string | undefined; message: string; files?: readonly string[] | undefined; unresolved?: boolean | undefined }): void {
+    if (e.event === "conflict" && e.unresolved === true) for (const f of e.files ?? []) this.#conflicted.add(f);
     this.#badge({ kind: "event", event: e.event, code: e.code, message: e.message });
   }
 
-  /** Stops watching and serving. */
+  /** Stops Vite (the front is the caller's). */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    if (this.#lookAgainTimer !== undefined) clearTimeout(this.#lookAgainTimer);
-    await this.#watcher?.close();
-    await this.#building;
-    await this.#bundler?.dispose();
-    this.#css.dispose();
-    await this.#server.close();
-  }
-
-  /** Pages connected to the reload channel (tests). */
-  get pages(): number {
-    return this.#server.clientCount;
+    for (const timer of this.#settling.values()) clearTimeout(timer);
+    this.#settling.clear();
+    await this.#preparing;
+    await this.#stopVite();
   }
 
   #badge(input: BadgeInput): void {
-    const state = nextSyncState(this.#sync.state, input);
+    const state = nextSyncState(this.#sync.state as Parameters<typeof nextSyncState>[0], input);
     const message = input.kind === "event" ? input.message : this.#sync.message;
     if (state === this.#sync.state && message === this.#sync.message) return;
     this.#sync = { state, label: syncBadgeLabel(state), message };
-    this.#server.broadcast({ type: "sync", ...this.#sync });
+    this.#vite?.server.environments.client.hot.send("mpsync:sync", this.#sync);
   }
 
-  #changed(rel: string): void {
-    this.changesSeen++;
-    if (this.#css.isConfig(rel)) this.#css.forgetConfig();
-    if (rel === "index.html" || !rel.includes("/")) this.#replan();
-    if (!this.#writing) this.#badge({ kind: "saved" });
-    this.#schedule(this.#o.settleMs ?? 10);
-    if (this.#lookAgainTimer !== undefined) clearTimeout(this.#lookAgainTimer);
-    this.#lookAgainTimer = setTimeout(() => void this.#lookAgain(), CHANGE_REPORT_GAP_MS);
+  async #restart(): Promise<void> {
+    await this.#preparing;
+    if (this.#closed) return;
+    await this.#stopVite();
+    await this.start();
   }
 
-  /** Builds again when a file the last build read changed after it with no change reported. */
-  async #lookAgain(): Promise<void> {
-    this.#lookAgainTimer = undefined;
-    await this.#building;
-    if (this.#bundler !== undefined && (await this.#bundler.changedSinceBuild())) this.#schedule(0);
+  async #stopVite(): Promise<void> {
+    const running = this.#vite;
+    this.#vite = undefined;
+    this.#o.front.detach();
+    if (running === undefined) return;
+    running.css.dispose();
+    await running.server.close();
   }
 
-  /** A new or removed index.html or entry file changes the page and the entry. */
-  #replan(): void {
-    const next = planPage(this.#o.root);
-    this.#page = next;
-    if (next.entry !== this.#entry) {
-      void this.#bundler?.dispose();
-      this.#bundler = undefined;
-      this.#entry = next.entry;
+  async #prepare(): Promise<void> {
+    const began = Date.now();
+    let doing = "loading the preview's toolchain";
+    let lastSaid = began;
+    const tick = setInterval(() => {
+      const secs = Math.round((Date.now() - began) / 1000);
+      this.#o.front.status({ phase: "preparing", message: `${doing} (${secs} s)` });
+      if (Date.now() - lastSaid < (this.#o.progressEveryMs ?? 15_000)) return;
+      lastSaid = Date.now();
+      this.#o.say(`preview: still ${doing} (${secs} s)`, "info");
+    }, 1000);
+    try {
+      this.#o.front.status({ phase: "preparing", message: doing });
+      const tools = await this.#o.tools();
+      const packages = designPackages(this.#o.root, this.#o.cacheDir, this.#o.installer);
+      if (packages.manifest.problem !== undefined) this.#o.say(`preview: ${packages.manifest.problem}: using the runtime's versions`, "warn");
+      if (packages.folder !== undefined && !packages.folder.installed) {
+        const n = Object.keys(packages.manifest.dependencies).length;
+        doing = `installing the design's packages (${n} named by ${packages.manifest.fromDesign ? "its package.json" : "the service's runtime"})`;
+        this.#o.front.status({ phase: "preparing", message: doing });
+        this.#o.say(`preview: ${doing} into ${packages.folder.dir}`, "info");
+        await packages.folder.ensureInstalled();
+      }
+      if (this.#closed) return;
+      await this.#startVite(tools, packages);
+      if (Date.now() - began > 2000) this.#o.say(`preview: ready (${Math.round((Date.now() - began) / 1000)} s)`, "info");
+    } catch (err) {
+      const line = `preview unavailable: ${firstLine(err instanceof Error ? err.message : String(err))}`;
+      this.#o.front.status({
+        phase: "unavailable",
+        message: `${line}. Sync goes on; fix the cause and restart mpsync dev (or save package.json) to try again.`,
+      });
+      this.#o.say(`${line} (sync goes on)`, "error");
+    } finally {
+      clearInterval(tick);
     }
   }
 
-  #schedule(ms: number): void {
-    this.#dirty = true;
-    if (this.#writing || this.#closed) return;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.#rebuild();
-    }, ms);
-  }
-
-  async #rebuild(): Promise<void> {
-    if (this.#building !== undefined) return; // the running build's end looks at #dirty again
-    this.#dirty = false;
-    this.#building = this.#buildOnce().finally(() => {
-      this.#building = undefined;
-      if (this.#dirty && !this.#writing && !this.#closed) void this.#rebuild();
-    });
-    return this.#building;
-  }
-
-  async #buildOnce(): Promise<void> {
-    const entry = this.#page.entry;
-    if (entry === undefined) {
-      this.#showProblems("No entry", [{ message: "no index.tsx (or index.html naming a module script) in this folder" }]);
-      return;
-    }
-    this.#entry = entry;
-    this.#bundler ??= new Bundler({
+  async #startVite(tools: Toolchain, packages: DesignPackages): Promise<void> {
+    const folder = packages.folder;
+    // No package.json: a package the design imports is fetched at the runtime's version; with one, only what it names is there.
+    const fetch = folder === undefined || packages.manifest.fromDesign ? undefined : (name: string) => this.#fetch(folder.add.bind(folder), name);
+    const css = await designCss({ root: this.#o.root, tools, packagesDir: packages.dir, tailwindMajor: packages.manifest.tailwindMajor, fetch });
+    for (const p of css.problems) this.#said.line(`preview: ${p}`, "warn");
+    const server = await createViteServer({
       root: this.#o.root,
-      entry,
-      tools: this.#o.tools,
-      css: this.#css,
-      cache: this.#o.cache,
-      onInstall: (name, outcome) => {
-        if (outcome === "start") this.#o.say(`preview: installing ${name} into the preview cache`, "info");
-        else if (outcome === "done") this.#o.say(`preview: installed ${name}`, "info");
-      },
+      tools,
+      packagesDir: packages.dir,
+      css,
+      front: this.#o.front,
+      cacheDir: join(this.#o.cacheDir, "vite", createHash("sha256").update(this.#o.root).digest("hex").slice(0, 16)),
+      logger: previewLogger(this.#o.root, this.#said),
+      fetch,
     });
-    const out = await this.#bundler.build();
-    this.builds++;
-    // A pull began while this build read the folder (it may hold half of the new version), or a
-    // file changed while it was read: build again, show nothing of this one.
-    if (this.#writing || out.stale === true) {
-      this.#dirty = true;
-      return;
-    }
-    if (!out.ok) {
-      this.#showProblems("Build failed", out.problems);
-      return;
-    }
-    const hashes = { js: digest(out.js), css: digest(out.css) };
-    const jsChanged = hashes.js !== this.#hashes.js;
-    const cssChanged = hashes.css !== this.#hashes.css;
-    const hadProblems = this.#problems.problems.length > 0;
-    this.#good = out;
-    this.#hashes = hashes;
-    this.#showProblems("", []);
-    if (jsChanged || (hadProblems && this.#problems.title === "Runtime error") || this.#reloadAfterBuild) {
-      this.#versions = { js: this.#versions.js + 1, css: this.#versions.css + (cssChanged ? 1 : 0) };
-      this.#server.broadcast({ type: "reload", ...this.#versions });
-    } else if (cssChanged) {
-      this.#versions = { ...this.#versions, css: this.#versions.css + 1 };
-      this.#server.broadcast({ type: "css", ...this.#versions });
-    }
-    this.#reloadAfterBuild = false;
+    server.environments.client.hot.on("mpsync:runtime-error", (report: RuntimeErrorReport) => void this.#runtimeError(report));
+    server.environments.client.hot.on("vite:client:connect", () => server.environments.client.hot.send("mpsync:sync", this.#sync));
+    this.#vite = { server, css, tools };
+    this.#o.front.attach(server.middlewares);
   }
 
-  #showProblems(title: string, problems: BuildProblem[]): void {
-    this.#problems = { title, problems };
-    this.#server.broadcast({ type: "problems", title, problems });
-    const first = problems[0];
-    const line = first === undefined ? "" : `preview: ${where(first)}${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`;
-    if (line !== "" && line !== this.#lastSaid) this.#o.say(line, "error");
-    if (line === "" && this.#lastSaid !== "") this.#o.say("preview: fixed, page updated", "info");
-    this.#lastSaid = line;
+  async #fetch(add: (name: string, spec: string) => Promise<void>, name: string): Promise<void> {
+    this.#o.say(`preview: installing ${runtimeSpec(name)} into the preview cache`, "info");
+    await add(name, runtimeSpec(name));
+    this.#o.say(`preview: installed ${name}`, "info");
   }
 
-  #runtimeError(r: { kind?: string; message?: string; stack?: string }): void {
-    const place = bundlePlace(r.stack ?? "");
-    const src = place === undefined || this.#good === undefined ? undefined : originalPlace(this.#good.map, place.line, place.column);
-    const file = src === undefined ? undefined : relative(this.#o.root, resolve(join(OUT_DIR_FOR_MAPS, src.source)));
-    const problem: BuildProblem = { message: r.message ?? "unknown error", file, line: src?.line, column: src?.column };
-    this.#problems = { title: "Runtime error", problems: [problem] };
-    this.#o.say(`preview: runtime error: ${where(problem)}${problem.message}`, "error");
-    this.#lastSaid = "";
-  }
-
-  #output(path: string): { body: string | Uint8Array; type: string; immutable?: boolean } | undefined {
-    const vendor = this.#vendor?.files.get(path);
-    if (vendor !== undefined) return { body: vendor, type: contentType(path), immutable: true };
-    const out = this.#good;
-    if (path === `${OUT_URL}/app.js`) return { body: out === undefined ? "" : `${out.js}\n//# sourceMappingURL=app.js.map\n`, type: contentType(path) };
-    if (path === `${OUT_URL}/app.css`) return { body: out?.css ?? "", type: contentType(path) };
-    if (path === `${OUT_URL}/app.js.map`) return { body: out?.map ?? "{}", type: contentType(path) };
-    const asset = out?.assets.get(path);
-    return asset === undefined ? undefined : { body: asset, type: contentType(path) };
+  async #runtimeError(report: RuntimeErrorReport): Promise<void> {
+    const vite = this.#vite;
+    if (vite === undefined) return;
+    const place = await runtimePlace(vite.server, vite.tools, this.#o.root, report).catch(() => undefined);
+    this.#said.line(`preview: runtime error: ${placeText(this.#o.root, place)}${report.message}`, "error");
+    vite.server.environments.client.hot.send({
+      type: "error",
+      err: { message: report.message, stack: "", plugin: "runtime error", ...(place === undefined ? {} : { id: place.file, loc: place }) },
+    });
   }
 }
 
-/** The folder esbuild's source map paths are relative to (Bundler's outdir). */
-const OUT_DIR_FOR_MAPS = Bundler.outdir;
-
-function where(p: BuildProblem): string {
-  if (p.file === undefined) return "";
-  return `${p.file}${p.line === undefined ? "" : `:${p.line}${p.column === undefined ? "" : `:${p.column}`}`}: `;
+function isEmptyFile(abs: string): boolean {
+  try {
+    return statSync(abs).size === 0;
+  } catch {
+    return false;
+  }
 }
 
-function digest(text: string): string {
-  return createHash("sha1").update(text).digest("hex");
+function fileHasMarkers(abs: string): boolean {
+  try {
+    return hasConflictMarkers(readFileSync(abs, "utf8"));
+  } catch {
+    return false;
+  }
 }

@@ -2,44 +2,42 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { planPage, PAGE_URLS } from "./page.js";
-import { absoluteContent } from "./tailwind-css.js";
+import { absoluteContent } from "./design-css.js";
+import { namesIcon, providedEntry, providedPage } from "./page.js";
 
 let dir: string | undefined;
 afterEach(async () => {
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
-describe("planPage", () => {
+describe("the provided page", () => {
   it("a scaffold (no index.html): index.tsx into a provided page with #root", async () => {
     dir = await mkdtemp(join(tmpdir(), "mpsync-page-"));
     await writeFile(join(dir, "index.tsx"), "");
-    const plan = planPage(dir);
-    expect(plan.entry).toBe(join(dir, "index.tsx"));
-    expect(plan.html).toContain('<div id="root"></div>');
-    expect(plan.html).toContain(PAGE_URLS.js);
-    expect(plan.html).toContain(PAGE_URLS.client);
+    expect(providedEntry(dir)).toBe("index.tsx");
+    expect(providedPage("index.tsx")).toContain('<div id="root"></div>\n<script type="module" src="/index.tsx"></script>');
   });
 
-  it("a Vite export: its own index.html, its module script swapped for the bundle", async () => {
+  it("a Vite export: its own index.html, nothing provided", async () => {
     dir = await mkdtemp(join(tmpdir(), "mpsync-page-"));
     await mkdir(join(dir, "src"));
     await writeFile(join(dir, "src", "main.tsx"), "");
-    await writeFile(
-      join(dir, "index.html"),
-      '<html><head><title>Export</title></head><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>',
-    );
-    const plan = planPage(dir);
-    expect(plan.entry).toBe(join(dir, "src", "main.tsx"));
-    expect(plan.html).toContain("<title>Export</title>");
-    expect(plan.html).not.toContain("/src/main.tsx");
-    expect(plan.html).toContain(`<script type="module" src="${PAGE_URLS.js}"></script></body>`);
-    expect(plan.html).toContain(`${PAGE_URLS.client}"></script></head>`);
+    await writeFile(join(dir, "index.html"), '<html><body><script type="module" src="/src/main.tsx"></script></body></html>');
+    expect(providedEntry(dir)).toBeUndefined();
   });
 
-  it("no entry at all", async () => {
+  it("no entry at all: a page without a script", async () => {
     dir = await mkdtemp(join(tmpdir(), "mpsync-page-"));
-    expect(planPage(dir).entry).toBeUndefined();
+    expect(providedEntry(dir)).toBeUndefined();
+    expect(providedPage(undefined)).not.toContain("<script");
+  });
+
+  it.each([
+    ['<link rel="icon" href="/x.svg">', true],
+    ["<link rel='shortcut icon' href='/f.ico'>", true],
+    ['<link rel="stylesheet" href="/a.css">', false],
+  ])("namesIcon(%j) is %j", (html, named) => {
+    expect(namesIcon(html)).toBe(named);
   });
 });
 

@@ -1,13 +1,12 @@
 /**
  * The page the preview serves. A scaffold has no index.html: the service's runtime mounts
  * `index.tsx` into `#root`, so the preview provides that page (in memory, never in the synced
- * folder). A Vite export has its own index.html whose module script names the entry
- * (`/src/main.tsx`): that page is served with the script swapped for the bundle.
+ * folder). A Vite export has its own index.html, which Vite serves as it is.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
-/** Entry scripts tried, in order, when the design has no index.html naming one. */
+/** Entry scripts tried, in order, when the design has no index.html. */
 export const ENTRY_CANDIDATES = [
   "index.tsx",
   "index.jsx",
@@ -20,48 +19,18 @@ export const ENTRY_CANDIDATES = [
   "main.tsx",
 ] as const;
 
-/** Where the page's parts are served. */
-export const PAGE_URLS = { js: "/__mpsync/out/app.js", css: "/__mpsync/out/app.css", client: "/__mpsync/client.js", events: "/__mpsync/events" } as const;
+/** Where the preview's page script is served (a virtual module of the preview's Vite plugin). */
+export const CLIENT_URL = "/@mpsync/client.js";
 
-/** The design's entry and the page around it. */
-export interface PagePlan {
-  /** Absolute path of the entry script, or undefined when the design has none. */
-  entry: string | undefined;
-  /** The HTML, with the bundle, stylesheet and preview client in it. */
-  html: string;
+/** The design's entry script (relative `/` path) when it has no index.html of its own, else undefined. */
+export function providedEntry(root: string): string | undefined {
+  if (existsSync(join(root, "index.html"))) return undefined;
+  return ENTRY_CANDIDATES.find((c) => existsSync(join(root, c)));
 }
 
-const MODULE_SCRIPT = /<script\b[^>]*\btype=["']module["'][^>]*\bsrc=["']([^"']+)["'][^>]*>\s*<\/script>/i;
-
-/** Finds the entry and builds the page for the design in `root`. */
-export function planPage(root: string): PagePlan {
-  const own = join(root, "index.html");
-  if (existsSync(own)) {
-    const html = readFileSync(own, "utf8");
-    const m = MODULE_SCRIPT.exec(html);
-    const src = m?.[1];
-    if (m !== null && src !== undefined && !/^[a-z]+:/i.test(src)) {
-      const entry = join(root, src.replace(/^\.?\//, ""));
-      if (existsSync(entry)) return { entry, html: injectHead(html.replace(m[0], appScript())) };
-    }
-  }
-  const found = ENTRY_CANDIDATES.find((c) => existsSync(join(root, c)));
-  return { entry: found === undefined ? undefined : join(root, found), html: defaultPage() };
-}
-
-function appScript(): string {
-  return `<script type="module" src="${PAGE_URLS.js}"></script>`;
-}
-
-function headTags(): string {
-  return `<link rel="stylesheet" href="${PAGE_URLS.css}" data-mpsync-css><script type="module" src="${PAGE_URLS.client}"></script>`;
-}
-
-function injectHead(html: string): string {
-  return /<\/head>/i.test(html) ? html.replace(/<\/head>/i, `${headTags()}</head>`) : `${headTags()}${html}`;
-}
-
-function defaultPage(): string {
+/** The page provided for a design without index.html, mounting `entry` (undefined: none found). */
+export function providedPage(entry: string | undefined): string {
+  const script = entry === undefined ? "" : `<script type="module" src="/${entry}"></script>`;
   return [
     "<!doctype html>",
     '<html lang="en">',
@@ -69,23 +38,17 @@ function defaultPage(): string {
     '<meta charset="UTF-8" />',
     '<meta name="viewport" content="width=device-width, initial-scale=1.0" />',
     "<title>mpsync dev</title>",
-    headTags(),
     "</head>",
     "<body>",
     '<div id="root"></div>',
-    appScript(),
+    script,
     "</body>",
     "</html>",
     "",
   ].join("\n");
 }
 
-/**
- * `html` with the import map (React's modules) as the first thing in its head (module scripts
- * need it first) and the versions of script and stylesheet it is served with.
- */
-export function withImportMap(html: string, importMap: object, versions: { js: number; css: number }): string {
-  const tag = `<script type="importmap">${JSON.stringify(importMap).replace(/</g, "\\u003c")}</script><meta name="mpsync-build" content="${versions.js}.${versions.css}">`;
-  const head = /<head\b[^>]*>/i.exec(html);
-  return head === null ? `${tag}${html}` : html.replace(head[0], `${head[0]}${tag}`);
+/** True when `html` names an icon (else the browser asks for /favicon.ico, a 404 on every load). */
+export function namesIcon(html: string): boolean {
+  return /<link\b[^>]*\brel=["'][^"']*\bicon\b/i.test(html);
 }

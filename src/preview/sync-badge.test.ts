@@ -30,6 +30,14 @@ describe("nextSyncState", () => {
     ["generating", ev("idle"), "synced"],
     ["synced", ev("halted"), "attention"],
     ["synced", ev("pulled"), "synced"],
+    ["conflict", { kind: "resolved" }, "pushing"],
+    ["synced", { kind: "resolved" }, "synced"],
+    ["synced", ev("notice", "paused: local and remote changes wait until mpsync resume", "PAUSED"), "paused"],
+    ["paused", { kind: "saved" }, "paused"],
+    ["paused", ev("ready"), "paused"],
+    ["paused", ev("error", "offline", "NETWORK"), "paused"],
+    ["paused", ev("halted"), "attention"],
+    ["paused", ev("notice", "resumed: syncing what changed meanwhile", "RESUMED"), "synced"],
   ])("%s + %j -> %s", (state, input, next) => {
     expect(nextSyncState(state, input)).toBe(next);
   });
@@ -49,5 +57,6 @@ describe("syncBadgeLabel: an outage is named as the terminal's line names it", (
     expect(syncBadgeLabel("unavailable")).toBe("service unavailable");
     expect(syncBadgeLabel("attention")).toBe("needs attention");
     expect(syncBadgeLabel("synced")).toBe("synced");
+    expect(syncBadgeLabel("paused")).toBe("paused");
   });
 });

@@ -1,23 +1,30 @@
 /**
  * The page's sync badge as a pure function of the daemon's events: synced, pushing (a save
- * the daemon has not sent yet), conflict, offline or service unavailable (sync/failure.ts
- * `outageOf`, the terminal's rule and words), generating, needs attention.
+ * the daemon has not sent yet), conflict (until the files holding markers are resolved),
+ * paused, offline or service unavailable (sync/failure.ts `outageOf`, the terminal's rule and
+ * words), generating, needs attention: every state `status` knows.
  */
 import { OUTAGE_WORDS, outageOf, type Outage } from "../sync/failure.js";
 
 /** What the badge shows. */
-export type SyncState = "starting" | "synced" | "pushing" | "conflict" | Outage | "generating" | "attention";
+export type SyncState = "starting" | "synced" | "pushing" | "conflict" | "paused" | Outage | "generating" | "attention";
 
-/** What moves the badge: a daemon event, a save seen by the preview, or the end of a cycle. */
-export type BadgeInput = { kind: "event"; event: string; code?: string | undefined; message: string } | { kind: "saved" } | { kind: "cycle-end" };
+/**
+ * What moves the badge: a daemon event, a save seen by the preview, the last file holding
+ * conflict markers saved without them (`mpsync resolve`, or an edit), or the end of a cycle.
+ */
+export type BadgeInput =
+  { kind: "event"; event: string; code?: string | undefined; message: string } | { kind: "saved" } | { kind: "resolved" } | { kind: "cycle-end" };
 
 const isOutage = (state: SyncState): state is Outage => Object.hasOwn(OUTAGE_WORDS, state);
 
 /** The badge after `input`. */
 export function nextSyncState(state: SyncState, input: BadgeInput): SyncState {
-  // A save waits behind an outage, a conflict or a halt: the badge keeps saying why.
-  if (input.kind === "saved") return isOutage(state) || state === "conflict" || state === "attention" ? state : "pushing";
+  // A save waits behind a pause, an outage, a conflict or a halt: the badge keeps saying why.
+  if (input.kind === "saved") return isOutage(state) || state === "conflict" || state === "attention" || state === "paused" ? state : "pushing";
+  if (input.kind === "resolved") return state === "conflict" ? "pushing" : state;
   if (input.kind === "cycle-end") return state === "pushing" ? "synced" : state;
+  if (state === "paused" && !(input.event === "notice" && input.code === "RESUMED")) return input.event === "halted" ? "attention" : state;
   switch (input.event) {
     case "ready":
     case "pushed":
@@ -25,7 +32,8 @@ export function nextSyncState(state: SyncState, input: BadgeInput): SyncState {
     case "idle":
       return "synced";
     case "notice":
-      return input.code === "RESUMED" && isOutage(state) ? "synced" : state;
+      if (input.code === "PAUSED") return "paused";
+      return input.code === "RESUMED" && (isOutage(state) || state === "paused") ? "synced" : state;
     case "conflict":
       return "conflict";
     case "generating":
@@ -44,6 +52,7 @@ const OTHER_LABELS: Readonly<Record<Exclude<SyncState, Outage>, string>> = {
   synced: "synced",
   pushing: "pushing",
   conflict: "conflict",
+  paused: "paused",
   generating: "generating",
   attention: "needs attention",
 };

@@ -1,46 +1,52 @@
 /**
- * The preview's toolchain: esbuild (TSX to a browser bundle), Tailwind v3 with PostCSS (the
- * scaffold's index.css), and React 18 (one copy for every design). None of it is a dependency
- * of mpsync (the sync CLI stays lean): it is taken from beside mpsync when installed there (a
- * clone of this repository has it as dev dependencies), else installed once into the user's
- * cache on the first `mpsync dev`, at the pinned versions below.
+ * The preview's toolchain: Vite with its React plugin (Fast Refresh), Tailwind v3, PostCSS and
+ * Autoprefixer, as the service's exports build a design. None of it is a dependency of mpsync
+ * (the sync CLI stays lean): it is taken from beside mpsync when installed there (a clone of
+ * this repository has it as dev dependencies), else installed once into the user's cache on
+ * the first `mpsync dev`, at the pinned versions below.
  */
-import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type * as Esbuild from "esbuild";
+import { pathToFileURL } from "node:url";
+import type * as Vite from "vite";
+import { manifestKey, PackageFolder } from "./package-folder.js";
 import type { PackageInstaller } from "./package-installer.js";
 
-/** What the toolchain installs when mpsync has none beside it (the versions its tests run). */
-export const TOOLCHAIN_SPECS = ["esbuild@0.28.2", "tailwindcss@3.4.19", "postcss@8.5.33", "react@18.3.1", "react-dom@18.3.1"] as const;
+/**
+ * What the toolchain installs when mpsync has none beside it (the versions its tests run).
+ * Vite 8 rather than the exports' ^5: it runs on every Node mpsync runs on (^20.19 || >=22.12),
+ * its React plugin needs no Babel, and it is the Vite this repository's test runner already
+ * carries, so the tests render with exactly what a user's cache holds.
+ */
+export const TOOLCHAIN_SPECS: Readonly<Record<string, string>> = {
+  vite: "8.3.8",
+  "@vitejs/plugin-react": "6.3.0",
+  tailwindcss: "3.4.19",
+  postcss: "8.5.33",
+  autoprefixer: "10.4.21",
+};
 
 /** A PostCSS plugin (opaque here). */
 export type PostcssPlugin = object;
-/** A node of a parsed stylesheet (the part the preview uses). */
-export interface CssNode {
-  type: string;
-  toString(): string;
-  replaceWith(node: CssNode): void;
-}
 
-/** The part of PostCSS the preview uses. */
-export interface Postcss {
-  (plugins: PostcssPlugin[]): { process(css: string, options: { from: string }): Promise<{ css: string; messages: { type: string; file?: string }[] }> };
-  parse(css: string, options: { from: string }): { nodes: CssNode[]; toString(): string };
-  comment(options: { text: string }): CssNode;
+/** Source map lookups (source-map-js, which PostCSS carries). */
+export interface SourceMapConsumerLike {
+  originalPositionFor(position: { line: number; column: number }): { source: string | null; line: number | null; column: number | null };
 }
 
 /** The loaded toolchain. */
 export interface Toolchain {
-  esbuild: typeof Esbuild;
-  postcss: Postcss;
-  /** Tailwind v3's PostCSS plugin for a config object. */
+  vite: typeof Vite;
+  /** `@vitejs/plugin-react`'s factory. */
+  react(options?: object): Vite.PluginOption;
+  /** Tailwind v3's PostCSS plugin for a config (a path or an object). */
   tailwind(config: Record<string, unknown> | { config: string }): PostcssPlugin;
-  /** Evaluates a tailwind.config.js (ESM or CommonJS) afresh, never from a module cache. */
-  loadTailwindConfig(path: string): Record<string, unknown>;
-  /** A folder from which `react` and `react-dom` resolve (the one React of every preview). */
-  reactDir: string;
+  autoprefixer(options?: object): PostcssPlugin;
+  /** Evaluates a config module (ESM or CommonJS) afresh, its bare requires resolved through `alias`. */
+  loadModule(path: string, alias: Record<string, string>): unknown;
+  sourceMap(map: object): SourceMapConsumerLike;
+  /** Tailwind's package folder (its base.css, colors, plugin helpers). */
+  tailwindDir: string;
   /** Where it was found. */
   from: string;
 }
@@ -58,21 +64,23 @@ export interface LoadToolchainOptions {
 
 /** Finds the toolchain beside mpsync, else in the cache, installing it there the first time. */
 export async function loadToolchain(options: LoadToolchainOptions): Promise<Toolchain> {
-  const beside = options.besideMpsync ?? fileFromImportMeta();
-  const found = tryLoad(beside);
+  const found = await tryLoad(options.besideMpsync ?? fileFromImportMeta());
   if (found !== undefined) return found;
   if (options.cacheDir === undefined)
     throw new Error("the preview's toolchain is not installed and there is no cache folder (set HOME or MPSYNC_PREVIEW_CACHE)");
-  const dir = join(options.cacheDir, "toolchain");
-  const cached = tryLoad(join(dir, "package.json"));
-  if (cached !== undefined) return cached;
-  await mkdir(dir, { recursive: true });
-  if (!existsSync(join(dir, "package.json")))
-    await writeFile(join(dir, "package.json"), `${JSON.stringify({ name: "mpsync-preview-toolchain", private: true }, null, 2)}\n`);
-  options.onInstall?.(TOOLCHAIN_SPECS, dir);
-  await options.installer.install(dir, TOOLCHAIN_SPECS);
-  const installed = tryLoad(join(dir, "package.json"));
-  if (installed === undefined) throw new Error(`the preview's toolchain was installed into ${dir} but cannot be loaded`);
+  const folder = new PackageFolder({
+    dir: join(options.cacheDir, "toolchain", manifestKey(TOOLCHAIN_SPECS)),
+    dependencies: TOOLCHAIN_SPECS,
+    installer: options.installer,
+  });
+  if (!folder.installed)
+    options.onInstall?.(
+      Object.entries(TOOLCHAIN_SPECS).map(([n, v]) => `${n}@${v}`),
+      folder.dir,
+    );
+  await folder.ensureInstalled();
+  const installed = await tryLoad(join(folder.dir, "package.json"));
+  if (installed === undefined) throw new Error(`the preview's toolchain was installed into ${folder.dir} but cannot be loaded`);
   return installed;
 }
 
@@ -82,28 +90,46 @@ function fileFromImportMeta(): string {
   return new URL(import.meta.url).pathname;
 }
 
-function tryLoad(from: string): Toolchain | undefined {
+/**
+ * Vite and its React plugin are ES modules only: imported by file URL, which no bundler
+ * follows. The CLI bundle runs from V8's code cache (core/code-cache.ts), where Node 20 may
+ * give `import()` no loader; there they are required (Node 20.19 and later require ES modules).
+ */
+async function importEsm(file: string): Promise<unknown> {
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (err) {
+    if ((err as { code?: string }).code !== "ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING") throw err;
+    return createRequire(file)(file) as unknown;
+  }
+}
+
+async function tryLoad(from: string): Promise<Toolchain | undefined> {
   const req = createRequire(from);
   try {
-    for (const name of ["esbuild", "tailwindcss", "postcss", "react", "react-dom"]) req.resolve(`${name}/package.json`);
+    // By the package's main entry: not every package exports its package.json.
+    for (const name of Object.keys(TOOLCHAIN_SPECS)) req.resolve(name);
   } catch {
     return undefined;
   }
-  const tailwindReq = createRequire(req.resolve("tailwindcss/package.json"));
-  const jiti = tailwindReq("jiti") as (file: string, options: Record<string, unknown>) => (id: string) => unknown;
-  const tailwind = req("tailwindcss") as Toolchain["tailwind"];
+  const vite = (await importEsm(req.resolve("vite"))) as typeof Vite;
+  const react = ((await importEsm(req.resolve("@vitejs/plugin-react"))) as { default: Toolchain["react"] }).default;
+  const tailwindDir = dirname(req.resolve("tailwindcss/package.json"));
+  const jiti = createRequire(join(tailwindDir, "package.json"))("jiti") as (file: string, options: Record<string, unknown>) => (id: string) => unknown;
+  const { SourceMapConsumer } = createRequire(req.resolve("postcss"))("source-map-js") as { SourceMapConsumer: new (map: object) => SourceMapConsumerLike };
   return {
-    esbuild: req("esbuild") as typeof Esbuild,
-    postcss: req("postcss") as Postcss,
-    tailwind,
-    loadTailwindConfig(path) {
+    vite,
+    react,
+    tailwind: req("tailwindcss") as Toolchain["tailwind"],
+    autoprefixer: req("autoprefixer") as Toolchain["autoprefixer"],
+    loadModule(path, alias) {
       // jiti without its caches: an edited config is read again, as is every file it imports.
-      const load = jiti(path, { interopDefault: true, cache: false, requireCache: false, esmResolve: true });
-      const mod = load(path) as { default?: unknown } | Record<string, unknown>;
-      const config = (mod as { default?: unknown }).default ?? mod;
-      return typeof config === "object" && config !== null ? (config as Record<string, unknown>) : {};
+      const load = jiti(path, { interopDefault: true, cache: false, requireCache: false, esmResolve: true, alias });
+      const mod = load(path) as { default?: unknown } | undefined;
+      return mod?.default ?? mod;
     },
-    reactDir: dirname(dirname(dirname(req.resolve("react/package.json")))),
-    from: dirname(req.resolve("tailwindcss/package.json")),
+    sourceMap: (map) => new SourceMapConsumer(map),
+    tailwindDir,
+    from: dirname(req.resolve("vite/package.json")),
   };
 }

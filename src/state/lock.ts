@@ -84,6 +84,12 @@ export async function readFolderLock(root: string): Promise<LockInfo | undefined
   return undefined;
 }
 
+/** Throws FOLDER_LOCKED when another live process holds `root`, without taking the lock (a refusal before anything is printed). */
+export async function assertFolderFree(root: string): Promise<void> {
+  const holder = await readFolderLock(root);
+  if (holder !== undefined && holder.pid !== process.pid && isLockHolderAlive(holder)) throw lockedError(root, holder);
+}
+
 /**
  * False only when the holder is certainly gone: same host and (no such pid, or the lock was
  * taken before this machine booted, so the pid now names an unrelated process).
@@ -197,8 +203,8 @@ function lockedError(root: string, holder: LockInfo): MpsyncError {
   const where = holder.hostname === osHostname() ? "" : ` on host ${holder.hostname}`;
   return new MpsyncError("FOLDER_LOCKED", `${root} is being synced by another mpsync process (pid ${holder.pid}${where}, "${holder.command}"${since})`, {
     hint:
-      holder.command === "mpsync watch"
-        ? "a running watch syncs it already: mpsync sync makes it sync now, mpsync pull --force hands it a forced pull, mpsync status shows it"
+      holder.command === "mpsync watch" || holder.command === "mpsync dev"
+        ? `a running ${holder.command === "mpsync dev" ? "mpsync dev" : "watch"} syncs it already: mpsync sync makes it sync now, mpsync pull --force hands it a forced pull, mpsync status shows it`
         : `stop that process, or delete ${folderLockPath(root)} if it is no longer running`,
   });
 }

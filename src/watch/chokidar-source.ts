@@ -32,6 +32,8 @@ export interface ChangeSourceOptions {
   onError: (err: unknown) => void;
   /** Told when a batch begins, while the debounce runs (the daemon warms its connection). */
   onActivity?: () => void;
+  /** Told each path the ignore rules let through, at once, not debounced (`mpsync dev`'s preview). */
+  onPath?: ((rel: string) => void) | undefined;
   /**
    * How long chokidar holds an unlink to see whether the path is re-created (an editor's
    * save-by-rename then becomes one `change`). @default 100
@@ -122,6 +124,13 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
     if (rel === undefined) return;
     const { matcher } = options;
     if (what === "gone" ? matcher.ignores(rel, false) || matcher.ignores(rel, true) : matcher.ignores(rel, what === "folder")) return;
+    if (what !== "folder" && options.onPath !== undefined) {
+      try {
+        options.onPath(rel);
+      } catch (err) {
+        options.onError(err);
+      }
+    }
     if (into === undefined) batch.add(rel);
     else into.add(rel);
   };

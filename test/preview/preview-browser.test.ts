@@ -1,18 +1,34 @@
 /**
- * `mpsync dev`'s preview in a real headless Chromium, on a real temp folder: the scaffold with
- * Tailwind applied, saves shown without a manual reload (CSS in place, components by reload),
- * compile and runtime errors in the overlay and as one terminal line with file:line, a
- * package from the local cache, an unavailable package, and no build while the daemon writes.
+ * `mpsync dev`'s preview in a real headless Chromium, on a real temp folder, rendered by Vite:
+ * the scaffold with Tailwind applied, a component save that keeps the page's state (Fast
+ * Refresh, no page load), a stylesheet swapped in place, compile and runtime errors in the
+ * overlay and as one terminal line with file:line, a package not in package.json, no build
+ * while the daemon writes, and the badge through a conflict resolved and a pause.
  */
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { Page } from "playwright-core";
 import { HAS_BROWSER, launchBrowser, reportNoBrowser, type TestBrowser } from "../support/browser.js";
 import { until } from "../support/wait.js";
-import { packFixture, startPreview, type PreviewWorld } from "./preview-harness.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NpmInstaller } from "../../src/preview/package-installer.js";
+import { quietNpmEnv, startPreview, type PreviewWorld } from "./preview-harness.js";
 
 const APP = (body: string, imports = ""): string =>
   `import React from "react";\n${imports}\nexport function App() {\n  return (\n    <main className="min-h-screen bg-gray-50 p-8">\n      ${body}\n    </main>\n  );\n}\n`;
+
+/**
+ * A design's own package.json: lodash 3 (the newest is 4: `_.VERSION` tells which rendered),
+ * use-sync-external-store's shim (CommonJS that requires React), tailwindcss-animate. Small,
+ * so the first run's install from the registry stays short.
+ */
+const DESIGN_MANIFEST = JSON.stringify({
+  dependencies: { react: "18.3.1", "react-dom": "18.3.1", lodash: "3.10.1", "use-sync-external-store": "1.2.0", "tailwindcss-animate": "1.0.7" },
+});
+
+const COUNTER = (label: string): string =>
+  `import React, { useState } from "react";\n\nexport function App() {\n  const [n, setN] = useState(0);\n  return (\n    <main className="p-8">\n      <h1 className="text-3xl font-bold">${label}</h1>\n      <button id="count" onClick={() => setN(n + 1)}>{n}</button>\n    </main>\n  );\n}\n`;
 
 // The page's globals, for the functions run in the browser (this file compiles without the DOM lib).
 interface El {
@@ -24,20 +40,17 @@ declare const document: { querySelector(selector: string): El | null };
 declare const window: Record<string, unknown>;
 declare function getComputedStyle(el: El): { fontWeight: string; fontSize: string; backgroundColor: string; letterSpacing: string; color: string };
 
-/** The overlay's text ("" when hidden); "" as well while the page reloads. */
+/** The text of Vite's error overlay ("" when there is none). */
 const overlayText = (page: Page): Promise<string> =>
-  page
-    .evaluate(() => {
-      const host = document.querySelector("mpsync-overlay");
-      return host === null || host.hidden ? "" : (host.shadowRoot?.textContent ?? "");
-    })
-    .catch(() => "");
+  page.evaluate(() => document.querySelector("vite-error-overlay")?.shadowRoot?.textContent ?? "").catch(() => "");
+
+const badgeState = (page: Page): Promise<string | null> => page.locator("mpsync-badge").getAttribute("data-state");
 
 if (!HAS_BROWSER) reportNoBrowser("preview in a browser");
 else
-  // 60 s: the cached-package test runs the real npm twice (pack, then install), which alone took
-  // 19 s with the two cores burnt by other work. The others wait on events (a build, a reload).
-  describe("preview in a browser", { timeout: 60_000 }, () => {
+  // 90 s: a first run installs React into the shared test cache from the registry, and Vite
+  // pre-bundles it, on two cores shared with other work. The rest waits on events.
+  describe("preview in a browser", { timeout: 90_000 }, () => {
     let browser: TestBrowser;
     let world: PreviewWorld | undefined;
     let page: Page | undefined;
@@ -48,7 +61,6 @@ else
       await browser.close();
     });
     afterEach(async () => {
-      // A page left open keeps reconnecting to its closed preview and takes the browser's time.
       await page?.close();
       page = undefined;
       await world?.close();
@@ -57,14 +69,18 @@ else
 
     async function open(options: Parameters<typeof startPreview>[0] = {}): Promise<{ w: PreviewWorld; page: Page }> {
       world = await startPreview(options);
+      expect(world.lines.filter((l) => l.startsWith("preview unavailable"))).toEqual([]);
       page = await browser.newPage();
       await page.goto(world.url);
-      await until(() => world!.preview.pages > 0, 10_000, "the page to join the reload channel");
       return { w: world, page };
     }
 
-    it("renders the scaffold: index.tsx mounted into #root, Tailwind classes applied, the sync badge shown", async () => {
-      const { w, page } = await open();
+    it("renders the scaffold: index.tsx mounted into #root, Tailwind classes applied, the sync badge shown, no 404", async () => {
+      world = await startPreview();
+      page = await browser.newPage();
+      const missing: string[] = [];
+      page.on("response", (r) => void (r.status() >= 400 && missing.push(`${r.status()} ${r.url()}`)));
+      await page.goto(world.url);
       await page.waitForSelector("#root h1");
       const style = await page.evaluate(() => {
         const h1 = document.querySelector("h1")!;
@@ -76,88 +92,132 @@ else
         };
       });
       expect(style).toEqual({ text: "Preview test", weight: "700", size: "30px", bg: "rgb(249, 250, 251)" });
-      expect(await page.locator("mpsync-badge").getAttribute("data-state")).toBe("starting");
-      // A 5xx answer: the badge names it as the terminal's line does, not as this machine offline.
-      w.preview.syncEvent({ event: "error", code: "SERVER_ERROR", message: "service unavailable: the service answered 503; retrying" });
-      // The shadow root holds the badge's style, then its words.
+      await until(async () => (await badgeState(page!)) === "starting", 10_000, "the badge");
+      world.preview.syncEvent({ event: "error", code: "SERVER_ERROR", message: "service unavailable: the service answered 503; retrying" });
       await page.waitForFunction(() => document.querySelector("mpsync-badge")?.shadowRoot?.textContent?.endsWith("mpsync: service unavailable") === true);
-      expect(await page.locator("mpsync-badge").getAttribute("data-state")).toBe("unavailable");
+      expect(missing).toEqual([]);
     });
 
-    it("a saved stylesheet applies without a reload; a saved component shows with its new Tailwind class", async () => {
-      const { w, page } = await open();
-      await page.waitForSelector("h1");
-      await page.evaluate(() => (window.kept = 42));
+    it("a saved component keeps the page's state (Fast Refresh, no page load); a saved stylesheet applies in place", async () => {
+      const { w, page } = await open({ files: { "App.tsx": COUNTER("Counter") } });
+      await page.waitForSelector("#count");
+      await page.click("#count");
+      await page.click("#count");
+      await page.evaluate(() => (window["kept"] = 42));
+      await w.write("App.tsx", COUNTER("Counter, edited"));
+      await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Counter, edited");
+      expect(await page.textContent("#count")).toBe("2");
+      expect(await page.evaluate(() => window["kept"])).toBe(42);
       await w.write(
         "index.css",
         "@import 'tailwindcss/base';\n@import 'tailwindcss/components';\n@import 'tailwindcss/utilities';\nh1 { letter-spacing: 3px; }\n",
       );
       await page.waitForFunction(() => getComputedStyle(document.querySelector("h1")!).letterSpacing === "3px");
-      expect(await page.evaluate(() => window.kept)).toBe(42);
-      await w.write("App.tsx", APP('<h1 className="text-blue-600 underline">Edited</h1>'));
-      await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Edited");
-      expect(await page.evaluate(() => getComputedStyle(document.querySelector("h1")!).color)).toBe("rgb(37, 99, 235)");
+      expect(await page.evaluate(() => window["kept"])).toBe(42);
     });
 
-    it("a syntax error shows the overlay and one terminal line with file:line; fixing it clears both", async () => {
+    it("a syntax error shows the overlay and one terminal line with file:line; fixing it clears the overlay", async () => {
       const { w, page } = await open();
       await page.waitForSelector("h1");
       await w.write("App.tsx", APP("<h1>Broken</h1>{"));
-      await until(async () => (await overlayText(page)).includes("Build failed"), 10_000, "the overlay");
-      expect(await overlayText(page)).toContain("App.tsx:");
-      await until(() => w.lines.some((l) => l.startsWith("preview: App.tsx:")), 10_000, "the terminal line");
+      await until(async () => (await overlayText(page)).includes("App.tsx"), 20_000, "the overlay");
+      await until(() => w.lines.some((l) => /^preview: App\.tsx:\d+:\d+: /.test(l)), 10_000, `the terminal line (got ${JSON.stringify(w.lines)})`);
       expect(w.lines.filter((l) => l.startsWith("preview: App.tsx:"))).toHaveLength(1);
       await w.write("App.tsx", APP("<h1>Fixed</h1>"));
       await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Fixed");
-      expect(await overlayText(page)).toBe("");
-      expect(w.lines.at(-1)).toBe("preview: fixed, page updated");
+      await until(async () => (await overlayText(page)) === "", 10_000, "the overlay to go");
     });
 
-    it("a runtime error shows the overlay and names the design's file and line in the terminal", async () => {
+    it("a runtime error's overlay and its one terminal line name the design's file and line", async () => {
       const { w, page } = await open();
       await page.waitForSelector("h1");
       await w.write(
         "App.tsx",
         `import React from "react";\n\nexport function App() {\n  const items: string[] | undefined = undefined;\n  return <ul>{items!.map((i) => <li key={i}>{i}</li>)}</ul>;\n}\n`,
       );
-      await until(async () => (await overlayText(page)).includes("Runtime error"), 10_000, "the runtime overlay");
+      await until(async () => /App\.tsx:5/.test(await overlayText(page)), 20_000, "the runtime overlay naming App.tsx:5");
       await until(
         () => w.lines.some((l) => l.startsWith("preview: runtime error: App.tsx:5:")),
         10_000,
         `a runtime line naming App.tsx:5 (got ${JSON.stringify(w.lines)})`,
       );
+      expect(w.lines.filter((l) => l.startsWith("preview: runtime error:"))).toHaveLength(1);
     });
 
-    it("renders a design importing a package installed in the local cache", async () => {
-      const { w, page } = await open({ files: { "App.tsx": APP('<FixtureBadge label="cached" />', 'import { FixtureBadge } from "mpsync-fixture-badge";') } });
-      // The first build could not have it: it is installed from a packed fixture, then saved again.
-      await w.cache.ensure("mpsync-fixture-badge", await packFixture(join(w.root, "..", "packed")));
-      await w.write("App.tsx", APP('<FixtureBadge label="cached" />\n      <p>again</p>', 'import { FixtureBadge } from "mpsync-fixture-badge";'));
-      await page.waitForFunction(() => document.querySelector("[data-testid=fixture-badge]")?.textContent === "badge: cached");
-      expect(await overlayText(page)).toBe("");
+    it("a design's package.json is honoured: an old major it pins, a CommonJS package requiring React, a Tailwind plugin its config requires", async () => {
+      const { w, page } = await open({
+        files: {
+          "package.json": DESIGN_MANIFEST,
+          "tailwind.config.js": 'module.exports = {\n  content: ["./**/*.tsx"],\n  plugins: [require("tailwindcss-animate")],\n};\n',
+          "App.tsx": APP(
+            '<h1 className="animate-in fade-in">lodash {_.VERSION}</h1>\n      <Clock />',
+            'import _ from "lodash";\nimport { useSyncExternalStore } from "use-sync-external-store/shim";\nconst store = { get: () => "shim works", on: () => () => undefined };\nfunction Clock() {\n  return <p id="shim">{useSyncExternalStore(store.on, store.get)}</p>;\n}',
+          ),
+        },
+      });
+      await page.waitForSelector("#shim");
+      expect(await page.textContent("h1")).toBe("lodash 3.10.1");
+      expect(await page.textContent("#shim")).toBe("shim works");
+      expect(await page.evaluate(() => (getComputedStyle(document.querySelector("h1")!) as unknown as { animationName: string }).animationName)).toBe("enter");
+      expect(w.lines.filter((l) => !l.startsWith("preview: installing") && !l.startsWith("preview: still") && !l.startsWith("preview: ready"))).toEqual([]);
     });
 
-    it("a package that cannot be had is one clear message in the page and in the terminal", async () => {
-      const failing = { install: () => Promise.reject(new Error("npm install left-pad-nope failed: 404 Not Found")) };
-      const { w, page } = await open({ installer: failing });
+    it("a package the design's package.json does not name is one line in the terminal and the page", async () => {
+      const manifest = JSON.stringify({ dependencies: { react: "18.3.1", "react-dom": "18.3.1" } });
+      const { w, page } = await open({ files: { "package.json": manifest } });
       await page.waitForSelector("h1");
       await w.write("App.tsx", APP("<h1>{pad()}</h1>", 'import pad from "left-pad-nope";'));
-      await until(async () => (await overlayText(page)).includes('package "left-pad-nope" is not available'), 10_000, "the overlay");
+      await until(async () => (await overlayText(page)).includes('package "left-pad-nope" is not available'), 20_000, "the overlay");
       expect(w.lines.filter((l) => l.includes('package "left-pad-nope" is not available'))).toHaveLength(1);
     });
 
-    it("while the daemon writes a version, nothing is built; the page reloads once it is all written", async () => {
+    it("no registry: one line says why, and the page says the preview is unavailable and why", async () => {
+      const offline = new NpmInstaller({
+        env: { ...quietNpmEnv(), npm_config_registry: "http://127.0.0.1:9/", npm_config_cache: join(tmpdir(), "mpsync-empty-npm-cache") },
+      });
+      const cacheDir = await mkdtemp(join(tmpdir(), "mpsync-nocache-"));
+      onTestFinished(() => rm(cacheDir, { recursive: true, force: true }));
+      world = await startPreview({ installer: offline, cacheDir });
+      expect(world.preview.ready).toBe(false);
+      const said = world.lines.filter((l) => l.startsWith("preview unavailable"));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/npm install failed: .*(ECONNREFUSED|127\.0\.0\.1:9).*\(sync goes on\)$/);
+      page = await browser.newPage();
+      await page.goto(world.url);
+      expect(await page.textContent("[data-mpsync-status=unavailable]")).toContain("npm install failed");
+    });
+
+    it("while the daemon writes a version, nothing is shown; the page loads once it is all written", async () => {
       const { w, page } = await open();
       await page.waitForSelector("h1");
-      const builds = w.preview.builds;
+      await page.evaluate(() => (window["kept"] = 1));
       w.preview.writing();
-      // Half a version: App.tsx needs a file not written yet. A build now would fail.
+      // Half a version: App.tsx needs a file not written yet. Shown now, it would fail.
       await w.write("App.tsx", APP("<Title />", 'import { Title } from "./Title";'));
-      await until(() => w.preview.changesSeen > 0, 10_000, "the watcher to see the write");
       await w.write("Title.tsx", 'export function Title() {\n  return <h1 className="font-bold">Pulled version</h1>;\n}\n');
+      expect(await overlayText(page)).toBe("");
       w.preview.settled();
       await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Pulled version");
+      expect(await page.evaluate(() => window["kept"])).toBeUndefined();
       expect(w.lines).toEqual([]);
-      expect(w.preview.builds).toBeGreaterThan(builds);
+    });
+
+    it("the badge: a conflict stays until its file is saved without markers (mpsync resolve), and a pause shows", async () => {
+      const { w, page } = await open();
+      await page.waitForSelector("h1");
+      w.preview.syncEvent({ event: "ready", message: "" });
+      await until(async () => (await badgeState(page)) === "synced", 10_000, "synced");
+      await w.write("App.tsx", "<<<<<<< local\nexport const a = 1;\n=======\nexport const a = 2;\n>>>>>>> remote\n");
+      w.preview.syncEvent({ event: "conflict", message: "conflict in App.tsx", files: ["App.tsx"], unresolved: true });
+      await until(async () => (await badgeState(page)) === "conflict", 10_000, "conflict");
+      await w.write("other.txt", "an unrelated save\n");
+      expect(await badgeState(page)).toBe("conflict");
+      await w.write("App.tsx", APP("<h1>Theirs</h1>"));
+      w.preview.settled();
+      await until(async () => (await badgeState(page)) === "synced", 10_000, "synced after resolve");
+      w.preview.syncEvent({ event: "notice", code: "PAUSED", message: "paused: local and remote changes wait until mpsync resume" });
+      await until(async () => (await badgeState(page)) === "paused", 10_000, "paused");
+      await w.write("App.tsx", APP("<h1>Saved while paused</h1>"));
+      expect(await badgeState(page)).toBe("paused");
     });
   });

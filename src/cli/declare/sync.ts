@@ -107,7 +107,7 @@ Examples:
 
   program
     .command("dev")
-    .description("watch one mapped folder and serve a live preview of its design on 127.0.0.1 (React, Tailwind v3, hot reload)")
+    .description("watch one mapped folder and serve a live preview of its design on 127.0.0.1 (Vite, React, Tailwind v3, Fast Refresh)")
     .argument("[dir]", "the mapped folder (default: the one you are in, or the only one)")
     .option("--port <n>", `port of the preview (default ${DEFAULT_DEV_PORT}, or a free one when taken; 0: any free one)`)
     .option("--open", "open the preview in the browser")
@@ -115,13 +115,16 @@ Examples:
     .addHelpText(
       "after",
       `
-Runs the daemon for the folder exactly as \`watch\` does, and serves the design: index.tsx
-mounted into #root (an index.html is provided when the design has none; nothing is written
-into the folder), index.css through Tailwind v3 with the design's tailwind.config.js. A saved
-stylesheet applies without a reload, a saved component reloads the page, a pulled version
-reloads it once all its files are written. Packages the design imports (lucide-react,
-framer-motion, ...) are installed on first need into a per-user cache (MPSYNC_PREVIEW_CACHE)
-and work offline afterwards. Compile and runtime errors show in the page and as one line here.
+Runs the daemon for the folder exactly as \`watch\` does, from its first second, and serves the
+design with Vite and its React plugin: index.tsx mounted into #root (an index.html is provided
+when the design has none; nothing is written into the folder), stylesheets through Tailwind v3
+with the design's tailwind.config.js, its plugins and its PostCSS config. A saved component
+keeps the page's state (Fast Refresh), a saved stylesheet applies in place, a pulled version
+reloads the page once all its files are written. The design's package.json is honoured: its
+packages at the versions it names are installed with your npm into a per-user cache
+(MPSYNC_PREVIEW_CACHE), never into the folder; without one, the service runtime's versions.
+The first run fetches Vite and Tailwind there too, beside sync, with progress. Compile and
+runtime errors show in the page and as one line here, with the design's file and line.
 
 Examples:
   $ mpsync dev
