@@ -64,10 +64,10 @@ function hideProblems() {
   if (overlay && overlayKind === "build") overlay.host.hidden = true;
 }
 
-// The words come from the server (preview/sync-badge.ts syncBadgeLabel): one owner of them.
+// The words come from the server (sync/sync-state.ts syncStateLabel): one owner of them.
 function showSync(state, label, message) {
   badge ??= widget("mpsync-badge", ".box{position:fixed;right:12px;bottom:12px;z-index:2147483647;font:12px/1 system-ui,sans-serif;padding:6px 10px;border-radius:999px;background:#111;color:#fff;opacity:.85;box-shadow:0 1px 4px rgba(0,0,0,.3)}.box::before{content:'';display:inline-block;width:8px;height:8px;border-radius:50%;margin-right:6px;background:var(--dot)}");
-  const colors = { synced: "#3ecf8e", pushing: "#4aa3ff", conflict: "#ff6b6b", offline: "#aaa", unavailable: "#aaa", generating: "#c792ea", attention: "#ff6b6b", starting: "#aaa" };
+  const colors = { synced: "#3ecf8e", paused: "#f0b429", pushing: "#4aa3ff", conflict: "#ff6b6b", offline: "#aaa", unavailable: "#aaa", generating: "#c792ea", attention: "#ff6b6b", starting: "#aaa" };
   badge.box.style.setProperty("--dot", colors[state] ?? "#aaa");
   badge.box.textContent = "mpsync: " + (label ?? state);
   badge.box.title = message ?? "";

@@ -15,7 +15,7 @@ import { planPage, withImportMap, type PagePlan } from "./page.js";
 import { buildVendorBundle, type VendorBundle } from "./vendor-bundle.js";
 import { contentType, PreviewServer } from "./preview-server.js";
 import { bundlePlace, originalPlace } from "./source-map.js";
-import { nextSyncState, syncBadgeLabel, type BadgeInput, type SyncState } from "./sync-badge.js";
+import { nextSyncState, syncStateLabel, type SyncStateInput, type SyncState } from "../sync/sync-state.js";
 import { TailwindCss } from "./tailwind-css.js";
 import type { Toolchain } from "./toolchain.js";
 
@@ -61,7 +61,7 @@ export class DevPreview {
   #versions = { js: 0, css: 0 };
   #problems: { title: string; problems: BuildProblem[] } = { title: "", problems: [] };
   #lastSaid = "";
-  #sync: { state: SyncState; label: string; message: string } = { state: "starting", label: syncBadgeLabel("starting"), message: "" };
+  #sync: { state: SyncState; label: string; message: string } = { state: "starting", label: syncStateLabel("starting"), message: "" };
   #writing = false;
   #dirty = false;
   #building: Promise<void> | undefined;
@@ -143,11 +143,11 @@ export class DevPreview {
     return this.#server.clientCount;
   }
 
-  #badge(input: BadgeInput): void {
+  #badge(input: SyncStateInput): void {
     const state = nextSyncState(this.#sync.state, input);
     const message = input.kind === "event" ? input.message : this.#sync.message;
     if (state === this.#sync.state && message === this.#sync.message) return;
-    this.#sync = { state, label: syncBadgeLabel(state), message };
+    this.#sync = { state, label: syncStateLabel(state), message };
     this.#server.broadcast({ type: "sync", ...this.#sync });
   }
 
