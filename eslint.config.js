@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "demo-design/", "coverage/", ".bench/"] },
+  { ignores: ["dist/", "node_modules/", "demo-design/", "coverage/", ".bench/", "vscode/out/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
