@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/cli/**", "src/bin.ts", "scripts/**", "test/**"],
+    files: ["src/cli/**", "src/bin.ts", "scripts/**", "test/**", "vscode/test/**"],
     rules: { "no-console": "off" },
   },
 );

@@ -24,7 +24,17 @@ export async function openPreview(cli: string, folder: MappedFolder, output: vsc
     running.set(folder.root, dev);
   }
   const url = await dev.url;
-  await vscode.commands.executeCommand("simpleBrowser.show", url);
+  // In a desktop VS Code, Simple Browser (or the integrated browser that takes its place) shows
+  // the page; in VS Code for the web (code-server), whose Simple Browser hands the address to a
+  // browser command the web build lacks, a panel of this extension frames it the same way.
+  if (vscode.env.uiKind === vscode.UIKind.Desktop) await vscode.commands.executeCommand("simpleBrowser.show", url);
+  else showInPanel(folder, url);
+}
+
+function showInPanel(folder: MappedFolder, url: string): void {
+  const panel = vscode.window.createWebviewPanel("mpsync.preview", `Preview: ${folder.dir}`, vscode.ViewColumn.Beside, { enableScripts: false });
+  const origin = new URL(url).origin;
+  panel.webview.html = `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; frame-src ${origin}; style-src 'unsafe-inline'"><style>html,body{margin:0;padding:0;height:100%}iframe{border:0;width:100%;height:100%;background:#fff}</style></head><body><iframe src="${url}" title="mpsync dev ${folder.dir}"></iframe></body></html>`;
 }
 
 /** Stops the watch this extension started in a terminal for the folder; false when it did not start one. */
