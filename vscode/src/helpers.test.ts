@@ -45,7 +45,13 @@ describe("CLI documents are read through json-output.schema.json", () => {
     expect(copyLabel({ at: 0, reason: "backup" })).toBe("1970-01-01 00:00:00  backup");
   });
   it("reads the preview's address from mpsync dev's notice event", () => {
-    const event = { time: "2026-11-27T15:00:00.000Z", event: "notice", dir: "site", message: "preview on http://127.0.0.1:5180/", url: "http://127.0.0.1:5180/" };
+    const event = {
+      time: "2026-11-27T15:00:00.000Z",
+      event: "notice",
+      dir: "site",
+      message: "preview on http://127.0.0.1:5180/",
+      url: "http://127.0.0.1:5180/",
+    };
     expect(checkDocument<{ url?: string }>("event", event).url).toBe("http://127.0.0.1:5180/");
   });
   it("refuses a document the schema does not describe, with a line that says so", () => {
