@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "demo-design/", "coverage/", ".bench/"] },
+  { ignores: ["dist/", "node_modules/", "demo-design/", "coverage/", ".bench/", "vscode/out/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/cli/**", "src/bin.ts", "scripts/**", "test/**"],
+    files: ["src/cli/**", "src/bin.ts", "scripts/**", "test/**", "vscode/test/**"],
     rules: { "no-console": "off" },
   },
 );

@@ -24,6 +24,7 @@ const UNIT = [
   "test/support/**/*.test.ts",
   "test/sync/**/*.test.ts",
   "test/watch/debounced-batch.test.ts",
+  "vscode/src/**/*.test.ts",
 ];
 
 /** The built CLI: tests that spawn `dist/bin.cjs` or load `dist/` in a child process. dist/ is rebuilt first when stale. */

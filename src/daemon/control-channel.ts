@@ -2,7 +2,9 @@
  * The local control channel of a running `mpsync watch`: one unix socket per mapped folder,
  * `.mpsync/control.sock` (the folder 0700, the socket 0600: only the owner can connect), over
  * which `mpsync sync`, `pause`, `resume` and a `pull --force` handed over reach the daemon that
- * holds the folder's lock. One request per connection, one JSON line each way.
+ * holds the folder's lock, and over which an editor follows the folder's state (`subscribe`).
+ * One request per connection, one JSON line each way; `subscribe` keeps the connection and
+ * sends one line per update. docs/control-protocol.md is the contract; CONTROL_PROTOCOL its version.
  */
 import { createHash } from "node:crypto";
 import { chmod, lstat, mkdir, rm } from "node:fs/promises";
@@ -12,22 +14,39 @@ import { join } from "node:path";
 import { z } from "zod";
 import { STATE_DIR_NAME } from "../state/state-store.js";
 import { errorCode, isErrno, MpsyncError } from "../core/errors.js";
+import { SYNC_STATES, syncStateLabel } from "../sync/sync-state.js";
+import type { StateFeed, StateUpdate } from "./state-feed.js";
+
+/**
+ * The version of the control protocol (docs/control-protocol.md). Every reply carries it; a
+ * request that names another version is refused with PROTOCOL_MISMATCH. A new op or field
+ * that old clients can ignore keeps the number; a change they would misread raises it.
+ */
+export const CONTROL_PROTOCOL = 1;
 
 /** What a command asks the daemon. */
 export const controlRequestSchema = z.object({
-  op: z.enum(["sync", "pause", "resume"]),
+  op: z.enum(["sync", "pause", "resume", "subscribe"]),
   /** With `sync`: proceed past the circuit breakers (`pull --force`). */
   force: z.boolean().optional(),
+  /** The protocol the client speaks (absent: any; the reply says the daemon's). */
+  protocol: z.number().int().optional(),
 });
 export type ControlRequest = z.infer<typeof controlRequestSchema>;
 
 /** The daemon's answer. */
 export const controlReplySchema = z.object({
   ok: z.boolean(),
+  /** The daemon's CONTROL_PROTOCOL. */
+  protocol: z.number().int().optional(),
   code: z.string().optional(),
   message: z.string(),
   /** `sync`: the cycle's summary (what was pulled, pushed, conflicted). */
   summary: z.record(z.string(), z.unknown()).optional(),
+  /** `subscribe`: the folder's state now (sync/sync-state.ts). */
+  state: z.enum(SYNC_STATES).optional(),
+  /** `subscribe`: its words. */
+  label: z.string().optional(),
 });
 export type ControlReply = z.infer<typeof controlReplySchema>;
 
@@ -53,7 +72,7 @@ export interface ControlServer {
  * Listens on the folder's control socket. The caller holds the folder's lock, so a socket file
  * left there belongs to a daemon that is gone: it is replaced.
  */
-export async function startControlServer(root: string, handle: (request: ControlRequest) => Promise<ControlReply>): Promise<ControlServer> {
+export async function startControlServer(root: string, handle: (request: ControlRequest) => Promise<ControlReply>, feed?: StateFeed): Promise<ControlServer> {
   const path = controlSocketPath(root);
   if (process.platform !== "win32") {
     const dir = join(path, "..");
@@ -67,7 +86,7 @@ export async function startControlServer(root: string, handle: (request: Control
     const existing = await lstat(path).catch(() => undefined);
     if (existing?.isSocket() === true) await rm(path, { force: true });
   }
-  const server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, handle));
+  const server = createServer({ allowHalfOpen: true }, (socket) => serve(socket, handle, feed));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(path, () => {
@@ -79,7 +98,7 @@ export async function startControlServer(root: string, handle: (request: Control
   return { path, close: () => closeServer(server, path) };
 }
 
-function serve(socket: Socket, handle: (request: ControlRequest) => Promise<ControlReply>): void {
+function serve(socket: Socket, handle: (request: ControlRequest) => Promise<ControlReply>, feed: StateFeed | undefined): void {
   let text = "";
   socket.setEncoding("utf8");
   socket.on("error", () => socket.destroy());
@@ -89,22 +108,47 @@ function serve(socket: Socket, handle: (request: ControlRequest) => Promise<Cont
     const eol = text.indexOf("\n");
     if (eol < 0) return;
     socket.removeAllListeners("data");
-    void answer(text.slice(0, eol), handle).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+    const request = parseRequest(text.slice(0, eol));
+    if (request.ok && request.value.op === "subscribe" && feed !== undefined) return stream(socket, feed);
+    void answer(request, handle).then((reply) => socket.end(`${JSON.stringify({ ...reply, protocol: CONTROL_PROTOCOL })}\n`));
   });
 }
 
-async function answer(line: string, handle: (request: ControlRequest) => Promise<ControlReply>): Promise<ControlReply> {
+type Parsed = { ok: true; value: ControlRequest } | { ok: false; reply: ControlReply };
+
+function parseRequest(line: string): Parsed {
   let request: ControlRequest;
   try {
     request = controlRequestSchema.parse(JSON.parse(line));
   } catch {
-    return { ok: false, code: "USAGE", message: "malformed control request" };
+    return { ok: false, reply: { ok: false, code: "USAGE", message: "malformed control request" } };
   }
+  if (request.protocol !== undefined && request.protocol !== CONTROL_PROTOCOL) {
+    const message = `this mpsync daemon speaks control protocol ${CONTROL_PROTOCOL}, the client ${request.protocol}: update the older of the two`;
+    return { ok: false, reply: { ok: false, code: "PROTOCOL_MISMATCH", message } };
+  }
+  return { ok: true, value: request };
+}
+
+async function answer(request: Parsed, handle: (request: ControlRequest) => Promise<ControlReply>): Promise<ControlReply> {
+  if (!request.ok) return request.reply;
+  if (request.value.op === "subscribe") return { ok: false, code: "USAGE", message: "this folder's daemon has no state to follow" };
   try {
-    return await handle(request);
+    return await handle(request.value);
   } catch (err) {
     return { ok: false, code: errorCode(err), message: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** `subscribe`: the state now, then one line per update until the client hangs up. */
+function stream(socket: Socket, feed: StateFeed): void {
+  const write = (line: ControlReply | StateUpdate | (StateUpdate & { event: { time: string } })): void => void socket.write(`${JSON.stringify(line)}\n`);
+  const state = feed.state;
+  write({ ok: true, protocol: CONTROL_PROTOCOL, message: "subscribed", state, label: syncStateLabel(state) });
+  // An event goes out as `watch --json` prints it: with the time it is said.
+  const stop = feed.listen((u) => write("event" in u ? { ...u, event: { time: new Date().toISOString(), ...u.event } } : u));
+  socket.on("close", stop);
+  socket.on("end", () => socket.end());
 }
 
 async function closeServer(server: Server, path: string): Promise<void> {
@@ -122,7 +166,7 @@ export function sendControl(root: string, request: ControlRequest): Promise<Cont
     const socket = createConnection(path);
     let text = "";
     socket.setEncoding("utf8");
-    socket.on("connect", () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on("connect", () => socket.write(`${JSON.stringify({ ...request, protocol: CONTROL_PROTOCOL })}\n`));
     socket.on("data", (chunk: string) => (text += chunk));
     socket.on("error", (err) => {
       if (isErrno(err, "ENOENT", "ECONNREFUSED", "ENOTSOCK")) resolve(undefined);

@@ -22,6 +22,7 @@ import { readConfigText, watchConfigFile, type ConfigWatcher } from "./config-wa
 import { summarizeCycle } from "../sync/cycle-summary.js";
 import { readPause } from "../state/pause-marker.js";
 import { startControlServer, type ControlReply, type ControlRequest, type ControlServer } from "./control-channel.js";
+import { StateFeed } from "./state-feed.js";
 
 /** A new folder another mpsync process holds (`init` pulling it) is tried again this often. */
 export const LOCKED_RETRY_MS = 1000;
@@ -204,17 +205,29 @@ export class WatchDaemon {
           ? held.stillHeld()
           : true;
       const onStopped = (err: unknown): void => void this.#onStopped(mapping, err);
+      // The folder's state for the control channel's `subscribe` (an editor's status bar).
+      const feed = new StateFeed();
+      const writes = this.#o.writes;
       const worker = await createDesignWorker(runtime, mapping, {
-        emit,
+        emit: (event) => {
+          emit(event);
+          feed.event(event);
+        },
         lockHeld,
         onFatal: (err) => this.#fatal(err),
         onStopped,
         retry: this.#o.retry,
-        writes: this.#o.writes,
+        writes: {
+          writing: () => writes?.writing(),
+          settled: () => {
+            writes?.settled();
+            feed.cycleEnd();
+          },
+        },
         onLocalChange: this.#o.onLocalChange,
       });
       // `mpsync sync`, `pause`, `resume` and `pull --force` reach this worker through it.
-      const control = await startControlServer(mapping.root, (request) => answerControl(worker, request)).catch((err: unknown) => {
+      const control = await startControlServer(mapping.root, (request) => answerControl(worker, request), feed).catch((err: unknown) => {
         runtime.logger().debug({ err }, "control channel unavailable");
         return undefined;
       });
@@ -289,6 +302,8 @@ async function answerControl(worker: DesignWorker, request: ControlRequest): Pro
     case "resume":
       await worker.resume();
       return { ok: true, message: "resumed: syncing what changed meanwhile" };
+    case "subscribe":
+      return { ok: false, code: "USAGE", message: "subscribe is answered by the control channel" };
     case "sync": {
       const outcome = await worker.syncNow({ force: request.force === true });
       if (!outcome.ok) return outcome;

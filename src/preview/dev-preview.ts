@@ -18,7 +18,7 @@ import type { RuntimeErrorReport, SyncMessage } from "./page-client.js";
 import type { PreviewFront } from "./preview-front.js";
 import { firstLine, OnceSaid, placeText, previewLogger, runtimePlace } from "./preview-errors.js";
 import { runtimeSpec } from "./runtime-versions.js";
-import { nextSyncState, syncBadgeLabel, type BadgeInput } from "./sync-badge.js";
+import { nextSyncState, syncStateLabel, type SyncStateInput } from "../sync/sync-state.js";
 import type { Toolchain } from "./toolchain.js";
 import { createViteServer } from "./vite-server.js";
 
@@ -50,7 +50,7 @@ export class DevPreview {
   readonly #o: DevPreviewOptions;
   readonly #said: OnceSaid;
   #vite: { server: ViteDevServer; css: DesignCss; tools: Toolchain } | undefined;
-  #sync: SyncMessage = { state: "starting", label: syncBadgeLabel("starting"), message: "" };
+  #sync: SyncMessage = { state: "starting", label: syncStateLabel("starting"), message: "" };
   #writing = false;
   /** Files changed while the daemon wrote (shown at once when it is done). */
   readonly #held = new Set<string>();
@@ -144,11 +144,11 @@ export class DevPreview {
     await this.#stopVite();
   }
 
-  #badge(input: BadgeInput): void {
+  #badge(input: SyncStateInput): void {
     const state = nextSyncState(this.#sync.state as Parameters<typeof nextSyncState>[0], input);
     const message = input.kind === "event" ? input.message : this.#sync.message;
     if (state === this.#sync.state && message === this.#sync.message) return;
-    this.#sync = { state, label: syncBadgeLabel(state), message };
+    this.#sync = { state, label: syncStateLabel(state), message };
     this.#vite?.server.environments.client.hot.send("mpsync:sync", this.#sync);
   }
 

@@ -8,6 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnWatch, type DaemonProcess } from "../daemon/daemon-process.js";
 import { seedDesign, startWorld, type E2eWorld } from "./helpers.js";
+import { CONTROL_PROTOCOL } from "../../src/daemon/control-channel.js";
+import { schemaMismatch } from "../support/json-output.js";
+import { subscribe } from "../support/control-subscriber.js";
 
 const APP = "export function App() {\n  return <h1>Hello</h1>;\n}\n";
 
@@ -71,6 +74,29 @@ describe("against a running watch", () => {
     expect(sock.isSocket()).toBe(true);
     expect(sock.mode & 0o777).toBe(0o600);
     expect((await stat(site(".mpsync"))).mode & 0o777).toBe(0o700);
+  });
+
+  it("subscribe streams the folder's events (as watch --json prints them) with its state word", async () => {
+    const feed = subscribe(site());
+    try {
+      expect(await feed.next()).toMatchObject({ ok: true, protocol: CONTROL_PROTOCOL, state: "synced", label: "synced" });
+      expect((await world.run(["pause"])).code).toBe(0);
+      const paused = await feed.nextWith((l) => l.event !== undefined);
+      expect(paused).toMatchObject({ state: "paused", event: { event: "notice", code: "PAUSED" } });
+      expect(schemaMismatch(["event"], paused.event)).toBeUndefined();
+      expect((await world.run(["resume"])).code).toBe(0);
+      const resumed = await feed.nextWith((l) => l.event !== undefined);
+      expect(resumed).toMatchObject({ state: "synced", event: { event: "notice", code: "RESUMED" } });
+      await writeFile(site("lib.ts"), "export const lib = 'streamed';\n");
+      const pushed = await feed.nextWith((l) => l.event?.["event"] === "pushed");
+      expect(pushed).toMatchObject({ state: "synced", event: { files: ["lib.ts"] } });
+      expect(schemaMismatch(["event"], pushed.event)).toBeUndefined();
+      // The tests after this one read lib.ts as the first test left it.
+      await writeFile(site("lib.ts"), "export const lib = 2;\n");
+      await feed.nextWith((l) => l.event?.["event"] === "pushed");
+    } finally {
+      feed.close();
+    }
   });
 
   it("a pull or push that finds the folder held by watch points at the controls that reach it", async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { outagePrefix } from "../sync/failure.js";
-import { nextSyncState, syncBadgeLabel, type BadgeInput, type SyncState } from "./sync-badge.js";
+import { outagePrefix } from "./failure.js";
+import { nextSyncState, syncStateLabel, type SyncStateInput, type SyncState } from "./sync-state.js";
 
-const ev = (event: string, message = "", code?: string): BadgeInput => ({ kind: "event", event, message, code });
+const ev = (event: string, message = "", code?: string): SyncStateInput => ({ kind: "event", event, message, code });
 
 describe("nextSyncState", () => {
-  it.each<[SyncState, BadgeInput, SyncState]>([
+  it.each<[SyncState, SyncStateInput, SyncState]>([
     ["starting", ev("ready"), "synced"],
     ["synced", { kind: "saved" }, "pushing"],
     ["pushing", ev("pushed"), "synced"],
@@ -33,8 +33,10 @@ describe("nextSyncState", () => {
     ["conflict", { kind: "resolved" }, "pushing"],
     ["synced", { kind: "resolved" }, "synced"],
     ["synced", ev("notice", "paused: local and remote changes wait until mpsync resume", "PAUSED"), "paused"],
-    ["paused", { kind: "saved" }, "paused"],
+    // A paused start says PAUSED before ready: the word stays until resume.
     ["paused", ev("ready"), "paused"],
+    ["paused", { kind: "saved" }, "paused"],
+    ["paused", { kind: "cycle-end" }, "paused"],
     ["paused", ev("error", "offline", "NETWORK"), "paused"],
     ["paused", ev("halted"), "attention"],
     ["paused", ev("notice", "resumed: syncing what changed meanwhile", "RESUMED"), "synced"],
@@ -43,20 +45,20 @@ describe("nextSyncState", () => {
   });
 });
 
-describe("syncBadgeLabel: an outage is named as the terminal's line names it", () => {
+describe("syncStateLabel: an outage is named as the terminal's line names it", () => {
   it.each<[string, SyncState]>([
     ["NETWORK", "offline"],
     ["TIMEOUT", "offline"],
     ["SERVER_ERROR", "unavailable"],
   ])("%s", (code, state) => {
     expect(nextSyncState("synced", ev("error", "", code))).toBe(state);
-    expect(`${syncBadgeLabel(state)}: `).toBe(outagePrefix(code));
+    expect(`${syncStateLabel(state)}: `).toBe(outagePrefix(code));
   });
 
   it("words for the other states", () => {
-    expect(syncBadgeLabel("unavailable")).toBe("service unavailable");
-    expect(syncBadgeLabel("attention")).toBe("needs attention");
-    expect(syncBadgeLabel("synced")).toBe("synced");
-    expect(syncBadgeLabel("paused")).toBe("paused");
+    expect(syncStateLabel("unavailable")).toBe("service unavailable");
+    expect(syncStateLabel("attention")).toBe("needs attention");
+    expect(syncStateLabel("synced")).toBe("synced");
+    expect(syncStateLabel("paused")).toBe("paused");
   });
 });
