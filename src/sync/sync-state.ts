@@ -15,10 +15,7 @@ export type SyncState = "starting" | "synced" | "pushing" | "conflict" | "paused
  * conflict markers saved without them (`mpsync resolve`, or an edit), or the end of a cycle.
  */
 export type SyncStateInput =
-  | { kind: "event"; event: string; code?: string | undefined; message: string }
-  | { kind: "saved" }
-  | { kind: "resolved" }
-  | { kind: "cycle-end" };
+  { kind: "event"; event: string; code?: string | undefined; message: string } | { kind: "saved" } | { kind: "resolved" } | { kind: "cycle-end" };
 
 const isOutage = (state: SyncState): state is Outage => Object.hasOwn(OUTAGE_WORDS, state);
 
