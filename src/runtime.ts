@@ -222,7 +222,11 @@ export class Runtime {
   }
 
   /** A DesignSync of one mapping on the real file system, not yet opened. */
-  async createDesignSync(mapping: Mapping, emit: EventSink, options: { holdPushes?: () => boolean; onLocalWrite?: () => void } = {}): Promise<DesignSync> {
+  async createDesignSync(
+    mapping: Mapping,
+    emit: EventSink,
+    options: { holdPushes?: () => boolean; onLocalWrite?: () => void; sayDeletions?: boolean } = {},
+  ): Promise<DesignSync> {
     const { config } = await this.config();
     const folder = await openFsFolder(mapping.root, config.ignore, this.clock);
     this.#folders.add(folder);

@@ -45,6 +45,7 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
   };
   const sync = await runtime.createDesignSync(mapping, emit, {
     holdPushes: gitBusy,
+    sayDeletions: true,
     ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }),
   });
   const scheduler = await runtime.pollScheduler();
