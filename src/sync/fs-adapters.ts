@@ -16,7 +16,7 @@ import { WriteGate } from "../local/write-gate.js";
 import { LateWriteWatch, waitUntilQuiet, type LateWrite } from "../local/late-writes.js";
 import type { LocalEditGuard } from "../local/local-fs.js";
 import { conflictSidePath, recoveryStamp } from "../local/recovery-layout.js";
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
 import { openStateStore } from "../state/state-store.js";
@@ -86,7 +86,14 @@ export async function openFsFolder(
       if (!(await folderExists(root))) return;
       await store.ensureLayout();
       const text = JSON.stringify(state);
-      if (text !== writtenState) {
+      // A state.json removed with the folder's `.mpsync/` (the folder was removed and is back) is written again.
+      if (
+        text !== writtenState ||
+        !(await stat(join(store.dir, "state.json")).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         await store.save(state, options);
         writtenState = text;
       }
