@@ -30,7 +30,7 @@ const UNIT = [
 /** The built CLI: tests that spawn `dist/bin.cjs` or load `dist/` in a child process. dist/ is rebuilt first when stale. */
 const E2E = [
   "test/e2e/**/*.test.ts",
-  "test/daemon/{no-folder-left,reload,signals,two-writers,writers-by-order}.test.ts",
+  "test/daemon/{no-folder-left,reload,signals,two-writers,writers-by-order,deletion-notice,halt-handover,slow-writer}.test.ts",
   "test/hostile/key-scan.test.ts",
   "test/cli/lazy-commands.test.ts",
   "src/core/{code-cache,heap}.test.ts",

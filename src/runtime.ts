@@ -25,7 +25,8 @@ import { createFilePollLedger, PollScheduler } from "./scheduling/poll-scheduler
 import { RequestQueueRegistry, type RequestQueue } from "./scheduling/request-queue.js";
 import { DesignSync } from "./sync/design-sync.js";
 import type { EventSink } from "./sync/events.js";
-import { observeLocalWrites, openFsFolder } from "./sync/fs-adapters.js";
+import { lateWriteLine, observeLocalWrites, openFsFolder } from "./sync/fs-adapters.js";
+import type { LateWrite } from "./local/late-writes.js";
 import { INTERRUPT_WAIT_MS, OpenedFolders } from "./sync/opened-folders.js";
 
 /** Process-level inputs; only bin.ts reads them from `process`. */
@@ -244,9 +245,15 @@ export class Runtime {
   }
 
   /** A DesignSync of one mapping on the real file system, not yet opened. */
-  async createDesignSync(mapping: Mapping, emit: EventSink, options: { holdPushes?: () => boolean; onLocalWrite?: () => void } = {}): Promise<DesignSync> {
+  async createDesignSync(
+    mapping: Mapping,
+    emit: EventSink,
+    options: { holdPushes?: () => boolean; onLocalWrite?: () => void; sayDeletions?: boolean } = {},
+  ): Promise<DesignSync> {
     const { config } = await this.config();
-    const folder = await openFsFolder(mapping.root, config.ignore, this.clock);
+    // A slow writer's save that landed on a file a conflict's write replaced: recovered, and said.
+    const onLateWrite = (w: LateWrite): void => emit({ event: "notice", dir: mapping.dir, code: "LATE_WRITE", files: [w.rel], message: lateWriteLine(w) });
+    const folder = await openFsFolder(mapping.root, config.ignore, this.clock, { onLateWrite });
     this.#folders.add(folder);
     const { onLocalWrite, ...rest } = options;
     return new DesignSync({

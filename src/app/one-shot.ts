@@ -45,19 +45,29 @@ export type { OneShotSummary } from "./json-documents.js";
 
 /** Pulls or pushes one mapped folder under its lock; `pull --force` goes to the daemon holding it. */
 export async function syncOnce(runtime: Runtime, mapping: Mapping, request: OneShotRequest): Promise<OneShotSummary> {
+  // `pull --force`, the advice of a halted folder, must work while `watch` runs: the daemon
+  // takes the request and runs a forced full cycle. Asked first: when the mapped folder was
+  // removed, its lock went with it, and taking the lock here would leave the daemon none.
+  const handOver = request.kind === "pull" && request.force && !request.dryRun;
+  if (handOver) {
+    const reply = await sendControl(mapping.root, { op: "sync", force: true });
+    if (reply !== undefined) return handedOver(mapping, request, reply);
+  }
   try {
     return await syncLocked(runtime, mapping, request);
   } catch (err) {
-    // `pull --force`, the advice of a halted folder, must work while `watch` holds it: the
-    // daemon takes the request and runs a forced full cycle.
-    if (!(request.kind === "pull" && request.force && !request.dryRun && hasCode(err, "FOLDER_LOCKED"))) throw err;
+    // A daemon that took the folder between the question and the lock.
+    if (!(handOver && hasCode(err, "FOLDER_LOCKED"))) throw err;
     const reply = await sendControl(mapping.root, { op: "sync", force: true });
     if (reply === undefined) throw err;
-    if (reply.summary === undefined)
-      throw new MpsyncError("FOLDER_LOCKED", `${mapping.label}: the running daemon could not run pull --force: ${reply.message}`);
-    request.view.handedOver(mapping.label, reply.message);
-    return { ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, editorId: String(reply.summary["editorId"] ?? "") };
+    return handedOver(mapping, request, reply);
   }
+}
+
+function handedOver(mapping: Mapping, request: OneShotRequest, reply: ControlReply): OneShotSummary {
+  if (reply.summary === undefined) throw new MpsyncError("FOLDER_LOCKED", `${mapping.label}: the running daemon could not run pull --force: ${reply.message}`);
+  request.view.handedOver(mapping.label, reply.message);
+  return { ...(reply.summary as unknown as CycleSummary), dir: mapping.dir, editorId: String(reply.summary["editorId"] ?? "") };
 }
 
 async function syncLocked(runtime: Runtime, mapping: Mapping, request: OneShotRequest): Promise<OneShotSummary> {

@@ -17,6 +17,7 @@ export const WATCH_EVENT_NAMES = [
   "pushed",
   "pulled",
   "conflict",
+  "deleted",
   "generating",
   "idle",
   "published",

@@ -187,6 +187,7 @@ const EVENT_BADGES: Record<SyncEventName, (c: Colors, name: SyncEventName) => st
   conflict: (c) => c.yellow("⚠ conflict"),
   error: (c) => c.red("✗ error  "),
   halted: (c) => c.red("■ halted "),
+  deleted: (c) => c.yellow("- deleted"),
   ready: plainBadge,
   generating: plainBadge,
   idle: plainBadge,

@@ -62,18 +62,45 @@ export function controlSocketPath(root: string, uid: number = process.getuid?.()
   return join(tmpdir(), `mpsync-${uid}`, `${id}.sock`);
 }
 
+/**
+ * The second socket of the folder `root`, outside it (in the private folder of the long-path
+ * fallback), or undefined where the first already is outside. A removed mapped folder takes
+ * `.mpsync/control.sock` with it: `pull --force`, the advice of that halt, still reaches the
+ * daemon through this one, and the daemon puts its lock and socket back once the folder is.
+ */
+export function controlFallbackPath(root: string, uid: number = process.getuid?.() ?? 0): string | undefined {
+  const first = controlSocketPath(root, uid);
+  if (process.platform === "win32" || !first.startsWith(join(root, STATE_DIR_NAME))) return undefined;
+  const id = createHash("sha256").update(root).digest("hex").slice(0, 24);
+  return join(tmpdir(), `mpsync-${uid}`, `${id}.folder.sock`);
+}
+
 /** A listening control server; close() removes the socket. */
 export interface ControlServer {
   readonly path: string;
-  close(): Promise<void>;
+  /** Stops listening (ends once the open connections do); `keepSocket`: the path is left to a new server. */
+  close(keepSocket?: boolean): Promise<void>;
 }
 
 /**
- * Listens on the folder's control socket. The caller holds the folder's lock, so a socket file
- * left there belongs to a daemon that is gone: it is replaced.
+ * Listens on the folder's control socket, and on its second one outside the folder
+ * (controlFallbackPath). The caller holds the folder's lock, so a socket file left there
+ * belongs to a daemon that is gone: it is replaced.
  */
 export async function startControlServer(root: string, handle: (request: ControlRequest) => Promise<ControlReply>, feed?: StateFeed): Promise<ControlServer> {
-  const path = controlSocketPath(root);
+  const first = await listenOn(controlSocketPath(root), handle, feed);
+  const fallback = controlFallbackPath(root);
+  const second = fallback === undefined ? undefined : await listenOn(fallback, handle, feed).catch(() => undefined);
+  return {
+    path: first.path,
+    async close(keepSocket) {
+      await first.close(keepSocket);
+      await second?.close(keepSocket);
+    },
+  };
+}
+
+async function listenOn(path: string, handle: (request: ControlRequest) => Promise<ControlReply>, feed: StateFeed | undefined): Promise<ControlServer> {
   if (process.platform !== "win32") {
     const dir = join(path, "..");
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -95,7 +122,7 @@ export async function startControlServer(root: string, handle: (request: Control
     });
   });
   if (process.platform !== "win32") await chmod(path, 0o600);
-  return { path, close: () => closeServer(server, path) };
+  return { path, close: (keepSocket) => closeServer(server, keepSocket === true || process.platform === "win32" ? undefined : path) };
 }
 
 function serve(socket: Socket, handle: (request: ControlRequest) => Promise<ControlReply>, feed: StateFeed | undefined): void {
@@ -151,17 +178,22 @@ function stream(socket: Socket, feed: StateFeed): void {
   socket.on("end", () => socket.end());
 }
 
-async function closeServer(server: Server, path: string): Promise<void> {
+/** Stops listening, then removes the socket file at `path` (none: a new server holds the path). */
+async function closeServer(server: Server, path: string | undefined): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (process.platform !== "win32") await rm(path, { force: true }).catch(() => undefined);
+  if (path !== undefined) await rm(path, { force: true }).catch(() => undefined);
 }
 
 /**
  * Sends `request` to the daemon of the folder `root` and resolves its answer; undefined when no
  * daemon listens there (no socket, or a socket nobody serves). A `sync` waits for the cycle.
  */
-export function sendControl(root: string, request: ControlRequest): Promise<ControlReply | undefined> {
-  const path = controlSocketPath(root);
+export async function sendControl(root: string, request: ControlRequest): Promise<ControlReply | undefined> {
+  const fallback = controlFallbackPath(root);
+  return (await sendTo(controlSocketPath(root), request)) ?? (fallback === undefined ? undefined : await sendTo(fallback, request));
+}
+
+function sendTo(path: string, request: ControlRequest): Promise<ControlReply | undefined> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     let text = "";

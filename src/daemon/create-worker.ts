@@ -44,6 +44,7 @@ export async function createDesignWorker(runtime: Runtime, mapping: Mapping, wir
   const engineEvents = new EngineEvents(wiring.emit);
   const sync = await runtime.createDesignSync(mapping, engineEvents.sink, {
     holdPushes: gitBusy,
+    sayDeletions: true,
     ...(writes === undefined ? {} : { onLocalWrite: () => writes.writing() }),
   });
   const scheduler = await runtime.pollScheduler();

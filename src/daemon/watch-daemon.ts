@@ -32,6 +32,8 @@ interface Running {
   worker: DesignWorker;
   lock: FolderLock;
   control: ControlServer | undefined;
+  /** The folder's state for the control channel's `subscribe`. */
+  feed: StateFeed;
 }
 
 /** Options of the daemon. */
@@ -63,6 +65,8 @@ export class WatchDaemon {
   #reloadRefused = false;
   /** New folders held by another mpsync process, started once it lets go. */
   readonly #waiting = new Map<string, { mapping: Mapping; timer: NodeJS.Timeout }>();
+  /** A folder's lock and socket being put back (#reclaim). */
+  readonly #reclaiming = new Map<string, Promise<boolean>>();
   /** The settings the running folders use (a reload compares the new file with them). */
   #config: ResolvedConfig | undefined;
   #configWatcher: ConfigWatcher | undefined;
@@ -196,14 +200,14 @@ export class WatchDaemon {
     try {
       const held = lock;
       // A vanished mapped folder (lock included) is the folder-missing breaker's case: it halts
-      // and waits; only a lock gone from a folder that is still there stops the worker.
-      const lockHeld = async (): Promise<boolean> =>
-        (await stat(mapping.root).then(
-          () => true,
-          () => false,
-        ))
-          ? held.stillHeld()
-          : true;
+      // and waits; once it is back, the lock and socket that went with it are put back
+      // (#reclaim). Only a lock gone from a folder that stayed there stops the worker.
+      let sawGone = false;
+      const lockHeld = async (): Promise<boolean> => {
+        if (!(await folderThere(mapping.root))) return (sawGone = true);
+        if (sawGone && (await this.#reclaim(mapping.root))) sawGone = false;
+        return held.stillHeld();
+      };
       const onStopped = (err: unknown): void => void this.#onStopped(mapping, err);
       // The folder's state for the control channel's `subscribe` (an editor's status bar).
       const feed = new StateFeed();
@@ -227,17 +231,53 @@ export class WatchDaemon {
         onLocalChange: this.#o.onLocalChange,
       });
       // `mpsync sync`, `pause`, `resume` and `pull --force` reach this worker through it.
-      const control = await startControlServer(mapping.root, (request) => answerControl(worker, request), feed).catch((err: unknown) => {
-        runtime.logger().debug({ err }, "control channel unavailable");
-        return undefined;
-      });
-      this.#running.set(mapping.root, { mapping, worker, lock, control });
+      const control = await this.#listen(mapping.root, worker, feed);
+      this.#running.set(mapping.root, { mapping, worker, lock, control, feed });
       await worker.start({ paused: (await readPause(mapping.root)) !== undefined });
     } catch (err) {
       await this.#running.get(mapping.root)?.control?.close();
       this.#running.delete(mapping.root);
       await this.#startFailed(mapping, err, lock);
     }
+  }
+
+  /** The folder's control channel (control-channel.ts); undefined when it cannot listen. */
+  #listen(root: string, worker: DesignWorker, feed: StateFeed): Promise<ControlServer | undefined> {
+    const answer = async (request: ControlRequest): Promise<ControlReply> => {
+      const reply = await answerControl(worker, request);
+      // A `pull --force` handed over after the folder was removed has brought it back.
+      if (request.op === "sync") await this.#reclaim(root);
+      return reply;
+    };
+    return startControlServer(root, answer, feed).catch((err: unknown) => {
+      this.#o.runtime.logger().debug({ err }, "control channel unavailable");
+      return undefined;
+    });
+  }
+
+  /**
+   * After the mapped folder was removed and is back: the lock and the control socket that went
+   * with `.mpsync/` are made again (unless another process took the folder meanwhile). True
+   * when this process holds the folder again.
+   */
+  #reclaim(root: string): Promise<boolean> {
+    // One at a time per folder: a status poll's lock check and a handed-over pull may both ask.
+    const prior = this.#reclaiming.get(root) ?? Promise.resolve(false);
+    const next = prior.then(() => this.#reclaimNow(root));
+    this.#reclaiming.set(root, next);
+    void next.finally(() => this.#reclaiming.get(root) === next && this.#reclaiming.delete(root)).catch(() => undefined);
+    return next;
+  }
+
+  async #reclaimNow(root: string): Promise<boolean> {
+    const r = this.#running.get(root);
+    if (r === undefined || !(await folderThere(root)) || (await r.lock.stillHeld())) return false;
+    if (!(await r.lock.reclaim())) return false;
+    // The old server stops listening first (libuv unlinks a socket's path as it closes) and
+    // ends once its connections do: one of them may be the `pull --force` being answered now.
+    void r.control?.close(true).catch(() => undefined);
+    r.control = await this.#listen(root, r.worker, r.feed);
+    return true;
   }
 
   async #startFailed(mapping: Mapping, err: unknown, lock: FolderLock | undefined): Promise<void> {
@@ -287,6 +327,13 @@ export class WatchDaemon {
       await r.lock.release();
     }
   }
+}
+
+async function folderThere(root: string): Promise<boolean> {
+  return stat(root).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
 }
 
 /**

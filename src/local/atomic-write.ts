@@ -4,7 +4,7 @@
  * (A cycle's small new files skip the temp file: create-in-place.ts.)
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fchmodSync, linkSync, lstatSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fchmodSync, linkSync, lstatSync, renameSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import { lstat, mkdir, open, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -47,6 +47,9 @@ export async function writeJsonAtomically(file: string, value: unknown, options:
  */
 export const GUARDED_TEMP_SUFFIX = ".mpsync.tmp";
 
+/** Told the held name of a file replaceHeld replaced, its stat and our file's inode; true takes the held name over. */
+export type KeepHeld = (held: string, heldStat: Stats, oursIno: number) => boolean;
+
 /**
  * Atomic write (temp, fsync, rename, fsync of the folder) whose `beforeRename` check runs
  * after the new content is durable and just before the rename; `false` abandons the write.
@@ -74,6 +77,8 @@ export async function writeFileAtomicallyGuarded(
      * second name (a hard link) of that file: see replaceHeld. Resolves false otherwise.
      */
     replaceIf?: (held: string) => Promise<boolean>;
+    /** With replaceIf: the replaced file's held name, once replaced (late-writes.ts watches it). */
+    keepHeld?: KeepHeld;
     /** Published only once this resolves (the temp file is written meanwhile); a rejection abandons the write. */
     publishAfter?: Promise<unknown> | undefined;
   } = {},
@@ -98,7 +103,7 @@ export async function writeFileAtomicallyGuarded(
       return false;
     }
     if (options.replaceIf !== undefined) {
-      if (!(await replaceHeld(tmp, file, options.replaceIf))) return false;
+      if (!(await replaceHeld(tmp, file, options.replaceIf, options.keepHeld))) return false;
     } else if (!publish(tmp, file, options.createOnly === true)) return false;
   } catch (err) {
     await removeTemp(tmp);
@@ -192,11 +197,12 @@ function publish(tmp: string, file: string, createOnly: boolean): boolean {
  *    text, read again by the next cycle) and the write counts as refused.
  *
  * What remains is a save by rename landing between the two system calls of step 3, and a write
- * through a descriptor opened before step 1 and written after step 4. Where hard links are not
+ * through a descriptor opened before step 1 and written after step 4 (with `keepHeld`, the held
+ * file outlives the replace so that such a write is found: late-writes.ts). Where hard links are not
  * supported (some network or FAT file systems), the check reads `file` itself before a rename.
  * Resolves true when `tmp` replaced `file`; `tmp` is gone either way.
  */
-async function replaceHeld(tmp: string, file: string, check: (held: string) => Promise<boolean>): Promise<boolean> {
+async function replaceHeld(tmp: string, file: string, check: (held: string) => Promise<boolean>, keepHeld?: KeepHeld): Promise<boolean> {
   // Ends in the temp suffix: ignored by the watcher and scans, swept if a kill leaves it.
   const held = `${tmp.slice(0, -GUARDED_TEMP_SUFFIX.length)}.held${GUARDED_TEMP_SUFFIX}`;
   try {
@@ -208,6 +214,7 @@ async function replaceHeld(tmp: string, file: string, check: (held: string) => P
     renameSync(tmp, file);
     return true;
   }
+  let kept = false;
   try {
     const heldStat = lstatSync(held);
     if (!heldStat.isFile() || !(await check(held))) return refuse(tmp);
@@ -216,12 +223,15 @@ async function replaceHeld(tmp: string, file: string, check: (held: string) => P
     if (there?.ino !== heldIno) return refuse(tmp);
     const oursIno = lstatSync(tmp).ino;
     renameSync(tmp, file);
-    if (await check(held)) return true;
+    if (await check(held)) {
+      kept = keepHeld?.(held, lstatSync(held), oursIno) === true;
+      return true;
+    }
     // Written in place meanwhile: the user's text goes back, unless a newer save replaced ours.
     if (lstatSync(file, { throwIfNoEntry: false })?.ino === oursIno) renameSync(held, file);
     return false;
   } finally {
-    unlinkQuietly(held);
+    if (!kept) unlinkQuietly(held);
   }
 }
 

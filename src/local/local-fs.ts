@@ -6,7 +6,8 @@
 import { readFile, rmdir, unlink } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { hashContent } from "../core/hash.js";
-import { fitsInline, removeHeld, writeFileAtomically, writeFileAtomicallyGuarded } from "./atomic-write.js";
+import { fitsInline, removeHeld, writeFileAtomically, writeFileAtomicallyGuarded, type KeepHeld } from "./atomic-write.js";
+import type { LateWriteWatch } from "./late-writes.js";
 import { createInPlace, CREATE_IN_PLACE_SUPPORTED, defaultFileMode } from "./create-in-place.js";
 import { checkPathChain, resolveInside, UnsafeLocalPathError } from "./safe-path.js";
 import type { WriteSession } from "./write-session.js";
@@ -35,17 +36,36 @@ export async function replaceIfUnchanged(
   rel: string,
   expectedHash: string | undefined,
   newContent: string | Uint8Array,
-  options: { session?: WriteSession; after?: Promise<unknown> | undefined } = {},
+  options: { session?: WriteSession; after?: Promise<unknown> | undefined; localEdit?: LocalEditGuard | undefined } = {},
 ): Promise<CasWriteResult> {
-  const { session, after } = options;
+  const { session, after, localEdit } = options;
   if (expectedHash === undefined) {
     // Must be absent: link(2) publishes only if nothing appeared meanwhile, with no re-reads
     // (a first pull of thousands of files spent most of its time in those checks).
     return (await writeChecked(root, rel, newContent, undefined, { session, createOnly: true, after })) ? "written" : "changed-meanwhile";
   }
+  // A local edit may still be being written (a truncate, then the text): never replaced under
+  // its writer, and a write that lands on it after the replace is found (late-writes.ts).
+  if (localEdit !== undefined) await localEdit.quiet(resolveInside(root, rel));
   // A cheap first check avoids writing a temp file when the answer is already known.
   if ((await currentHash(root, rel)) !== expectedHash) return "changed-meanwhile";
-  return (await writeChecked(root, rel, newContent, expectedHash, { session, after })) ? "written" : "changed-meanwhile";
+  const late = localEdit?.late;
+  const keepHeld: KeepHeld | undefined =
+    late === undefined
+      ? undefined
+      : (held, stat, oursIno) => {
+          late.keep({ held, file: resolveInside(root, rel), rel, stat, oursIno, oursHash: hashContent(newContent) });
+          return true;
+        };
+  return (await writeChecked(root, rel, newContent, expectedHash, { session, after, keepHeld })) ? "written" : "changed-meanwhile";
+}
+
+/** How a replace over a local edit waits for its writer (late-writes.ts). */
+export interface LocalEditGuard {
+  /** Resolves once the file at `abs` is quiet (waitUntilQuiet). */
+  quiet(abs: string): Promise<void>;
+  /** Watches the replaced file for a late write; undefined: the held file goes at once. */
+  late: LateWriteWatch | undefined;
 }
 
 /** Removes `rel` and its now-empty parent folders (never `root`). Resolves false when absent. */
@@ -151,7 +171,7 @@ async function writeChecked(
   content: string | Uint8Array,
   /** Replace only a file holding this content (checked without a window: replaceHeld). */
   expectedHash: string | undefined,
-  options: { session?: WriteSession | undefined; createOnly?: boolean; after?: Promise<unknown> | undefined } = {},
+  options: { session?: WriteSession | undefined; createOnly?: boolean; after?: Promise<unknown> | undefined; keepHeld?: KeepHeld | undefined } = {},
 ): Promise<boolean> {
   const { session, after } = options;
   const createOnly = options.createOnly === true;
@@ -169,7 +189,7 @@ async function writeChecked(
   if (inPlace) await after;
   const written = inPlace
     ? await createInPlace(abs, content, (session.fileMode ??= defaultFileMode()), session.dirs)
-    : await writeThroughTemp(root, rel, abs, content, { expectedHash, session, createOnly, lateCheck, after });
+    : await writeThroughTemp(root, rel, abs, content, { expectedHash, session, createOnly, lateCheck, after, keepHeld: options.keepHeld });
   if (written) session?.written.push(abs);
   else if (!lateCheck) {
     const there = await checkPathChain(root, rel, session?.dirs);
@@ -184,7 +204,14 @@ function writeThroughTemp(
   rel: string,
   abs: string,
   content: string | Uint8Array,
-  o: { expectedHash: string | undefined; session: WriteSession | undefined; createOnly: boolean; lateCheck: boolean; after: Promise<unknown> | undefined },
+  o: {
+    expectedHash: string | undefined;
+    session: WriteSession | undefined;
+    createOnly: boolean;
+    lateCheck: boolean;
+    after: Promise<unknown> | undefined;
+    keepHeld: KeepHeld | undefined;
+  },
 ): Promise<boolean> {
   const { expectedHash, session } = o;
   return writeFileAtomicallyGuarded(abs, content, {
@@ -198,7 +225,7 @@ function writeThroughTemp(
           if (now !== undefined && !now.isFile()) throw new UnsafeLocalPathError(rel, "not-a-file", "it is not a regular file");
           return true;
         },
-    ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash }),
+    ...(expectedHash === undefined ? {} : { replaceIf: async (held: string) => hashContent(await readFile(held)) === expectedHash, keepHeld: o.keepHeld }),
     // In a session the cycle's flushWrites makes everything durable at once.
     ...(session === undefined ? {} : { fsync: false, knownDirs: session.dirs, deferFolderSync: () => undefined }),
     createOnly: o.createOnly,

@@ -10,12 +10,12 @@
  */
 import { readFileSync } from "node:fs";
 import { hostname as osHostname, uptime } from "node:os";
-import { open, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { MpsyncError, isErrno } from "../core/errors.js";
 import { processExists } from "../core/process-exists.js";
-import { assertStateDirSafe, STATE_DIR_NAME } from "./state-store.js";
+import { assertStateDirSafe, STATE_DIR_NAME, writeGitignore } from "./state-store.js";
 
 const lockInfoSchema = z.object({
   pid: z.number().int().positive(),
@@ -34,6 +34,12 @@ export interface FolderLock {
   release(): Promise<void>;
   /** False when the lock file vanished or another process now holds it (someone removed `.mpsync/`). */
   stillHeld(): Promise<boolean>;
+  /**
+   * Takes the lock again after it vanished with the folder's `.mpsync/` (the mapped folder was
+   * removed and is back), unless another process took it meanwhile or the folder is still
+   * missing. True when this process holds it.
+   */
+  reclaim(): Promise<boolean>;
 }
 
 /** A takeover marker older than this belongs to a process that died mid-takeover. */
@@ -194,6 +200,18 @@ function heldLock(root: string, info: LockInfo): FolderLock {
     },
     async stillHeld() {
       return sameHolder(await readFolderLock(root).catch(() => undefined), info);
+    },
+    async reclaim() {
+      if (released) return false;
+      const dir = join(root, STATE_DIR_NAME);
+      try {
+        // Never the mapped folder itself: a folder still missing stays the breaker's case.
+        await mkdir(dir, { mode: 0o700 });
+      } catch (err) {
+        if (!isErrno(err, "EEXIST")) return false;
+      }
+      await writeGitignore(dir);
+      return (await createExclusive(folderLockPath(root), info)) || sameHolder(await readFolderLock(root).catch(() => undefined), info);
     },
   };
 }

@@ -204,7 +204,8 @@ class FolderStateStore implements StateStore {
   }
 }
 
-async function writeGitignore(dir: string): Promise<void> {
+/** Writes `.mpsync/.gitignore` (`*`: git ignores the folder's state) when it is missing. */
+export async function writeGitignore(dir: string): Promise<void> {
   await assertStateDirSafe(dir);
   const file = join(dir, ".gitignore");
   // Written when missing, never over a .gitignore someone else wrote.

@@ -36,6 +36,8 @@ export interface DesignSyncOptions {
    * the PATCH, so a cycle that began before git took its lock does not push half its work.
    */
   holdPushes?: () => boolean;
+  /** A daemon (`watch`, `dev`): a local deletion is said when a cycle first finds it (deletion-notice.ts). */
+  sayDeletions?: boolean;
 }
 
 /** One folder's cycles' shared context (after DesignSync.open). */

@@ -33,6 +33,9 @@ const EVENT_SCHEMAS = [
       lost: z.array(z.string()).optional().describe("the lines the new version lacks"),
     })
     .describe("both sides changed a file, or a new version dropped a pushed edit"),
+  z
+    .strictObject({ event: z.literal("deleted"), ...base, files })
+    .describe("files deleted here: the service keeps them (its API cannot delete); mpsync restore PATH brings one back"),
   z.strictObject({ event: z.literal("generating"), ...base }).describe("the design is generating: pushes wait"),
   z.strictObject({ event: z.literal("idle"), ...base }).describe("the generation ended"),
   z.strictObject({ event: z.literal("published"), ...base, previewUrl: z.string().optional() }).describe("publishOnPush compiled the pushed version"),

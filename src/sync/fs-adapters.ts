@@ -13,6 +13,10 @@ import { removeStaleTempFiles } from "../local/stale-temps.js";
 import { removeIncompleteFiles } from "../local/create-in-place.js";
 import { flushWrites, newWriteSession, type FlushOptions } from "../local/write-session.js";
 import { WriteGate } from "../local/write-gate.js";
+import { LateWriteWatch, waitUntilQuiet, type LateWrite } from "../local/late-writes.js";
+import type { LocalEditGuard } from "../local/local-fs.js";
+import { conflictSidePath, recoveryStamp } from "../local/recovery-layout.js";
+import { join, relative, sep } from "node:path";
 import { readLocalFile, scanTree, type SkipReason } from "../local/scan-tree.js";
 import { UnsafeLocalPathError } from "../local/safe-path.js";
 import { openStateStore } from "../state/state-store.js";
@@ -42,8 +46,8 @@ export interface FsFolder {
 export async function openFsFolder(
   root: string,
   ignorePatterns: readonly string[],
-  clock: Pick<Clock, "now">,
-  options: { flush?: FlushOptions } = {},
+  clock: Pick<Clock, "now" | "monotonic" | "sleep">,
+  options: { flush?: FlushOptions; onLateWrite?: (w: LateWrite) => void } = {},
 ): Promise<FsFolder> {
   const matcher = await loadIgnoreMatcher(root, ignorePatterns);
   const cache = new ScanCache();
@@ -61,6 +65,8 @@ export async function openFsFolder(
   let writtenDaemon: string | undefined;
   const backups: BackupMemory = new Map();
   const gate = new WriteGate();
+  const late = lateWriteWatch(root, store, clock, options.onLateWrite);
+  const editGuard: LocalEditGuard = { quiet: (abs) => waitUntilQuiet(abs, { now: () => clock.monotonic(), sleep: (ms) => clock.sleep(ms) }), late };
   const designStore: DesignStore = {
     async load() {
       const loaded = await store.load();
@@ -81,7 +87,14 @@ export async function openFsFolder(
       if (!(await folderExists(root))) return;
       await store.ensureLayout();
       const text = JSON.stringify(state);
-      if (text !== writtenState) {
+      // A state.json removed with the folder's `.mpsync/` (the folder was removed and is back) is written again.
+      if (
+        text !== writtenState ||
+        !(await stat(join(store.dir, "state.json")).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         await store.save(state, options);
         writtenState = text;
       }
@@ -135,7 +148,8 @@ export async function openFsFolder(
       gate.run(async () => {
         await store.ensureLayout();
         try {
-          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session, after: options?.after });
+          const localEdit = options?.localEdit === true ? editGuard : undefined;
+          const outcome = await replaceIfUnchanged(root, rel, expect, text, { session, after: options?.after, localEdit });
           return outcome === "written" ? "done" : "changed-meanwhile";
         } catch (err) {
           if (isBlockedPath(err)) return "blocked";
@@ -161,9 +175,45 @@ export async function openFsFolder(
   };
   const interrupt = async (): Promise<string[]> => {
     await gate.close();
+    await late?.close();
     return removeStaleTempFiles(root, matcher);
   };
   return { local, store: designStore, matcher, interrupt };
+}
+
+/**
+ * The folder's watch for writes landing on files a conflict's write replaced (late-writes.ts):
+ * mpsync's text is backed up before the writer's goes back, or the writer's is kept as a
+ * conflict copy. None without a listener: a recovered write must be said.
+ */
+function lateWriteWatch(
+  root: string,
+  store: ReturnType<typeof openStateStore>,
+  clock: Pick<Clock, "now" | "monotonic">,
+  onLateWrite: ((w: LateWrite) => void) | undefined,
+): LateWriteWatch | undefined {
+  if (onLateWrite === undefined) return undefined;
+  const shown = (abs: string | undefined): string | undefined => (abs === undefined ? undefined : relative(root, abs).split(sep).join("/"));
+  return new LateWriteWatch({
+    now: () => clock.monotonic(),
+    backup: async (rel) => {
+      await store.ensureLayout();
+      return shown(await backupLocalFile(root, rel, store.backupsDir, recoveryStamp(clock.now())));
+    },
+    conflictCopy: async (rel, text) => {
+      const stamp = recoveryStamp(clock.now());
+      await store.saveConflict(rel, { local: text.toString("utf8") }, stamp);
+      return shown(conflictSidePath(store.conflictsDir, stamp, rel, "local"));
+    },
+    onLateWrite,
+  });
+}
+
+/** The line that says a recovered late write. */
+export function lateWriteLine(w: LateWrite): string {
+  if (w.outcome === "restored")
+    return `${w.rel} was still being written when mpsync replaced it: the writer's text is back in ${w.rel} and syncs as your edit${w.kept === undefined ? "" : `; mpsync's text is in ${w.kept}`}`;
+  return `${w.rel} was still being written when mpsync replaced it, and changed again since: the writer's text is kept in ${w.kept ?? ".mpsync/conflicts/"} (mpsync restore ${w.rel} --list)`;
 }
 
 /** How `status` words each reason a scan leaves a path out. */

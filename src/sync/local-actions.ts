@@ -71,7 +71,8 @@ async function applyConflict(run: ExecutionRun, action: Extract<FileAction, { ki
     await run.saveConflict(action.path, sides, run.stamp);
   }
   if (resolution.write !== undefined) {
-    if (!(await writeLocal(run, action.path, action.localHash, resolution.write))) return;
+    // The file holds a local edit, which may still be being written: see ReplaceOptions.localEdit.
+    if (!(await writeLocal(run, action.path, action.localHash, resolution.write, action.localHash !== undefined))) return;
   }
   // The remote side is now known to the local file (written over or merged in): it is the
   // new base until the push below confirms the merged/kept-local content.
@@ -98,13 +99,13 @@ function firstMarkerLine(text: string): number | undefined {
  * once the journal is done (a journal that failed, on a full disk, makes no backup folder), and
  * the text takes the name only after both.
  */
-async function writeLocal(run: ExecutionRun, rel: string, expect: string | undefined, text: string): Promise<boolean> {
+async function writeLocal(run: ExecutionRun, rel: string, expect: string | undefined, text: string, localEdit = false): Promise<boolean> {
   const backedUp = expect === undefined ? undefined : Promise.resolve(run.journaled).then(() => run.local.backup(rel, run.stamp));
   const after = backedUp ?? run.journaled;
   // A replace refused at its first check never reaches the gate: a failed journal must not
   // then be an unhandled rejection (it fails the cycle in run-plan.ts).
   after?.catch(() => undefined);
-  const outcome = await run.local.replaceIfUnchanged(rel, expect, text, after === undefined ? undefined : { after });
+  const outcome = await run.local.replaceIfUnchanged(rel, expect, text, { ...(after === undefined ? {} : { after }), ...(localEdit ? { localEdit } : {}) });
   // Refused before its gate: the backup still ends within the run (a text replaced awaited it).
   await backedUp?.catch(() => undefined);
   if (outcome === "done") return true;

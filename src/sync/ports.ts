@@ -28,6 +28,18 @@ export interface ScannedLocal extends Omit<LocalRead, "text"> {
  */
 export type CasResult = "done" | "changed-meanwhile" | "blocked";
 
+/** Options of LocalTree.replaceIfUnchanged. */
+export interface ReplaceOptions {
+  /** The text takes the name only once this resolves (a journal and a backup that must come first); its rejection fails the write. */
+  after?: Promise<unknown>;
+  /**
+   * The file holds a local edit (a conflict's write replaces it): it is replaced only once its
+   * writer is done with it, and a write landing on it afterwards is recovered and said
+   * (src/local/late-writes.ts).
+   */
+  localEdit?: boolean;
+}
+
 /** The mapped folder, jailed: every `rel` is a checked relative `/` path. */
 export interface LocalTree {
   readonly root: string;
@@ -46,7 +58,7 @@ export interface LocalTree {
    * With `after`, the text takes the name only once it resolves (a journal and a backup that
    * must come first); its rejection fails the write.
    */
-  replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string, options?: { after?: Promise<unknown> }): Promise<CasResult>;
+  replaceIfUnchanged(rel: string, expectHash: string | undefined, text: string, options?: ReplaceOptions): Promise<CasResult>;
   /** Removes the file only if its hash is still `expectHash`. */
   removeIfUnchanged(rel: string, expectHash: string): Promise<CasResult>;
   /** Removes temp files a killed write left; only for the holder of the folder lock. */

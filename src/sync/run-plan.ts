@@ -10,6 +10,7 @@ import type { CycleContext, CycleProgress, CycleReport } from "./cycle-context.j
 import { emitCycleEvents, emitDisplaced } from "./cycle-events.js";
 import { pullIntents, pushIntents, readLocalTexts, remoteLabel, type ReadText } from "./cycle-io.js";
 import { findDisplaced } from "./displaced.js";
+import { sayDeletions } from "./deletion-notice.js";
 import { executePlan, type ExecuteResult } from "./executor.js";
 import { describeHalt, type SyncPlan } from "./model.js";
 import type { RemoteSnapshot } from "./remote-snapshot.js";
@@ -131,6 +132,7 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
   const failures = ctx.said.failures(result);
   emitCycleEvents(o.emit, ctx.notice, origin, { ...result, failed: failures.fresh }, writers.raced);
   emitWriterNotices(ctx, result, writers);
+  if (o.sayDeletions === true) await sayDeletions(ctx, plan);
   ctx.scope.touch([...result.pushed, ...result.pulled, ...result.removed, ...result.conflicts.map((c) => c.path)], o.clock.monotonic());
   for (const p of failures.cleared) o.emit({ ...origin, event: "notice", code: "RESUMED", files: [p], message: `resumed: ${p} is written now` });
   if (result.pushError !== undefined) throw result.pushError;

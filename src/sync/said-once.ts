@@ -12,6 +12,8 @@ export type FailedWrite = ExecuteResult["failed"][number];
 export class SaidOnce {
   #halt: string | undefined;
   readonly #failed = new Map<string, string>();
+  /** Local deletions said, until the file is seen again. */
+  readonly #deleted = new Set<string>();
 
   /** True when `why` is a halt not said yet (a new halt, or another reason). */
   halt(why: string): boolean {
@@ -35,5 +37,22 @@ export class SaidOnce {
     const written = [...result.pulled, ...result.removed, ...result.conflicts.map((c) => c.path)];
     const cleared = written.filter((p) => this.#failed.delete(p));
     return { fresh, cleared };
+  }
+
+  /** Of the local deletions a cycle found, those not said yet (each is said once, until its file comes back). */
+  deletions(found: readonly string[]): string[] {
+    const fresh = found.filter((p) => !this.#deleted.has(p));
+    for (const p of fresh) this.#deleted.add(p);
+    return fresh;
+  }
+
+  /** The deletions said so far (a cycle that does not find one again asks whether it came back). */
+  saidDeletions(): string[] {
+    return [...this.#deleted];
+  }
+
+  /** `path` is there again (restored, pulled, saved): a later deletion is said again. */
+  fileBack(path: string): void {
+    this.#deleted.delete(path);
   }
 }

@@ -33,6 +33,7 @@ export type Command =
   | { k: "bodyLimit"; files: number | undefined }
   | { k: "raceNextWrite"; path: number }
   | { k: "halfSave"; path: number; line: number }
+  | { k: "slowWrite"; path: number; line: number; chunked: boolean; web: boolean }
   | { k: "generate"; edits: GenEdit[]; hostile: number | undefined }
   | { k: "webEdit"; path: number; line: number }
   | { k: "switchVersion"; back: number }
@@ -73,6 +74,9 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   // A save seen half-written: the engine's next read of it finds the half, then the whole.
   { arbitrary: fc.record({ k: fc.constant("halfSave" as const), path, line }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant("truncate" as const), path }), weight: 1 },
+  // A generator or a chunked save: truncates (or writes a first part), a push pass (with a web
+  // edit of the file, a conflict) replaces the file, then the writer writes the rest.
+  { arbitrary: fc.record({ k: fc.constant("slowWrite" as const), path, line, chunked: fc.boolean(), web: fc.boolean() }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant("crlf" as const), path }), weight: 1 },
   { arbitrary: fc.constant({ k: "removeFolder" as const }), weight: 1 },
   { arbitrary: fc.record({ k: fc.constant("refuseNew" as const), path }), weight: 1 },
@@ -256,6 +260,16 @@ export async function applyCommand(w: World, c: Command): Promise<string[]> {
       w.halfSaves.set(rel, whole);
       addTo(w.halfTexts, rel, half);
       return [];
+    }
+    case "slowWrite": {
+      const rel = pick(c.path);
+      const current = w.tree.files.get(rel);
+      if (typeof current !== "string") return [];
+      const whole = w.editLine(current, c.line);
+      const finish = w.slowWriter(rel, c.chunked ? whole.slice(0, Math.ceil(whole.length / 2)) : "");
+      if (c.web) w.webEdit(rel, c.line + 1);
+      await applyEngineCommand(w, { k: "push" });
+      return finish(whole);
     }
     case "generate":
       generate(w, c.edits, c.hostile);

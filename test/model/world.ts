@@ -205,6 +205,34 @@ export class World {
     this.pending.add(rel);
   }
 
+  /**
+   * A slow writer (a generator, a chunked save) opens `rel`, writes `first` (empty: a
+   * truncate), and keeps the file open; the returned `finish` writes `whole` through the same
+   * descriptor, landing where the file system puts it (MemoryLocalTree.openWriter). Resolves
+   * the violations of the move's own promise: a late write the engine could not recover is lost.
+   */
+  slowWriter(rel: string, first: string): (whole: string) => Promise<string[]> {
+    const write = this.tree.openWriter(rel);
+    this.userWrite(rel, first);
+    return async (whole) => {
+      const lands = write();
+      if (lands === "in-place" || lands === "restored") {
+        if (lands === "restored") this.events.push({ event: "notice", dir: "design", code: "LATE_WRITE", files: [rel], message: `${rel}: restored` });
+        this.userWrite(rel, whole);
+        return [];
+      }
+      // Not on disk: what the user is owed and typed moves to the writer's whole text all the same.
+      this.lines.wrote(rel, first, whole);
+      this.owed.get(rel)?.delete(contentKey(first));
+      addTo(this.owed, rel, contentKey(whole));
+      addTo(this.userAuthored, rel, contentKey(whole));
+      if (lands === "lost") return [`slow writer's text of ${rel} went into the file the engine replaced, which no name shows`];
+      await this.store.saveConflict(rel, { local: whole }, "late-write");
+      this.events.push({ event: "notice", dir: "design", code: "LATE_WRITE", files: [rel], message: `${rel}: kept as a conflict copy` });
+      return [];
+    };
+  }
+
   /** The user (or a tool) removes the whole mapped folder. */
   userRemoveFolder(): void {
     for (const rel of [...this.tree.files.keys()]) this.userDelete(rel);

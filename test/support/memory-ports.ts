@@ -73,6 +73,16 @@ export interface MemoryLocalTree extends LocalTree {
   removalsInFlush: boolean;
   /** Calls of beginWrites() and flush() so far, in order (a test asserts the cycle's shape). */
   readonly writeCalls: ("begin" | "flush")[];
+  /**
+   * A slow writer opens `rel` (the file as it is now); the function it returns says where its
+   * later write lands, as on a real file system: `in-place` (the file it opened is still there),
+   * `restored` (the engine replaced it over a local edit, `localEdit`: the held old file was
+   * watched and the write goes back under the name, the engine's text backed up; the real
+   * adapter's src/local/late-writes.ts), `copied` (the same, but the name changed again since:
+   * a conflict copy), `lost` (replaced with no watch: the bytes went into a file no name shows).
+   * It writes nothing itself but the backup: the caller puts the text where the outcome says.
+   */
+  openWriter(rel: string): () => "in-place" | "restored" | "copied" | "lost";
 }
 
 /** Describes `content` the way the real scan does (hash of the bytes, strict UTF-8, markers). */
@@ -89,6 +99,16 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
   const jailViolations: string[] = [];
   const unflushed = new Map<string, string>();
   const unflushedRemovals = new Set<string>();
+  // Each engine replace or removal makes a new file under the name (rename(2)): a writer's
+  // descriptor keeps the old one. Held: the old files a `localEdit` replace watches, with the
+  // hash of the text the engine put under the name.
+  const generation = new Map<string, number>();
+  const held = new Map<string, string>();
+  const replaced = (rel: string, oursHash: string | undefined, watch: boolean): void => {
+    const old = generation.get(rel) ?? 0;
+    generation.set(rel, old + 1);
+    if (watch && oursHash !== undefined) held.set(`${rel}#${old}`, oursHash);
+  };
   const tree: MemoryLocalTree = {
     root: options.root ?? "/memory/design",
     files,
@@ -102,6 +122,19 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
     unflushedRemovals,
     removalsInFlush: true,
     writeCalls: [],
+    openWriter(rel) {
+      const opened = generation.get(rel) ?? 0;
+      return () => {
+        if ((generation.get(rel) ?? 0) === opened) return "in-place";
+        const ours = held.get(`${rel}#${opened}`);
+        if (ours === undefined) return "lost";
+        held.delete(`${rel}#${opened}`);
+        const now = files.get(rel);
+        if (now !== undefined && hashContent(now) !== ours) return "copied";
+        if (now !== undefined) tree.backups.push({ rel, stamp: "late-write", content: now });
+        return "restored";
+      };
+    },
     put(rel, content) {
       files.set(rel, content);
       tree.present = true;
@@ -142,6 +175,7 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
       await tree.beforeWrite?.(rel, "replace");
       if (currentHash(rel) !== expectHash) return "changed-meanwhile";
       tree.present = true;
+      if (expectHash !== undefined) replaced(rel, hashContent(text), options?.localEdit === true);
       files.set(rel, text);
       unflushed.set(rel, hashContent(text));
       tree.onAccess?.({ op: "write", rel, hash: hashContent(text) });
@@ -152,6 +186,7 @@ export function createMemoryLocalTree(options: MemoryLocalTreeOptions = {}): Mem
       await tree.beforeWrite?.(rel, "remove");
       if (currentHash(rel) !== expectHash) return "changed-meanwhile";
       files.delete(rel);
+      replaced(rel, undefined, false);
       unflushedRemovals.add(rel);
       tree.onAccess?.({ op: "remove", rel, hash: expectHash });
       return "done";
