@@ -11,8 +11,10 @@ export async function readSecret(io: CliIo, prompt: string): Promise<string> {
 
 function readHidden(io: CliIo, prompt: string): Promise<string> {
   const stdin = io.stdin;
-  io.stderr.write(prompt);
+  // Echo goes off before the prompt shows: a key typed or pasted as soon as the prompt appears
+  // must never reach the screen.
   stdin.setRawMode?.(true);
+  io.stderr.write(prompt);
   stdin.resume();
   return new Promise((resolve, reject) => {
     let value = "";

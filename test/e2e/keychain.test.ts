@@ -191,10 +191,10 @@ describe("a key stored for another address (login --base-url, then a command wit
     await mkdir(cwd, { recursive: true });
     // No request leaves the machine: the key is looked for before the service is asked.
     const init = await world.run(["init", "site", "--create"], { env, cwd });
-    expect(init.code).toBe(3);
-    expect(init.stderr).toBe(
-      `error: no API key for ${real}, but mpsync login stored one for ${address}; to use that service, set "baseUrl": "${address}" in .syncrc or MPSYNC_BASE_URL=${address}; for ${real}, run mpsync login\n`,
-    );
+    expect({ code: init.code, stderr: init.stderr }).toEqual({
+      code: 3,
+      stderr: `error: no API key for ${real}, but mpsync login stored one for ${address}; to use that service, set "baseUrl": "${address}" in .syncrc or MPSYNC_BASE_URL=${address}; for ${real}, run mpsync login\n`,
+    });
 
     await writeFile(join(cwd, ".syncrc"), JSON.stringify({ baseUrl: OTHER, designs: [{ dir: "site", design: "d1" }] }));
     const doctor = await world.run(["doctor", "--json"], { env, cwd });
