@@ -24,7 +24,7 @@
 import type { BaseMove, LedgerData } from "./ports.js";
 import { ensureValidLedger } from "./ledger-validation.js";
 import type { DeepReadonly } from "../core/deep-readonly.js";
-import type { Clock } from "../core/clock.js";
+import { createSystemClock, type Clock } from "../core/clock.js";
 import { judgeOtherWriter, type PushRecord } from "./other-writers.js";
 
 export type { LedgerData };
@@ -135,7 +135,7 @@ export class BaseLedger {
   /** The `files` object the last save checked (replaced, never edited, on each change). */
   #checkedFiles: LedgerData["files"] | undefined;
 
-  constructor(data: LedgerData, save: () => Promise<void>, clock: Pick<Clock, "now" | "monotonic"> = { now: Date.now, monotonic: () => performance.now() }) {
+  constructor(data: LedgerData, save: () => Promise<void>, clock: Pick<Clock, "now" | "monotonic"> = createSystemClock()) {
     // A landed record whose base moved is inert (landedOn, landedElsewhere) and dropped by the
     // next commit; one an older state.json kept is dropped now, so every save is valid.
     const landed = Object.entries(data.landed ?? {}).filter(([path, l]) => data.files[path]?.hash === l.hash);

@@ -14,6 +14,13 @@ export interface DaemonProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Kills a daemon a test left running (SIGKILL) and waits until it is gone; one already gone is left as it is. */
+export async function killDaemon(d: DaemonProcess | undefined): Promise<void> {
+  if (d === undefined || d.child.exitCode !== null || d.child.signalCode !== null) return;
+  d.child.kill("SIGKILL");
+  await d.exited;
+}
+
 /** Starts `node dist/bin.cjs watch --json` in `cwd` with `env` added to a minimal environment. */
 export function spawnWatch(cwd: string, env: Record<string, string>, args: string[] = []): DaemonProcess {
   return spawnJsonLines(cwd, env, ["watch", "--json", ...args]);

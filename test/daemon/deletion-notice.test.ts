@@ -9,16 +9,13 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/harness.js";
-import { spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
 import { runCli } from "../e2e/helpers.js";
 
 let h: Harness;
 let d: DaemonProcess | undefined;
 afterEach(async () => {
-  if (d !== undefined && d.child.exitCode === null && d.child.signalCode === null) {
-    d.child.kill("SIGKILL");
-    await d.exited;
-  }
+  await killDaemon(d);
   d = undefined;
   await h?.close();
 });

@@ -8,16 +8,13 @@ import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/harness.js";
-import { spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
 import { BIN } from "../e2e/helpers.js";
 
 let h: Harness;
 let d: DaemonProcess | undefined;
 afterEach(async () => {
-  if (d !== undefined && d.child.exitCode === null && d.child.signalCode === null) {
-    d.child.kill("SIGKILL");
-    await d.exited;
-  }
+  await killDaemon(d);
   d = undefined;
   await h?.close();
 });

@@ -5,15 +5,12 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, TEST_KEY, type Harness } from "../support/harness.js";
 import { BIN } from "../e2e/helpers.js";
-import { spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
 
 let h: Harness;
 let d: DaemonProcess | undefined;
 afterEach(async () => {
-  if (d !== undefined && d.child.exitCode === null && d.child.signalCode === null) {
-    d.child.kill("SIGKILL");
-    await d.exited;
-  }
+  await killDaemon(d);
   d = undefined;
   await h?.close();
 });

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { lines, startHarness, type Harness } from "../support/harness.js";
-import { spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
 
 let h: Harness;
 let d: DaemonProcess | undefined;
@@ -19,10 +19,7 @@ let writer: ChildProcess | undefined;
 afterEach(async () => {
   writer?.kill("SIGKILL");
   writer = undefined;
-  if (d !== undefined && d.child.exitCode === null && d.child.signalCode === null) {
-    d.child.kill("SIGKILL");
-    await d.exited;
-  }
+  await killDaemon(d);
   d = undefined;
   await h?.close();
 });

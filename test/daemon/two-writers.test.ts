@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, STARTER_FILES, until, type Harness } from "../support/harness.js";
-import { spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
 
 const SYNCRC = { debounceMs: 30, pollIntervalSec: 0.2, remoteCheckSec: 0.5 };
 let a: Harness | undefined;
@@ -15,10 +15,7 @@ let b: Harness | undefined;
 const daemons: DaemonProcess[] = [];
 
 afterEach(async () => {
-  for (const d of daemons.splice(0)) {
-    if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill("SIGKILL");
-    await d.exited;
-  }
+  for (const d of daemons.splice(0)) await killDaemon(d);
   await b?.close();
   await a?.close();
   a = b = undefined;
