@@ -163,6 +163,7 @@ interface Exchange {
 
 async function handleApi(parts: Parts, ex: Exchange): Promise<void> {
   const started = Date.now();
+  const receivedMs = performance.now();
   const isApi = ex.url.pathname.startsWith("/api/");
   const path = isApi ? ex.url.pathname.slice("/api".length) : ex.url.pathname;
   const injected = parts.faults.takeInjected(ex.method, path);
@@ -189,7 +190,7 @@ async function handleApi(parts: Parts, ex: Exchange): Promise<void> {
   const outcome = decided.kind === "send" ? await encodeAnswer(decided, ex.req.headers, parts.compression.mode) : decided;
   if (decided.kind === "send" && outcome.kind === "send") parts.connections.addBody(byteSize(outcome.text), byteSize(decided.text));
   applyOutcome(ex.res, outcome);
-  recordRequest(parts, { method: ex.method, path, search: ex.url.search, outcome, started });
+  recordRequest(parts, { method: ex.method, path, search: ex.url.search, outcome, started, receivedMs });
 }
 
 function applyOutcome(res: ServerResponse, outcome: Outcome): void {
@@ -204,13 +205,22 @@ interface Handled {
   search: string;
   outcome: Outcome;
   started: number;
+  receivedMs: number;
 }
 
 function recordRequest(parts: Parts, info: Handled): void {
   const { outcome } = info;
   const status = outcome.kind === "send" ? outcome.status : 0;
   const fault = outcome.kind === "hang" ? "hang" : outcome.fault;
-  const entry: RequestLogEntry = { method: info.method, path: info.path, search: info.search, status, at: Date.now() };
+  const entry: RequestLogEntry = {
+    method: info.method,
+    path: info.path,
+    search: info.search,
+    status,
+    at: Date.now(),
+    receivedMs: info.receivedMs,
+    answeredMs: performance.now(),
+  };
   if (fault !== undefined) entry.fault = fault;
   parts.requestLog.add(entry);
   const suffix = fault === undefined ? "" : ` [fault: ${fault}]`;

@@ -120,6 +120,9 @@ export interface RequestLogEntry {
   status: number;
   /** Epoch milliseconds when the answer was decided. */
   at: number;
+  /** This process's monotonic clock (performance.now) when the whole request had arrived, and when its answer was decided: sub-millisecond, for benchmarks. */
+  receivedMs: number;
+  answeredMs: number;
   /** Set when an injected or random fault decided the answer. */
   fault?: "status" | "drop" | "malformed" | "hang" | "random-error" | "random-drop";
 }
