@@ -166,6 +166,27 @@ describe("BaseLedger", () => {
       return ledger;
     }
 
+    it("a PATCH whose answer was lost, found on the service as sent: landed, and another writer's text over it within the window is judged", async () => {
+      const clock = { wall: 1_000, mono: 1_000 };
+      const { ledger } = ledgerOf(
+        state(),
+        () => clock.wall,
+        () => clock.mono,
+      );
+      readPath(ledger, "a.ts", X, B, "art-1");
+      await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
+      ledger.commit([], done(ledger, false, "art-1"));
+      expect(ledger.data.landed).toBeUndefined();
+      clock.mono = 3_000;
+      expect(readPath(ledger, "a.ts", X, X, "art-1")).toBe(X);
+      ledger.commit([], done(ledger, true, "art-1"));
+      expect(ledger.data.landed?.["a.ts"]).toMatchObject({ hash: X, previous: B, artifactId: "art-1" });
+      clock.mono = 3_000 + RACE_WINDOW_MS - 1;
+      const r = ledger.read("a.ts", X, R, "art-1");
+      expect(r.judge).toMatchObject({ remoteHash: R, landed: { hash: X } });
+      expect(ledger.pushRecord("a.ts", r.judge!.landed!).answeredAt).toBe(3_000);
+    });
+
     it("a remote text other than the one sent, on the same artifact, is judged; its base stays until races.ts decides", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
       const r = ledger.read("a.ts", X, R, "art-1");
@@ -173,9 +194,11 @@ describe("BaseLedger", () => {
       expect(r.judge).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X } });
     });
 
-    it("on another artifact it is not judged here (a new version: displaced.ts judges)", () => {
+    it("a newer version without the text sent is judged like any other writer; one holding it as sent carries the record", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
-      expect(ledger.read("a.ts", X, R, "art-2").judge).toBeUndefined();
+      expect(ledger.read("a.ts", X, R, "art-2").judge).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X, artifactId: "art-1" } });
+      const carried = ledger.read("a.ts", X, X, "art-2");
+      expect([carried.judge, carried.carried]).toEqual([undefined, true]);
     });
 
     it("seen as sent within the window (monotonic): still open; after it: settled by the commit, and never judged again", async () => {

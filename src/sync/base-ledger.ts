@@ -189,7 +189,10 @@ export class BaseLedger {
     const older = artifactId === undefined ? undefined : this.landedElsewhere(path, artifactId);
     const carried = older !== undefined && remoteHash === older.hash;
     const l = artifactId === undefined || adopted ? undefined : this.landedOn(path, artifactId);
-    const open = l !== undefined && l.settled !== true && remoteHash !== undefined ? l : undefined;
+    // A newer version without the text we sent is judged like any other writer (other-writers.ts):
+    // unless it could have seen our edit, its generation was running when our PATCH landed.
+    const displacedBy = older !== undefined && !carried && !adopted && remoteHash !== undefined ? older : undefined;
+    const open = l !== undefined && l.settled !== true && remoteHash !== undefined ? l : displacedBy;
     const ownLate =
       remoteHash !== undefined && !adopted && remoteHash !== base && remoteHash !== localHash && this.#s.unanswered?.[path]?.includes(remoteHash) === true;
     const record = open === undefined ? undefined : this.pushRecord(path, open);
@@ -328,6 +331,15 @@ export class BaseLedger {
         landed[path] = { ...l, settled: true };
         changed = true;
       }
+    }
+    // A PATCH whose answer was lost, found on the service as sent: it landed, and another
+    // writer may still land over it in the moments after, like any answered PATCH. Its race
+    // window runs from this read: when it landed before that is not known.
+    for (const [path, hash] of adopted) {
+      const p = s.pendingPush?.[path];
+      if (p?.sent !== true || p.hash !== hash || hash === undefined) continue;
+      landed[path] = { hash, previous: p.previous, ...(p.basis === undefined ? {} : { basis: p.basis }), artifactId: outcome.artifactId, at };
+      this.#answeredAt.set(path, answeredAt);
     }
     if (outcome.pushAnswered && s.pendingPush !== undefined) {
       for (const [path, { sent, ...p }] of Object.entries(s.pendingPush)) {

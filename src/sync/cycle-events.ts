@@ -13,6 +13,7 @@ export function emitCycleEvents(
   origin: Pick<SyncEvent, "dir" | "editorId">,
   r: ExecuteResult,
   raced: ReadonlySet<string> = new Set(),
+  racedByVersion: ReadonlySet<string> = new Set(),
 ): void {
   if (r.pulled.length + r.removed.length > 0) {
     const parts = [r.pulled.length > 0 ? `pulled ${namedFiles(r.pulled)}` : "", r.removed.length > 0 ? `removed ${namedFiles(r.removed)} (backed up)` : ""];
@@ -31,9 +32,23 @@ export function emitCycleEvents(
       : !raced.has(c.path)
         ? `conflict in ${where}: ${how} (both sides in .mpsync/conflicts/)`
         : !c.unresolved && c.policy === "merge"
-          ? `re-applied your edit to ${c.path}: another writer replaced it, and both edits are now in the file`
-          : `conflict in ${where}: another writer replaced your pushed edit; ${how}, both sides are in .mpsync/conflicts/`;
+          ? `re-applied your edit to ${c.path}: ${racedByVersion.has(c.path) ? "the new version was built without it" : "another writer replaced it"}, and both edits are now in the file`
+          : `conflict in ${where}: ${racedByVersion.has(c.path) ? "the new version was built without your pushed edit" : "another writer replaced your pushed edit"}; ${how}, both sides are in .mpsync/conflicts/`;
     emit({ ...origin, event: "conflict", files: [c.path], line: c.line, unresolved: c.unresolved, ...(raced.has(c.path) ? { reapplied: true } : {}), message });
+  }
+  // A race whose other writer put back exactly what our PATCH replaced: the edit goes out again
+  // as a plain push, with no merge to report; it is said all the same.
+  const merged = new Set(r.conflicts.map((c) => c.path));
+  for (const p of r.pushed.filter((x) => raced.has(x) && !merged.has(x))) {
+    const why = racedByVersion.has(p) ? "the new version was built without it" : "another writer replaced it";
+    emit({
+      ...origin,
+      event: "conflict",
+      files: [p],
+      unresolved: false,
+      reapplied: true,
+      message: `re-applied your edit to ${p}: ${why}; it is on the service again`,
+    });
   }
   for (const p of r.refused) {
     const what = p.reason === "too-large" ? `the file ${p.path} as too large (413)` : `the new file ${p.path}`;

@@ -1,10 +1,11 @@
 /**
- * Displaced edits (an answered edit must never vanish unsaid): a PATCH was answered on one version, then a new version (a
- * generation started just before the PATCH landed, or a teammate's pick) replaces the file
- * without that edit, or lacks a file the PATCH created. The pull goes ahead (the new version
- * wins, as for any generation), the local copy is backed up as usual, and the user is told: a
- * `conflict` event naming what was lost and the backup. Silence here would hide an edit the
- * service once acknowledged.
+ * Displaced edits (an answered edit must never vanish unsaid): a PATCH was answered on one
+ * version, then a new version (a generation started just before the PATCH landed, or a
+ * teammate's pick) lacks it. A text the version still has is judged as any other writer's
+ * (other-writers.ts: a race merges the edit back, races.ts); what remains here is what cannot be
+ * merged back: a file the PATCH created that the version lacks (removed with the version, its
+ * copy backed up), and an edit whose stored texts are gone. The pull goes ahead and the user is
+ * told: a `conflict` event naming what was lost and the backup.
  */
 import type { BaseLedger } from "./base-ledger.js";
 import type { BaseTexts } from "./ports.js";
@@ -40,7 +41,8 @@ export async function findDisplaced(
     const landed = ledger.landedElsewhere(a.path, remote.artifactId);
     const now = a.kind === "remove-local" ? "" : remote.texts.get(a.path);
     // A version started after the edit was visible (other-writers.ts): the version's decision.
-    if (landed === undefined || landed.hash !== held || now === undefined || landed.visible === true) continue;
+    // A merged-back edit removed again: that removal stands and is said once (races.ts, removedAgain).
+    if (landed === undefined || landed.hash !== held || now === undefined || landed.visible === true || landed.mergedBack === true) continue;
     const sent = await bases.getBase(landed.hash);
     const before = await editBase(landed, bases);
     if (sent === undefined || before === undefined || holdsEdit(before, sent, now)) continue;

@@ -15,9 +15,7 @@ import { mergeText } from "./merge.js";
  * A text built on `before` shows none of the edit: a race, or a version built before the push.
  */
 export function holdsEdit(before: string, sent: string, now: string): boolean {
-  if (now === sent) return true;
-  const merged = mergeText({ base: before, local: sent, remote: now, remoteLabel: "remote" });
-  if (merged.clean && merged.text === now) return true;
+  if (holdsWhole(before, sent, now)) return true;
   const [b, s, n] = [countLines(before), countLines(sent), countLines(now)];
   let added = 0;
   let kept = 0;
@@ -36,4 +34,16 @@ export function holdsEdit(before: string, sent: string, now: string): boolean {
   }
   // An edit of blank lines or whitespace only: the merge above is the only judge.
   return removed > 0;
+}
+
+/**
+ * True when `now` holds all of the edit `before` -> `sent`: merging the edit into it changes
+ * nothing. The judge for a version other than the one the PATCH landed on: whether such a
+ * version could have been built on the edit is told by what mpsync saw (other-writers.ts), so
+ * any line of the edit it lacks is merged back, never taken for a rewrite.
+ */
+export function holdsWhole(before: string, sent: string, now: string): boolean {
+  if (now === sent) return true;
+  const merged = mergeText({ base: before, local: sent, remote: now, remoteLabel: "remote" });
+  return merged.clean && merged.text === now;
 }

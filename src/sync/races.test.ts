@@ -23,7 +23,8 @@ const open = (landed: LandedPush, remoteHash = "h-theirs", more: Partial<OpenPus
       },
     ],
   ]);
-const triple = (): FileTriple => ({ path: "App.tsx", base: "h-basis", local: undefined, remote: undefined });
+// The file here still holds what we sent.
+const triple = (): FileTriple => ({ path: "App.tsx", base: "h-basis", local: { hash: "h-sent", binary: false, hasMarkers: false }, remote: undefined });
 // A teammate's text made on the same old file, without our line.
 const remote = { artifactId: "a1", texts: new Map([["App.tsx", "a\nb\nC theirs\n"]]) };
 
@@ -37,6 +38,13 @@ describe("judgeWriters: the raced triple is reconciled against what the edit was
     const v = await judgeWriters(files, open(landed), remote, bases, 1);
     expect([...v.raced]).toEqual(["App.tsx"]);
     expect(files[0]!.base).toBe(base);
+  });
+
+  it("a file deleted here has no edit to merge back: no rebase, the plain reconcile judges it", async () => {
+    const files = [{ ...triple(), local: undefined }];
+    const v = await judgeWriters(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1" }), remote, bases, 1);
+    expect(v.raced.size).toBe(0);
+    expect(files[0]!.base).toBe("h-basis");
   });
 
   it("a remote text that holds our edit is no race", async () => {

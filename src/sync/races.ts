@@ -12,7 +12,7 @@
  * text that holds the edit, or a writer's decision, is pulled as usual.
  */
 import type { LandedPush, OpenPush } from "./base-ledger.js";
-import { holdsEdit } from "./holds-edit.js";
+import { holdsEdit, holdsWhole } from "./holds-edit.js";
 import type { FileTriple } from "./model.js";
 import type { BaseTexts } from "./ports.js";
 import { judgeOtherWriter } from "./other-writers.js";
@@ -33,6 +33,8 @@ export async function editBase(landed: LandedPush, bases: BaseTexts): Promise<st
 export interface WriterVerdicts {
   /** Races: reconciled from what our PATCH replaced, so the edit is merged back (said as re-applied). */
   raced: Set<string>;
+  /** Races with a new version (its generation was already running when our PATCH landed): said as such. */
+  racedByVersion: Set<string>;
   /** Races whose file holds nothing newer than the raced edit: the PATCH that follows only merges it back (a second removal stands). */
   mergedBack: Set<string>;
   /** Our merged-back edit was removed again: the removal stands (said once, with restore). */
@@ -53,13 +55,13 @@ export async function judgeWriters(
   bases: BaseTexts,
   readAt: number,
 ): Promise<WriterVerdicts> {
-  const out: WriterVerdicts = { raced: new Set(), mergedBack: new Set(), removedAgain: new Set(), ownLate: new Set() };
+  const out: WriterVerdicts = { raced: new Set(), racedByVersion: new Set(), mergedBack: new Set(), removedAgain: new Set(), ownLate: new Set() };
   if (judged.size === 0) return out;
   for (const triple of files) {
     const open = judged.get(triple.path);
     const now = remote.texts.get(triple.path);
     if (open === undefined || now === undefined) continue;
-    const holds = open.landed === undefined ? false : await holdsOurEdit(open.landed, now, bases);
+    const holds = open.landed === undefined ? false : await holdsOurEdit(open.landed, now, bases, open.landed.artifactId !== remote.artifactId);
     if (holds === undefined) continue;
     const record = open.record ?? {
       sent: "",
@@ -80,10 +82,12 @@ export async function judgeWriters(
     if (verdict === "own-late") {
       triple.base = open.remoteHash;
       out.ownLate.add(triple.path);
-    } else if (verdict === "race" && open.landed !== undefined) {
+    } else if (verdict === "race" && open.landed !== undefined && triple.local !== undefined) {
+      // (A file deleted here has no edit left to merge back: the plain reconcile judges it.)
       // Reconciled against the text the edit was judged on (what it replaced, else its basis).
       triple.base = open.landed.previous ?? open.landed.basis;
       out.raced.add(triple.path);
+      if (open.landed.artifactId !== remote.artifactId) out.racedByVersion.add(triple.path);
       // A new local edit goes out with the merge: that PATCH carries an edit of its own.
       if (triple.local?.hash === open.landed.hash) out.mergedBack.add(triple.path);
     } else if (verdict === "removed-again") {
@@ -93,9 +97,10 @@ export async function judgeWriters(
   return out;
 }
 
-/** Does `now` hold the edit of `landed`? Undefined when a stored text is missing. */
-async function holdsOurEdit(landed: LandedPush, now: string, bases: BaseTexts): Promise<boolean | undefined> {
+/** Does `now` hold the edit of `landed` (`whole`: all of it, holds-edit.ts)? Undefined when a stored text is missing. */
+async function holdsOurEdit(landed: LandedPush, now: string, bases: BaseTexts, whole: boolean): Promise<boolean | undefined> {
   const sent = await bases.getBase(landed.hash);
   const before = await editBase(landed, bases);
-  return sent === undefined || before === undefined ? undefined : holdsEdit(before, sent, now);
+  if (sent === undefined || before === undefined) return undefined;
+  return whole ? holdsWhole(before, sent, now) : holdsEdit(before, sent, now);
 }

@@ -130,7 +130,7 @@ async function runPlan(ctx: CycleContext, run: PlannedCycle, haltCleared: boolea
     await ctx.save();
   }
   const failures = ctx.said.failures(result);
-  emitCycleEvents(o.emit, ctx.notice, origin, { ...result, failed: failures.fresh }, writers.raced);
+  emitCycleEvents(o.emit, ctx.notice, origin, { ...result, failed: failures.fresh }, writers.raced, writers.racedByVersion);
   emitWriterNotices(ctx, result, writers);
   if (o.sayDeletions === true) await sayDeletions(ctx, plan);
   ctx.scope.touch([...result.pushed, ...result.pulled, ...result.removed, ...result.conflicts.map((c) => c.path)], o.clock.monotonic());

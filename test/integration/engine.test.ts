@@ -352,7 +352,7 @@ describe("a generation racing a push", () => {
   // exactly like the user picking an older version in the web editor: the engine follows the
   // new active version (README, "How sync works") and loses nothing: the edit is backed up, stays
   // in the version it was pushed to, and a conflict event says where (src/sync/displaced.ts).
-  it("a version without the pushed edit is pulled, and the edit is kept in backups and in its version", async () => {
+  it("a version made without the pushed edit (its generation was running when the push landed): the edit is merged back once and said; removed again, that stands", async () => {
     h = await startHarness();
     const sync = await open(h);
     await sync.fullSync();
@@ -360,23 +360,29 @@ describe("a generation racing a push", () => {
     const mine = original.replace("// App line 2", "// my edit");
     await h.writeLocal("App.tsx", mine);
     expect(summarizeCycle(await sync.pushPaths(["App.tsx"])).pushed).toEqual(["App.tsx"]);
-    const pushedTo = h.emu.control.activeArtifactId(h.editorId);
     const generated = original.replace("// App line 18", "// generated line");
     h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, "App.tsx": generated }, { newArtifact: true, title: "generation" });
+    const merged = mine.replace("// App line 18", "// generated line");
+    expect(summarizeCycle(await sync.fullSync()).pushed).toEqual(["App.tsx"]);
+    expect(await h.readLocal("App.tsx")).toBe(merged);
+    expect(h.emu.control.getFiles(h.editorId)["App.tsx"]).toBe(merged);
+    const said = h.events.filter((e) => e.event === "conflict");
+    expect(said.map((e) => [e.files, e.reapplied, e.message])).toEqual([
+      [["App.tsx"], true, "re-applied your edit to App.tsx: the new version was built without it, and both edits are now in the file"],
+    ]);
+    // Another version without it: the removal stands, said once with the command that brings it back.
+    const again = original.replace("// App line 18", "// generated again");
+    h.emu.control.setFiles(h.editorId, { ...STARTER_FILES, "App.tsx": again }, { newArtifact: true, title: "second generation" });
+    const third = await sync.fullSync();
+    expect(summarizeCycle(third).pushed).toEqual([]);
+    expect(await h.readLocal("App.tsx")).toBe(again);
+    expect(h.events.filter((e) => e.event === "conflict")).toHaveLength(1);
+    const notices = h.events.filter((e) => e.event === "notice" && String(e.message).includes("App.tsx"));
+    expect(notices.map((e) => e.message)).toEqual([
+      "App.tsx: another writer removed your edit again after mpsync merged it back; their version stands (bring yours back with mpsync restore App.tsx)",
+    ]);
     await sync.fullSync();
-    expect(await h.readLocal("App.tsx")).toBe(generated);
-    const stamps = await readdir(join(h.root, ".mpsync/backups"));
-    const backups = await Promise.all(stamps.map((s) => readFile(join(h.root, ".mpsync/backups", s, "App.tsx"), "utf8").catch(() => "")));
-    expect(backups).toContain(mine);
-    expect(h.emu.control.getFiles(h.editorId, pushedTo)["App.tsx"]).toBe(mine);
-    // ...and said so: one conflict event naming what was lost and the backup (an answered edit never vanishes
-    // unsaid). It never advises a restore of the whole file, which would undo the new version.
-    const displaced = h.events.filter((e) => e.event === "conflict").filter((e) => e.displaced === true);
-    expect(displaced.map((e) => e.files)).toEqual([["App.tsx"]]);
-    expect(displaced[0]!.message).toContain('"// my edit"');
-    expect(displaced[0]!.message).not.toContain("mpsync restore");
-    const backup = String(displaced[0]!.backup);
-    expect(await readFile(join(h.root, backup), "utf8")).toBe(mine);
+    expect(h.events.filter((e) => e.event === "notice" && String(e.message).includes("App.tsx"))).toHaveLength(1);
   });
 
   it("a version built on the pushed edit is a plain pull, with no conflict", async () => {

@@ -136,9 +136,14 @@ export function checkNoLostLine(w: World): string[] {
     ...[...w.store.conflicts, ...(w.mate?.store.conflicts ?? [])].flatMap((c) => [c.sides.local, c.sides.remote, c.sides.base]),
   ];
   const events = [...w.events, ...(w.mate?.events ?? [])];
-  // A conflict said as needing the user (markers, a displaced edit) names the loss; a clean merge does not.
-  return w.lines.lost(seen, (rel) =>
-    events.some((e) => e.event === "conflict" && e.files?.includes(rel) === true && (e.unresolved === true || e.displaced === true)),
+  // A conflict said as needing the user (markers, a displaced edit) names the loss; a clean merge
+  // does not. A merged-back edit removed again (other-writers.ts) is said with the restore that
+  // brings it back: that removal stands.
+  return w.lines.lost(
+    seen,
+    (rel) =>
+      events.some((e) => e.event === "conflict" && e.files?.includes(rel) === true && (e.unresolved === true || e.displaced === true)) ||
+      events.some((e) => e.event === "notice" && String(e.message).includes(`removed your edit again`) && String(e.message).includes(`mpsync restore ${rel})`)),
   );
 }
 

@@ -318,17 +318,19 @@ describe("other writers: each found by the model when its fix is reverted", () =
   // "genPath":0,"line":0},{"k":"edit","path":2,"line":2},{"k":"crashMid","after":3,"full":false}].
   // Edited again after the push, the file met the version built without the push as a
   // conflict: the merge took the version's side of the pushed line, with no report before the
-  // kill ("lost line u4 edited"). Now a displaced edit is reported for merges too, before writing.
-  it("an edit made after the push does not hide a displaced pushed line: the merge reports it", async () => {
+  // kill ("lost line u4 edited"). A version built without a push is a race now (other-writers.ts):
+  // the pushed line is merged back with the later edit, and said.
+  it("an edit made after the push does not hide a displaced pushed line: it is merged back and said", async () => {
     const w = await started();
     expect(
       await run(w, [
         { k: "staleVersion", path: 2, genPath: 0, line: 0 },
         { k: "edit", path: 2, line: 2 },
         { k: "crashMid", after: 3, full: false },
+        { k: "full" },
       ]),
     ).toEqual([]);
-    expect(w.events.some((e) => e.event === "conflict" && e["displaced"] === true && e.files?.includes("components/Button.tsx") === true)).toBe(true);
+    expect(w.events.some((e) => e.event === "conflict" && e["reapplied"] === true && e.files?.includes("components/Button.tsx") === true)).toBe(true);
   });
 
   it("a pushed new file a version built before it lacks is reported when it is removed", async () => {
@@ -378,5 +380,26 @@ describe("the content check reads a slice of the cold files", () => {
     w.webEdit("index.css", 2);
     await w.step((s) => s.checkRemote());
     expect(w.tree.files.get("index.css")).toBe(w.service.active().files.get("index.css"));
+  });
+});
+
+describe("a version built without a push is a race (other-writers.ts)", () => {
+  // Shrunk (the model, 3,000 runs): [staleVersion App.tsx, staleVersion Button.tsx]. The first
+  // version without the push got it merged back; a second version, also started before that
+  // merge-back landed, removed it again: that removal stands, said with `mpsync restore`.
+  it("a second version without the merged-back edit: the removal stands and is said with restore", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "staleVersion", path: 0, genPath: 1, line: 0 }, { k: "staleVersion", path: 1, genPath: 0, line: 0 }, { k: "full" }])).toEqual([]);
+    expect(w.events.some((e) => e.event === "notice" && String(e.message).includes("mpsync restore App.tsx"))).toBe(true);
+  });
+
+  // Shrunk (the model, 3,000 runs): [staleVersion App.tsx, removeFolder, edit Button.tsx]. The
+  // version lacking the push was taken for a race although the file was gone here: nothing to
+  // merge back, and the file was left remote only.
+  it("a file deleted here has no edit to merge back: the folder's recovery restores it", async () => {
+    const w = await started();
+    expect(await run(w, [{ k: "staleVersion", path: 0, genPath: 1, line: 0 }, { k: "removeFolder" }, { k: "edit", path: 1, line: 0 }, { k: "quiet" }])).toEqual(
+      [],
+    );
   });
 });
