@@ -1,7 +1,8 @@
 /**
  * What every cycle of one folder shares: the folder's wiring (DesignSyncOptions), the design,
  * the owners of its state and the memories that outlive a cycle. DesignSync builds it once at
- * open; planning (plan-cycle.ts) and committing (run-plan.ts) take it instead of the class.
+ * open; the cycle (cycle.ts) and its reads and steps take it instead of the class. Planning
+ * (plan-cycle.ts) does not: it takes values.
  */
 import type { V3Client } from "../api/client-types.js";
 import type { Clock } from "../core/clock.js";

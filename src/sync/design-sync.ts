@@ -1,9 +1,9 @@
 /**
  * One mapped folder <-> one design. Runs sync cycles: a full cycle (pull: every path on both
  * sides), the daemon's content check (a slice of them) and a push pass (only the paths that
- * changed locally). Each is planned (plan-cycle.ts) and committed (run-plan.ts) over the
- * folder's CycleContext; a push is then read back (read-back.ts). The folder's state has one
- * owner per part (folder-state.ts); the rest of the program reads it through `state`.
+ * changed locally). Each runs as one cycle (cycle.ts: observe, plan, act, read back) over the
+ * folder's CycleContext. The folder's state has one owner per part (folder-state.ts); the rest
+ * of the program reads it through `state`.
  */
 import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
@@ -14,17 +14,14 @@ import type { FolderStatus } from "./folder-status.js";
 import { FolderState, type FolderStateView } from "./folder-state.js";
 import type { LocalFile } from "./model.js";
 import type { ScannedLocal, SkippedPath } from "./ports.js";
-import { changesIn, listedVersion, planFull, planPush, readWholeRemote, type FullSyncOptions, type PushOptions } from "./plan-cycle.js";
-import { readBackPushed } from "./read-back.js";
+import { runCycle } from "./cycle.js";
+import { changesIn, listedVersion, readWholeRemote, type FullSyncOptions, type PushOptions } from "./observe-cycle.js";
 import type { RemoteHint, RemoteSnapshot } from "./remote-snapshot.js";
 import { SaidOnce } from "./said-once.js";
 
 export type { CycleProgress, CycleReport, DesignSyncOptions } from "./cycle-context.js";
-export type { FullSyncOptions, PushOptions } from "./plan-cycle.js";
+export type { FullSyncOptions, PushOptions } from "./observe-cycle.js";
 export type { FolderStateView } from "./folder-state.js";
-
-/** Rounds of read-back and re-apply after one push, so two clients cannot ping-pong for ever. */
-const MAX_REAPPLY_ROUNDS = 2;
 
 /** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
 export class DesignSync {
@@ -35,7 +32,7 @@ export class DesignSync {
   readonly #said = new SaidOnce();
   /** The files a content check reads (check-scope.ts). */
   readonly #scope = new CheckScope();
-  /** Labels of the versions conflicts were marked against (run-plan.ts). */
+  /** Labels of the versions conflicts were marked against (cycle-steps.ts). */
   readonly #labels = new Map<string, Promise<string>>();
 
   constructor(options: DesignSyncOptions) {
@@ -116,11 +113,8 @@ export class DesignSync {
   async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
     const { ctx } = this.#opened();
     await this.#takeIntents();
-    const planned = await planFull(ctx, options);
-    // It read every file: the content checks' sweep starts over from here (not after a halt, like a check).
-    const known = ctx.ledger.paths();
-    if (planned.plan.halt === undefined) this.#scope.read(known, known);
-    return this.#confirmed(planned);
+    // It reads every file: the content checks' sweep starts over from here.
+    return (await runCycle(ctx, { kind: "full", options, sweep: "all" }))!;
   }
 
   /**
@@ -138,12 +132,9 @@ export class DesignSync {
     if (scan !== undefined && this.#scope.needsSeed) this.#scope.seed(syncedMtimes(ctx.ledger, scan), clock.now(), clock.monotonic());
     const scope = this.#scope.next(ctx.ledger.paths(), clock.monotonic());
     // Every local change is in scope too: a save whose push was lost on the way (a watcher that
-    // missed it, a failed cycle) still goes out, as it did when every check was a full sync.
+    // missed it, a failed cycle) still goes out.
     if (scan !== undefined) for (const p of changesIn(ctx.ledger, scan).keys()) scope.add(p);
-    const planned = await planFull(ctx, options, scope, scan);
-    // Only a check that read its files moves the sweep on: after a failed or halted one, the next reads them.
-    if (planned.plan.halt === undefined) this.#scope.read(scope, ctx.ledger.paths());
-    return this.#confirmed(planned);
+    return (await runCycle(ctx, { kind: "full", options, scope, ...(scan === undefined ? {} : { scan }), sweep: scope }))!;
   }
 
   /**
@@ -183,28 +174,8 @@ export class DesignSync {
    * Push pass over `paths` (changed locally, from the watcher or a scan). Makes no request at
    * all when none of them differs from its base: that is how the tool's own writes never echo.
    */
-  async pushPaths(paths: Iterable<string>, options: PushOptions = {}): Promise<CycleReport | undefined> {
-    const report = await planPush(this.#opened().ctx, paths, options);
-    return report === undefined ? undefined : this.#confirmed(report);
-  }
-
-  /**
-   * Reads back what a cycle pushed (read-back.ts); a path another writer replaced meanwhile is
-   * reconciled again from what our PATCH replaced (races.ts): merged and pushed, or marked.
-   */
-  async #confirmed(report: CycleReport): Promise<CycleReport> {
-    const { ctx } = this.#opened();
-    let last = report;
-    for (let round = 0; round < MAX_REAPPLY_ROUNDS; round += 1) {
-      if (last.dryRun || last.result === undefined) break;
-      // What another writer replaced after our PATCH, and what it changed before a later one.
-      const raced = [...(await readBackPushed(this.#o.client, ctx.editorId, last.artifactId, last.result)), ...last.result.remoteMoved];
-      if (raced.length === 0) break;
-      const again = await planPush(ctx, raced, { verify: true });
-      if (again === undefined) break;
-      last = again;
-    }
-    return report;
+  pushPaths(paths: Iterable<string>, options: PushOptions = {}): Promise<CycleReport | undefined> {
+    return runCycle(this.#opened().ctx, { kind: "push", paths, options });
   }
 
   /** Local paths that differ from their base (for push, status and start-up). */

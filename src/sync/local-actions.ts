@@ -103,7 +103,7 @@ async function writeLocal(run: ExecutionRun, rel: string, expect: string | undef
   const backedUp = expect === undefined ? undefined : Promise.resolve(run.journaled).then(() => run.local.backup(rel, run.stamp));
   const after = backedUp ?? run.journaled;
   // A replace refused at its first check never reaches the gate: a failed journal must not
-  // then be an unhandled rejection (it fails the cycle in run-plan.ts).
+  // then be an unhandled rejection (it fails the cycle in cycle.ts).
   after?.catch(() => undefined);
   const outcome = await run.local.replaceIfUnchanged(rel, expect, text, { ...(after === undefined ? {} : { after }), ...(localEdit ? { localEdit } : {}) });
   // Refused before its gate: the backup still ends within the run (a text replaced awaited it).

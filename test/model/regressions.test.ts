@@ -137,7 +137,7 @@ describe("one unwritable path", () => {
 });
 
 describe("a pulled file and its journal", () => {
-  // The journal is written while the local writes prepare (run-plan.ts): each write still
+  // The journal is written while the local writes prepare (cycle-steps.ts): each write still
   // takes its name only after the journal naming its text is saved, however slow that save.
   it("takes its name only once the journal naming its text is saved, and after its backup", async () => {
     const w = await started();
