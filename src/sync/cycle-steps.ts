@@ -22,8 +22,6 @@ export interface Round extends PlannedCycle {
   /** The refused local names changed (FolderStatus.noteLocalNames): state.json must be saved. */
   refusedLocalMoved: boolean;
   dryRun: boolean;
-  /** False for `mpsync pull`: nothing is sent. */
-  send: boolean;
   progress?: CycleProgress | undefined;
   /** Texts a push pass read and journalled before its remote read. */
   preread?: ReadonlyMap<string, ReadText> | undefined;
@@ -66,7 +64,7 @@ export async function executeRound(ctx: CycleContext, round: Round, journaled: P
   // would leave the edit only in backups, and the next cycle would see nothing to report.
   emitDisplaced(o.emit, { dir: o.dir, editorId: ctx.editorId }, displaced, stamp);
   return executePlan(
-    { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused: (p) => status.refusedContentOf(p), send: round.send },
+    { plan, localTexts, remoteTexts: remote.texts, remoteNames: remote.names, refused: (p) => status.refusedContentOf(p) },
     {
       local: o.local,
       bases: o.store,

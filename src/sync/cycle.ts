@@ -99,8 +99,6 @@ async function runRound(ctx: CycleContext, asked: CycleRequest): Promise<CycleRe
   // The writers' judge compares stored texts: read here, so that planning reads nothing.
   const editTexts = await readEditTexts(o.store, triples.reading.judged);
   const planned = planCycle(triples, editTexts, seen.remote, seen.readAt, seen.settings);
-  const pullOnly = request.kind === "full" && request.options.pullOnly === true;
-  if (pullOnly) planned.plan.actions = planned.plan.actions.map((a) => (a.kind === "push" ? { kind: "report", path: a.path, reason: "waiting-to-push" } : a));
   const refusedLocalMoved = status.noteLocalNames(planned.localNames);
   for (const n of planned.notices) ctx.notice(n);
   const round: Round = {
@@ -108,7 +106,6 @@ async function runRound(ctx: CycleContext, asked: CycleRequest): Promise<CycleRe
     remote: seen.remote,
     refusedLocalMoved,
     dryRun: request.options.dryRun === true,
-    send: !pullOnly,
     progress: request.kind === "full" ? request.options.progress : undefined,
     preread: seen.preread,
   };

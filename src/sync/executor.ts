@@ -38,9 +38,8 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
     if (action.kind !== "report") deps.progress?.(++done, total);
   });
   run.pushes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (run.pushes.length > 0 && input.send === false) result.notSent.push(...run.pushes.map((p) => p.path));
-  else if (run.pushes.length > 0) await pushAll(run);
-  for (const list of [result.pulled, result.removed, result.changedMeanwhile, result.pushed, result.remoteMoved]) list.sort();
+  if (run.pushes.length > 0) await pushAll(run);
+  for (const list of [result.pulled, result.removed, result.changedMeanwhile, result.pushed, result.remoteMoved, result.notSent]) list.sort();
   result.conflicts.sort((a, b) => (a.path < b.path ? -1 : 1));
   return result;
 }

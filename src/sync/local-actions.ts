@@ -77,7 +77,8 @@ async function applyConflict(run: ExecutionRun, action: Extract<FileAction, { ki
   // The remote side is now known to the local file (written over or merged in): it is the
   // new base until the push below confirms the merged/kept-local content.
   run.result.bases.push({ path: action.path, hash: await run.bases.putBase(remote) });
-  if (resolution.push !== undefined) run.pushes.push({ path: action.path, text: resolution.push });
+  if (resolution.push !== undefined && action.waitToPush === true) run.result.notSent.push(action.path);
+  else if (resolution.push !== undefined) run.pushes.push({ path: action.path, text: resolution.push });
   if (action.policy === "merge" && !resolution.unresolved && resolution.push === undefined && resolution.write !== undefined) {
     // The merge equals the remote side (it already held the local change): a plain pull.
     run.result.pulled.push(action.path);

@@ -59,6 +59,7 @@ export function fullPlanSettings(
 ): PlanSettings {
   return {
     policy,
+    mode: options.pullOnly === true ? "pull-only" : "two-way",
     force: options.force === true,
     restoreDeleted: options.force === true,
     // A folder that never held synced files did not vanish: the first pull creates it.
