@@ -26,90 +26,22 @@ import { ensureValidLedger } from "./ledger-validation.js";
 import type { DeepReadonly } from "../core/deep-readonly.js";
 import { createSystemClock, type Clock } from "../core/clock.js";
 import { judgeOtherWriter, type PushRecord } from "./other-writers.js";
+import { resolveBase, type LandedPush, type LedgerReading, type PathReading } from "./ledger-reading.js";
 
 export type { LedgerData };
-
-/** A PATCH answered on an artifact: what was sent and what it replaced (see `landedOn`). */
-export interface LandedPush {
-  hash: string;
-  previous: string | null;
-  /**
-   * With `previous` null (the service had no such file: a new file, or an edit pushed over a
-   * remote deletion), the last synced text the edit was made on, if any: what the edit changed
-   * is judged against it, not against an empty file (editBase).
-   */
-  basis?: string;
-  artifactId: string;
-  /** When the answer came (wall clock ms, shown only: every decision uses the monotonic clock). */
-  at?: number;
-  /** Seen on the service after the race window: later changes are other writers' decisions. */
-  settled?: true;
-  /** Seen idle on this artifact after the answer, or a prompt or version choice came after it. */
-  visible?: true;
-  /** This PATCH merged back an edit a race removed: a second removal stands. */
-  mergedBack?: true;
-}
+export {
+  addReading,
+  emptyReading,
+  resolveBase,
+  type LandedPush,
+  type LedgerReading,
+  type OpenPush,
+  type PathReading,
+  type ResolvedBase,
+} from "./ledger-reading.js";
 
 /** Unanswered texts kept per path (a late request older than these is not expected). */
 const UNANSWERED_KEPT = 4;
-
-/** The base chosen for one path, and whether a journal supplied it. */
-export interface ResolvedBase {
-  base: string | undefined;
-  adopted: boolean;
-}
-
-/** What one read of the ledger found for a path (BaseLedger.read). */
-export interface PathReading extends ResolvedBase {
-  /** A landed push of an older version that the active version holds as sent: the record goes. */
-  carried: boolean;
-  /** A remote text another writer (or our own late request) put over an open PATCH: races.ts judges it. */
-  judge: OpenPush | undefined;
-  /** An answered PATCH seen as sent after the race window: settled by the commit. */
-  confirms: boolean;
-}
-
-/** An open PATCH of one path and the remote text found over it, for other-writers.ts. */
-export interface OpenPush {
-  /** The answered PATCH (undefined: only `ownLate` is known). */
-  landed: LandedPush | undefined;
-  record: PushRecord | undefined;
-  /** The remote text is one of our unanswered, replaced texts. */
-  ownLate: boolean;
-  remoteHash: string;
-}
-
-/** What a cycle's reads found, as data: the cycle applies it with BaseLedger.begin. */
-export interface LedgerReading {
-  /** Bases a journal supplied: recorded by the commit. */
-  adopted: Map<string, string | undefined>;
-  settling: Set<string>;
-  judged: Map<string, OpenPush>;
-  carried: Set<string>;
-}
-
-/** A reading that found nothing. */
-export function emptyReading(): LedgerReading {
-  return { adopted: new Map(), settling: new Set(), judged: new Map(), carried: new Set() };
-}
-
-/** Adds one path's reading to a cycle's. */
-export function addReading(into: LedgerReading, path: string, r: PathReading): void {
-  if (r.adopted) into.adopted.set(path, r.base);
-  if (r.carried) into.carried.add(path);
-  if (r.judge !== undefined) into.judged.set(path, r.judge);
-  if (r.confirms) into.settling.add(path);
-}
-
-/** The base of `path` given its local and remote content hashes. Pure. */
-export function resolveBase(state: Readonly<LedgerData>, path: string, localHash: string | undefined, remoteHash: string | undefined): ResolvedBase {
-  const base = state.files[path]?.hash;
-  const pulled = state.pending?.[path];
-  if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
-  const inFlight = state.pendingPush?.[path];
-  if (inFlight !== undefined && base !== inFlight.hash && remoteHash === inFlight.hash) return { base: inFlight.hash, adopted: true };
-  return { base, adopted: false };
-}
 
 /** What one cycle hands `commit`: its reads (data, never parked in the ledger) and what its PATCHes did. */
 export interface CycleOutcome {

@@ -4,7 +4,7 @@
  * cycle's mode. Writes nothing and imports no I/O (test/docs/pure-core.test.ts): the cycle
  * (cycle.ts) journals, executes and records what it returns.
  */
-import type { LedgerReading } from "./base-ledger.js";
+import type { LedgerReading } from "./ledger-reading.js";
 import type { ConflictPolicy, ReconcileInput, SyncPlan } from "./model.js";
 import type { FullObservation } from "./observe-cycle.js";
 import { buildTriples, type Triples, type TriplesContext } from "./plan-triples.js";

@@ -4,7 +4,8 @@
  * reading, local-name verdicts, notices) comes back as data for the cycle to apply.
  */
 import { hashContent } from "../core/hash.js";
-import { addReading, emptyReading, type BaseLedger, type LedgerReading } from "./base-ledger.js";
+import type { BaseLedger } from "./base-ledger.js";
+import { addReading, emptyReading, type LedgerReading } from "./ledger-reading.js";
 import { judgeLocalName } from "./local-refusals.js";
 import type { FileTriple, LocalFile } from "./model.js";
 import type { LocalNameRefusal } from "../local/path-jail.js";
