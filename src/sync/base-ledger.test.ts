@@ -46,43 +46,43 @@ function done(ledger: BaseLedger, pushAnswered: boolean, artifactId: string): Cy
 
 describe("resolveBase", () => {
   it.each([
-    ["no journal: the recorded base", state(), B, R, { base: B, adopted: false }],
-    ["a pulled write that died before the save: adopted", state({ pending: { "a.ts": X } }), X, R, { base: X, adopted: true }],
-    ["a pending pull the file does not hold: ignored", state({ pending: { "a.ts": X } }), R, R, { base: B, adopted: false }],
+    ["no journal: the recorded base", state(), B, R, { base: B, fromJournal: false }],
+    ["a pulled write that died before the save: adopted", state({ pending: { "a.ts": X } }), X, R, { base: X, fromJournal: true }],
+    ["a pending pull the file does not hold: ignored", state({ pending: { "a.ts": X } }), R, R, { base: B, fromJournal: false }],
     [
       "a PATCH that did not land (remote still as before): recorded base",
       state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
       X,
       B,
-      { base: B, adopted: false },
+      { base: B, fromJournal: false },
     ],
     [
       "the remote moved elsewhere (a failed PATCH, then a remote edit): no proof, the recorded base",
       state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
       X,
       R,
-      { base: B, adopted: false },
+      { base: B, fromJournal: false },
     ],
     [
       "a PATCH that landed, then the file was deleted locally: the pushed content",
       state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
       undefined,
       X,
-      { base: X, adopted: true },
+      { base: X, fromJournal: true },
     ],
     [
       "a PATCH that landed, then edited locally again: the pushed content",
       state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
       R,
       X,
-      { base: X, adopted: true },
+      { base: X, fromJournal: true },
     ],
     [
       "a new file whose PATCH did not land: no base",
       { files: {}, pendingPush: { "a.ts": { hash: X, previous: null } } },
       X,
       undefined,
-      { base: undefined, adopted: false },
+      { base: undefined, fromJournal: false },
     ],
   ] as const)("%s", (_name, s, local, remote, want) => {
     expect(resolveBase(s as PersistedState, "a.ts", local, remote)).toEqual(want);
@@ -170,12 +170,12 @@ describe("BaseLedger", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
       const r = ledger.read("a.ts", X, R, "art-1");
       expect(r.base).toBe(X);
-      expect(r.judge).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X } });
+      expect(r.contested).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X } });
     });
 
     it("on another artifact it is not judged here (a new version: displaced.ts judges)", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
-      expect(ledger.read("a.ts", X, R, "art-2").judge).toBeUndefined();
+      expect(ledger.read("a.ts", X, R, "art-2").contested).toBeUndefined();
     });
 
     it("seen as sent within the window (monotonic): still open; after it: settled by the commit, and never judged again", async () => {
@@ -187,7 +187,7 @@ describe("BaseLedger", () => {
       readPath(ledger, "a.ts", X, X, "art-1");
       expect(ledger.commit([], done(ledger, true, "art-1"))).toBe(true);
       expect(ledger.data.landed?.["a.ts"]?.settled).toBe(true);
-      expect(ledger.read("a.ts", X, R, "art-1").judge).toBeUndefined();
+      expect(ledger.read("a.ts", X, R, "art-1").contested).toBeUndefined();
     });
 
     it.each([
@@ -199,7 +199,7 @@ describe("BaseLedger", () => {
       clock.wall += step;
       clock.mono += 10;
       expect(ledger.read("a.ts", X, X, "art-1").confirms).toBe(false);
-      expect(ledger.read("a.ts", X, R, "art-1").judge?.record).toMatchObject({ answeredAt: 1_000, confirmed: false });
+      expect(ledger.read("a.ts", X, R, "art-1").contested?.record).toMatchObject({ answeredAt: 1_000, confirmed: false });
     });
 
     it("a record a previous process left has no answer time here: the first read holding it confirms it", () => {
@@ -228,7 +228,7 @@ describe("BaseLedger", () => {
       expect(ledger.data.unanswered).toEqual({ "a.ts": [X] });
       const late = ledger.read("a.ts", R, X, "art-1");
       expect(late.base).toBe(R);
-      expect(late.judge).toMatchObject({ ownLate: true, remoteHash: X });
+      expect(late.contested).toMatchObject({ ownLate: true, remoteHash: X });
     });
   });
 

@@ -59,7 +59,7 @@ export interface CycleOutcome {
 
 /** The bases of one folder and their journals. `save` persists the folder's state (toJSON among it). */
 export class BaseLedger {
-  #s: LedgerData;
+  #data: LedgerData;
   readonly #save: () => Promise<void>;
   readonly #clock: Pick<Clock, "now" | "monotonic">;
   /** Monotonic time of each landed PATCH's answer in this process (a record loaded from disk has none). */
@@ -71,7 +71,7 @@ export class BaseLedger {
     // A landed record whose base moved is inert (landedOn, landedElsewhere) and dropped by the
     // next commit; one an older state.json kept is dropped now, so every save is valid.
     const landed = Object.entries(data.landed ?? {}).filter(([path, l]) => data.files[path]?.hash === l.hash);
-    this.#s = {
+    this.#data = {
       files: data.files,
       pending: data.pending,
       pendingPush: data.pendingPush,
@@ -84,29 +84,29 @@ export class BaseLedger {
 
   /** The confirmed base of `path`. */
   baseOf(path: string): string | undefined {
-    return this.#s.files[path]?.hash;
+    return this.#data.files[path]?.hash;
   }
 
   /** Every path with a confirmed base. */
   paths(): string[] {
-    return Object.keys(this.#s.files);
+    return Object.keys(this.#data.files);
   }
 
   /** The ledger's fields as they stand (read-only: every change goes through a method). */
   get data(): DeepReadonly<LedgerData> {
-    return this.#s;
+    return this.#data;
   }
 
   /** The ledger's fields for state.json, checked first (ensureValidLedger throws INTERNAL). */
   toJSON(): LedgerData {
-    ensureValidLedger(this.#s, { filesKnownGood: this.#s.files === this.#checkedFiles });
-    this.#checkedFiles = this.#s.files;
-    return this.#s;
+    ensureValidLedger(this.#data, { filesKnownGood: this.#data.files === this.#checkedFiles });
+    this.#checkedFiles = this.#data.files;
+    return this.#data;
   }
 
   /** Forgets every base (the mapping now points at another design); journals stay to be settled. */
   reset(): void {
-    this.#s = { ...this.#s, files: {}, landed: undefined, unanswered: undefined };
+    this.#data = { ...this.#data, files: {}, landed: undefined, unanswered: undefined };
     this.#answeredAt.clear();
   }
 
@@ -117,21 +117,25 @@ export class BaseLedger {
    * `readAt`: the monotonic time the remote read was sent.
    */
   read(path: string, localHash: string | undefined, remoteHash: string | undefined, artifactId?: string, readAt?: number): PathReading {
-    const { base, adopted } = resolveBase(this.#s, path, localHash, remoteHash);
+    const { base, fromJournal } = resolveBase(this.#data, path, localHash, remoteHash);
     const older = artifactId === undefined ? undefined : this.landedElsewhere(path, artifactId);
-    const carried = older !== undefined && remoteHash === older.hash;
-    const l = artifactId === undefined || adopted ? undefined : this.landedOn(path, artifactId);
+    const keptByNewVersion = older !== undefined && remoteHash === older.hash;
+    const l = artifactId === undefined || fromJournal ? undefined : this.landedOn(path, artifactId);
     const open = l !== undefined && l.settled !== true && remoteHash !== undefined ? l : undefined;
     const ownLate =
-      remoteHash !== undefined && !adopted && remoteHash !== base && remoteHash !== localHash && this.#s.unanswered?.[path]?.includes(remoteHash) === true;
+      remoteHash !== undefined &&
+      !fromJournal &&
+      remoteHash !== base &&
+      remoteHash !== localHash &&
+      this.#data.unanswered?.[path]?.includes(remoteHash) === true;
     const record = open === undefined ? undefined : this.pushRecord(path, open);
     const at = readAt ?? this.#clock.monotonic();
     const confirms =
       record !== undefined &&
       remoteHash === open!.hash &&
       judgeOtherWriter(record, { artifactId: artifactId!, hash: remoteHash, holdsEdit: true, ownLate: false, at }) === "confirmed";
-    const judge = (open !== undefined && remoteHash !== open.hash) || ownLate ? { landed: open, record, ownLate, remoteHash: remoteHash! } : undefined;
-    return { base, adopted, carried, judge, confirms };
+    const contested = (open !== undefined && remoteHash !== open.hash) || ownLate ? { landed: open, record, ownLate, remoteHash: remoteHash! } : undefined;
+    return { base, fromJournal, keptByNewVersion, contested, confirms };
   }
 
   /** What other-writers.ts needs of a landed PATCH. */
@@ -164,18 +168,18 @@ export class BaseLedger {
   }
 
   #markVisible(applies: (path: string, l: LandedPush) => boolean): boolean {
-    const landed = this.#s.landed;
+    const landed = this.#data.landed;
     if (landed === undefined) return false;
     const marked = Object.entries(landed).filter(([path, l]) => l.visible !== true && applies(path, l));
     if (marked.length === 0) return false;
-    this.#s.landed = { ...landed, ...Object.fromEntries(marked.map(([path, l]) => [path, { ...l, visible: true as const }])) };
+    this.#data.landed = { ...landed, ...Object.fromEntries(marked.map(([path, l]) => [path, { ...l, visible: true as const }])) };
     return true;
   }
 
   /** Journals the remote contents a cycle is about to write (path -> content hash), then saves. */
   async intendPulls(pulls: ReadonlyMap<string, string>): Promise<void> {
     if (pulls.size === 0) return;
-    this.#s.pending = { ...this.#s.pending, ...Object.fromEntries(pulls) };
+    this.#data.pending = { ...this.#data.pending, ...Object.fromEntries(pulls) };
     await this.#save();
   }
 
@@ -186,13 +190,13 @@ export class BaseLedger {
    */
   async journalPush(hashes: ReadonlyMap<string, string>): Promise<void> {
     if (hashes.size === 0) return;
-    const pendingPush = { ...this.#s.pendingPush };
+    const pendingPush = { ...this.#data.pendingPush };
     for (const [path, hash] of hashes) {
       const same = pendingPush[path]?.hash === hash;
       this.#supersede(path, hash);
       pendingPush[path] = same ? pendingPush[path]! : { hash, previous: null };
     }
-    this.#s.pendingPush = pendingPush;
+    this.#data.pendingPush = pendingPush;
     await this.#save();
   }
 
@@ -202,27 +206,27 @@ export class BaseLedger {
    * sent, and what it replaced is kept by the commit's save.
    */
   async intendPush(sent: readonly { path: string; hash: string; previous: string | null }[]): Promise<void> {
-    const pendingPush = { ...this.#s.pendingPush };
+    const pendingPush = { ...this.#data.pendingPush };
     const fresh = sent.some((s) => pendingPush[s.path]?.hash !== s.hash);
     for (const s of sent) {
       const basis = s.previous === null ? this.baseOf(s.path) : undefined;
       this.#supersede(s.path, s.hash);
       pendingPush[s.path] = { hash: s.hash, previous: s.previous, ...(basis === undefined ? {} : { basis }), sent: true };
     }
-    this.#s.pendingPush = pendingPush;
+    this.#data.pendingPush = pendingPush;
     if (fresh) await this.#save();
   }
 
   /** A journalled PATCH of `path` that went out unanswered is replaced by `hash`: kept as ours (`unanswered`). */
   #supersede(path: string, hash: string): void {
-    const prior = this.#s.pendingPush?.[path];
+    const prior = this.#data.pendingPush?.[path];
     if (prior?.sent !== true || prior.hash === hash || prior.hash === this.baseOf(path)) return;
     this.#keepUnanswered(path, prior.hash);
   }
 
   #keepUnanswered(path: string, hash: string): void {
-    const kept = (this.#s.unanswered?.[path] ?? []).filter((h) => h !== hash);
-    this.#s.unanswered = { ...this.#s.unanswered, [path]: [...kept, hash].slice(-UNANSWERED_KEPT) };
+    const kept = (this.#data.unanswered?.[path] ?? []).filter((h) => h !== hash);
+    this.#data.unanswered = { ...this.#data.unanswered, [path]: [...kept, hash].slice(-UNANSWERED_KEPT) };
   }
 
   /**
@@ -235,17 +239,17 @@ export class BaseLedger {
   commit(moves: readonly BaseMove[], outcome: CycleOutcome): boolean {
     const at = this.#clock.now();
     const answeredAt = this.#clock.monotonic();
-    const s = this.#s;
-    const { adopted, settling, carried } = outcome.reading;
+    const s = this.#data;
+    const { fromJournal, confirming, keptByNewVersion } = outcome.reading;
     const sentNow = outcome.sent;
     const files = { ...s.files };
     const set = (path: string, hash: string | undefined): void => {
       if (hash === undefined) delete files[path];
       else files[path] = { hash };
     };
-    for (const [path, hash] of adopted) set(path, hash);
+    for (const [path, hash] of fromJournal) set(path, hash);
     for (const m of moves) set(m.path, m.hash);
-    let changed = moves.length > 0 || adopted.size > 0 || s.pending !== undefined;
+    let changed = moves.length > 0 || fromJournal.size > 0 || s.pending !== undefined;
     // A landed push lives while the file's base is what it sent: a version built without it
     // (displaced.ts) is judged whenever that path is next pulled, even several versions later
     // (a path a cycle skipped, such as one hidden by a refused case twin, keeps its record).
@@ -253,8 +257,10 @@ export class BaseLedger {
     // A new object (never s.landed itself), filled in place: a push of thousands of files
     // must not copy it once per file.
     const landed =
-      s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !carried.has(path)));
-    for (const path of settling) {
+      s.landed === undefined
+        ? {}
+        : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !keptByNewVersion.has(path)));
+    for (const path of confirming) {
       const l = landed[path];
       if (l !== undefined && files[path]?.hash === l.hash) {
         landed[path] = { ...l, settled: true };
@@ -283,7 +289,7 @@ export class BaseLedger {
 
   /** The PATCH answered for `path` on `artifactId`, if the current base is what it sent. */
   landedOn(path: string, artifactId: string): LandedPush | undefined {
-    const l = this.#s.landed?.[path];
+    const l = this.#data.landed?.[path];
     return l !== undefined && l.artifactId === artifactId && this.baseOf(path) === l.hash ? l : undefined;
   }
 
@@ -292,13 +298,13 @@ export class BaseLedger {
    * what it sent: the file still holds an edit that version got (displaced.ts).
    */
   landedElsewhere(path: string, artifactId: string): LandedPush | undefined {
-    const l = this.#s.landed?.[path];
+    const l = this.#data.landed?.[path];
     return l !== undefined && l.artifactId !== artifactId && this.baseOf(path) === l.hash ? l : undefined;
   }
 
   /** Base-text hashes still needed: the bases and everything the journals name. */
   keep(): Set<string> {
-    const s = this.#s;
+    const s = this.#data;
     const out = new Set(Object.values(s.files).map((f) => f.hash));
     for (const p of Object.values(s.pendingPush ?? {})) {
       out.add(p.hash);

@@ -15,7 +15,7 @@ import type { ExecuteResult } from "./executor.js";
 import type { FolderStatus } from "./folder-status.js";
 import type { ConflictPolicy, SyncPlan } from "./model.js";
 import type { DesignStore, LocalTree } from "./ports.js";
-import type { SaidOnce } from "./said-once.js";
+import type { Announcements } from "./announcements.js";
 
 /** Everything one design's sync needs, wired by the composition root. */
 export interface DesignSyncOptions {
@@ -48,7 +48,7 @@ export interface CycleContext {
   readonly ledger: BaseLedger;
   readonly status: FolderStatus;
   /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
-  readonly said: SaidOnce;
+  readonly announced: Announcements;
   /** The files a content check reads (check-scope.ts). */
   readonly scope: CheckScope;
   /** artifactId -> "remote v7" (a version's label never changes: asked once). */

@@ -35,7 +35,7 @@ export async function sayHalt(ctx: CycleContext, halt: HaltReason, dryRun: boole
     status.halt(why, o.clock.now());
     await ctx.save();
   }
-  if (ctx.said.halt(why))
+  if (ctx.announced.newHalt(why))
     o.emit({ event: "halted", dir: o.dir, editorId: ctx.editorId, code: "HALTED", message: `needs attention: ${why}; run "mpsync pull --force" to proceed` });
 }
 
@@ -113,7 +113,7 @@ export function commitLedger(ctx: CycleContext, round: Round, result: ExecuteRes
 export async function reportOutcome(ctx: CycleContext, round: Round, result: ExecuteResult): Promise<void> {
   const { options: o } = ctx;
   const origin = { dir: o.dir, editorId: ctx.editorId };
-  const failures = ctx.said.failures(result);
+  const failures = ctx.announced.writeFailures(result);
   emitCycleEvents(o.emit, ctx.notice, origin, { ...result, failed: failures.fresh }, round.writers.raced);
   emitWriterNotices(ctx, result, round);
   if (o.sayDeletions === true) await sayDeletions(ctx, round.plan);

@@ -97,7 +97,7 @@ async function runRound(ctx: CycleContext, asked: CycleRequest): Promise<CycleRe
     judgeName: (r) => localNameJudge(r.listed),
   });
   // The writers' judge compares stored texts: read here, so that planning reads nothing.
-  const editTexts = await readEditTexts(o.store, triples.reading.judged);
+  const editTexts = await readEditTexts(o.store, triples.reading.contested);
   const planned = planCycle(triples, editTexts, seen.remote, seen.readAt, seen.settings);
   const refusedLocalMoved = status.noteLocalNames(planned.localNames);
   for (const n of planned.notices) ctx.notice(n);
@@ -165,7 +165,7 @@ async function act(ctx: CycleContext, round: Round): Promise<CycleReport> {
   if (dryRun) return report;
   const cleared = status.clearHalt();
   if (cleared !== undefined) {
-    ctx.said.haltCleared();
+    ctx.announced.haltEnded();
     o.emit({ event: "notice", dir: o.dir, editorId: ctx.editorId, code: "RESUMED", message: `resumed: syncs again; it needed attention: ${cleared.reason}` });
   }
   o.local.beginWrites();

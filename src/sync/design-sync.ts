@@ -17,7 +17,7 @@ import type { ScannedLocal, SkippedPath } from "./ports.js";
 import { runCycle } from "./cycle.js";
 import { changesIn, listedVersion, readWholeRemote, type FullSyncOptions, type PushOptions } from "./observe-cycle.js";
 import type { RemoteHint, RemoteSnapshot } from "./remote-snapshot.js";
-import { SaidOnce } from "./said-once.js";
+import { Announcements } from "./announcements.js";
 
 export type { CycleProgress, CycleReport, DesignSyncOptions } from "./cycle-context.js";
 export type { FullSyncOptions, PushOptions } from "./observe-cycle.js";
@@ -25,18 +25,18 @@ export type { FolderStateView } from "./folder-state.js";
 
 /** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
 export class DesignSync {
-  readonly #o: DesignSyncOptions;
+  readonly #options: DesignSyncOptions;
   #folder: FolderState | undefined;
   #ctx: CycleContext | undefined;
   /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
-  readonly #said = new SaidOnce();
+  readonly #announced = new Announcements();
   /** The files a content check reads (check-scope.ts). */
   readonly #scope = new CheckScope();
   /** Labels of the versions conflicts were marked against (cycle-steps.ts). */
   readonly #labels = new Map<string, Promise<string>>();
 
   constructor(options: DesignSyncOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** The design's editorId (after open). */
@@ -46,17 +46,17 @@ export class DesignSync {
 
   /** The mapping's folder as written in .syncrc. */
   get dir(): string {
-    return this.#o.dir;
+    return this.#options.dir;
   }
 
   /** The folder's ignore rules. */
   get matcher(): IgnoreMatcher {
-    return this.#o.matcher;
+    return this.#options.matcher;
   }
 
   /** What the last scan left out of sync, and why (symlinks, special files). */
   get skipped(): SkippedPath[] {
-    return this.#o.local.skipped();
+    return this.#options.local.skipped();
   }
 
   /** The persisted state (after open), read-only: each part is written by its owner. */
@@ -80,19 +80,19 @@ export class DesignSync {
    */
   async open(options: { holdsLock?: boolean } = {}): Promise<void> {
     const holdsLock = options.holdsLock === true;
-    if (holdsLock) this.#sayRemoved(await this.#o.local.removeStaleTemps(), "a temp file", "temp files");
-    const folder = await FolderState.load(this.#o, (m) => this.#notice(m));
+    if (holdsLock) this.#sayRemoved(await this.#options.local.removeStaleTemps(), "a temp file", "temp files");
+    const folder = await FolderState.load(this.#options, (m) => this.#notice(m));
     // The pull journal names every file a killed cycle may have been creating.
     const journalled = Object.keys(folder.ledger.data.pending ?? {});
     if (holdsLock && journalled.length > 0)
-      this.#sayRemoved(await this.#o.local.removeIncomplete(journalled), "a half-written new file", "half-written new files");
+      this.#sayRemoved(await this.#options.local.removeIncomplete(journalled), "a half-written new file", "half-written new files");
     this.#folder = folder;
     this.#ctx = {
-      options: this.#o,
+      options: this.#options,
       editorId: folder.editorId,
       ledger: folder.ledger,
       status: folder.status,
-      said: this.#said,
+      announced: this.#announced,
       scope: this.#scope,
       labels: this.#labels,
       notice: (m) => this.#notice(m),
@@ -103,7 +103,7 @@ export class DesignSync {
   #sayRemoved(removed: string[], one: string, many: string): void {
     if (removed.length === 0) return;
     const names = `${removed.slice(0, 3).join(", ")}${removed.length > 3 ? `, and ${removed.length - 3} more` : ""}`;
-    this.#o.logger.info(`removed ${removed.length === 1 ? one : `${removed.length} ${many}`} an interrupted write left: ${names}`);
+    this.#options.logger.info(`removed ${removed.length === 1 ? one : `${removed.length} ${many}`} an interrupted write left: ${names}`);
   }
 
   /**
@@ -124,11 +124,11 @@ export class DesignSync {
    */
   async checkRemote(options: { active?: { artifactId: string; files: string[] } } = {}): Promise<CycleReport> {
     const { ctx } = this.#opened();
-    const { clock } = this.#o;
+    const { clock } = this.#options;
     // The check's one scan (mostly cached stats) comes first: the first check of a run takes
     // the files modified in the last hour as recent (CheckScope.seed).
     await this.#takeIntents();
-    const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
+    const scan = (await this.#options.local.exists()) ? await this.#options.local.scan() : undefined;
     if (scan !== undefined && this.#scope.needsSeed) this.#scope.seed(syncedMtimes(ctx.ledger, scan), clock.now(), clock.monotonic());
     const scope = this.#scope.next(ctx.ledger.paths(), clock.monotonic());
     // Every local change is in scope too: a save whose push was lost on the way (a watcher that
@@ -147,7 +147,7 @@ export class DesignSync {
 
   /** The user's requests for a new version (`prompt`, `checkout`) since the last cycle, applied to the ledger. */
   async #takeIntents(): Promise<void> {
-    const intents = (await this.#o.store.takeVersionIntents?.()) ?? [];
+    const intents = (await this.#options.store.takeVersionIntents?.()) ?? [];
     for (const listed of intents) this.#opened().ctx.ledger.askedAfter(listed);
   }
 
@@ -189,13 +189,13 @@ export class DesignSync {
    */
   async localChangeSet(): Promise<Map<string, LocalFile | undefined>> {
     const { ledger } = this.#opened().ctx;
-    return changesIn(ledger, await this.#o.local.scan());
+    return changesIn(ledger, await this.#options.local.scan());
   }
 
   /** The last synced text of `path` (undefined: no base, or its text is missing or damaged). */
   async baseText(path: string): Promise<string | undefined> {
     const hash = this.#opened().ctx.ledger.baseOf(path);
-    return hash === undefined ? undefined : this.#o.store.getBase(hash);
+    return hash === undefined ? undefined : this.#options.store.getBase(hash);
   }
 
   /** Persists every part now: state.json, then daemon.json (each written only when it changed). */
@@ -210,8 +210,8 @@ export class DesignSync {
 
   #notice(message: string): void {
     // Logged for files and --json; a terminal shows the event only (never the same line twice).
-    this.#o.logger.warn({ shownAsEvent: true }, message);
-    this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#folder?.editorId, message });
+    this.#options.logger.warn({ shownAsEvent: true }, message);
+    this.#options.emit({ event: "notice", dir: this.#options.dir, editorId: this.#folder?.editorId, message });
   }
 }
 

@@ -31,15 +31,15 @@ export interface LandedPush {
 /** The base chosen for one path, and whether a journal supplied it. */
 export interface ResolvedBase {
   base: string | undefined;
-  adopted: boolean;
+  fromJournal: boolean;
 }
 
 /** What one read of the ledger found for a path (BaseLedger.read). */
 export interface PathReading extends ResolvedBase {
   /** A landed push of an older version that the active version holds as sent: the record goes. */
-  carried: boolean;
+  keptByNewVersion: boolean;
   /** A remote text another writer (or our own late request) put over an open PATCH: races.ts judges it. */
-  judge: OpenPush | undefined;
+  contested: OpenPush | undefined;
   /** An answered PATCH seen as sent after the race window: settled by the commit. */
   confirms: boolean;
 }
@@ -57,31 +57,31 @@ export interface OpenPush {
 /** What a cycle's reads found, as data: the cycle hands it to BaseLedger.commit. */
 export interface LedgerReading {
   /** Bases a journal supplied: recorded by the commit. */
-  adopted: Map<string, string | undefined>;
-  settling: Set<string>;
-  judged: Map<string, OpenPush>;
-  carried: Set<string>;
+  fromJournal: Map<string, string | undefined>;
+  confirming: Set<string>;
+  contested: Map<string, OpenPush>;
+  keptByNewVersion: Set<string>;
 }
 
 /** A reading that found nothing. */
 export function emptyReading(): LedgerReading {
-  return { adopted: new Map(), settling: new Set(), judged: new Map(), carried: new Set() };
+  return { fromJournal: new Map(), confirming: new Set(), contested: new Map(), keptByNewVersion: new Set() };
 }
 
 /** Adds one path's reading to a cycle's. */
 export function addReading(into: LedgerReading, path: string, r: PathReading): void {
-  if (r.adopted) into.adopted.set(path, r.base);
-  if (r.carried) into.carried.add(path);
-  if (r.judge !== undefined) into.judged.set(path, r.judge);
-  if (r.confirms) into.settling.add(path);
+  if (r.fromJournal) into.fromJournal.set(path, r.base);
+  if (r.keptByNewVersion) into.keptByNewVersion.add(path);
+  if (r.contested !== undefined) into.contested.set(path, r.contested);
+  if (r.confirms) into.confirming.add(path);
 }
 
 /** The base of `path` given its local and remote content hashes. Pure. */
 export function resolveBase(state: Readonly<LedgerData>, path: string, localHash: string | undefined, remoteHash: string | undefined): ResolvedBase {
   const base = state.files[path]?.hash;
   const pulled = state.pending?.[path];
-  if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
+  if (pulled !== undefined && localHash === pulled) return { base: pulled, fromJournal: true };
   const inFlight = state.pendingPush?.[path];
-  if (inFlight !== undefined && base !== inFlight.hash && remoteHash === inFlight.hash) return { base: inFlight.hash, adopted: true };
-  return { base, adopted: false };
+  if (inFlight !== undefined && base !== inFlight.hash && remoteHash === inFlight.hash) return { base: inFlight.hash, fromJournal: true };
+  return { base, fromJournal: false };
 }

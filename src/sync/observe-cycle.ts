@@ -190,9 +190,9 @@ async function readAgain(ctx: CycleContext, changed: ReadonlyMap<string, LocalFi
  * replaced (races.ts): what each sent, and what its edit was made on. A missing one stays
  * missing: the judge then keeps the path's base.
  */
-export async function readEditTexts(bases: BaseTexts, judged: ReadonlyMap<string, OpenPush>): Promise<EditTexts> {
+export async function readEditTexts(bases: BaseTexts, contested: ReadonlyMap<string, OpenPush>): Promise<EditTexts> {
   const hashes = new Set<string>();
-  for (const open of judged.values()) {
+  for (const open of contested.values()) {
     if (open.landed === undefined) continue;
     hashes.add(open.landed.hash);
     const before = editBaseHash(open.landed);

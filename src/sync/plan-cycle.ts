@@ -44,7 +44,7 @@ export function planTriples(
  * (`editTexts`: the stored texts their judge compares), then reconcile decides every path.
  */
 export function planCycle(triples: Triples, editTexts: EditTexts, remote: RemoteSnapshot, readAt: number, settings: PlanSettings): PlannedCycle {
-  const judged = judgeWriters(triples.files, triples.reading.judged, remote, editTexts, readAt);
+  const judged = judgeWriters(triples.files, triples.reading.contested, remote, editTexts, readAt);
   const plan = reconcile({ ...settings, files: judged.files });
   return { plan, reading: triples.reading, writers: judged.verdicts, localNames: triples.localNames, notices: triples.notices };
 }

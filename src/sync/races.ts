@@ -29,7 +29,7 @@ export function editBaseHash(landed: LandedPush): string | null {
   return landed.previous ?? landed.basis ?? null;
 }
 
-/** What other-writers.ts decided for a cycle's judged paths. */
+/** What other-writers.ts decided for a cycle's contested paths. */
 export interface WriterVerdicts {
   /** Races: reconciled from what our PATCH replaced, so the edit is merged back (said as re-applied). */
   raced: Set<string>;
@@ -48,15 +48,15 @@ export interface WriterVerdicts {
  */
 export function judgeWriters(
   files: readonly FileTriple[],
-  judged: ReadonlyMap<string, OpenPush>,
+  contested: ReadonlyMap<string, OpenPush>,
   remote: { artifactId: string; texts: ReadonlyMap<string, string> },
   texts: EditTexts,
   readAt: number,
 ): { files: FileTriple[]; verdicts: WriterVerdicts } {
   const out: WriterVerdicts = { raced: new Set(), mergedBack: new Set(), removedAgain: new Set(), ownLate: new Set() };
-  if (judged.size === 0) return { files: [...files], verdicts: out };
+  if (contested.size === 0) return { files: [...files], verdicts: out };
   const rebased = files.map((triple) => {
-    const open = judged.get(triple.path);
+    const open = contested.get(triple.path);
     const now = remote.texts.get(triple.path);
     if (open === undefined || now === undefined) return triple;
     const holds = open.landed === undefined ? false : holdsOurEdit(open.landed, now, texts);
