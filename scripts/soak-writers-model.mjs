@@ -1,7 +1,7 @@
 /**
  * The model of scripts/soak-writers.mjs: files whose lines are owned by three writers (folder A,
  * folder B, the web editor) and the judgement of one round, pure so that a unit test can state
- * it (scripts/soak-writers-model.test.mjs).
+ * it (test/support/soak-writers-model.test.ts).
  */
 
 /** Lines of each writer's section in a model file. */

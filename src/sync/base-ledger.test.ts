@@ -46,43 +46,43 @@ function done(ledger: BaseLedger, pushAnswered: boolean, artifactId: string): Cy
 
 describe("resolveBase", () => {
   it.each([
-    ["no journal: the recorded base", state(), B, R, { base: B, adopted: false }],
-    ["a pulled write that died before the save: adopted", state({ pending: { "a.ts": X } }), X, R, { base: X, adopted: true }],
-    ["a pending pull the file does not hold: ignored", state({ pending: { "a.ts": X } }), R, R, { base: B, adopted: false }],
+    ["no journal: the recorded base", state(), B, R, { base: B, fromJournal: false }],
+    ["a pulled write that died before the save: adopted", state({ pending: { "a.ts": X } }), X, R, { base: X, fromJournal: true }],
+    ["a pending pull the file does not hold: ignored", state({ pending: { "a.ts": X } }), R, R, { base: B, fromJournal: false }],
     [
       "a PATCH that did not land (remote still as before): recorded base",
       state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
       X,
       B,
-      { base: B, adopted: false },
+      { base: B, fromJournal: false },
     ],
     [
       "the remote moved elsewhere (a failed PATCH, then a remote edit): no proof, the recorded base",
       state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
       X,
       R,
-      { base: B, adopted: false },
+      { base: B, fromJournal: false },
     ],
     [
       "a PATCH that landed, then the file was deleted locally: the pushed content",
       state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
       undefined,
       X,
-      { base: X, adopted: true },
+      { base: X, fromJournal: true },
     ],
     [
       "a PATCH that landed, then edited locally again: the pushed content",
       state({ pendingPush: { "a.ts": { hash: X, previous: B } } }),
       R,
       X,
-      { base: X, adopted: true },
+      { base: X, fromJournal: true },
     ],
     [
       "a new file whose PATCH did not land: no base",
       { files: {}, pendingPush: { "a.ts": { hash: X, previous: null } } },
       X,
       undefined,
-      { base: undefined, adopted: false },
+      { base: undefined, fromJournal: false },
     ],
   ] as const)("%s", (_name, s, local, remote, want) => {
     expect(resolveBase(s as PersistedState, "a.ts", local, remote)).toEqual(want);
@@ -183,22 +183,22 @@ describe("BaseLedger", () => {
       expect(ledger.data.landed?.["a.ts"]).toMatchObject({ hash: X, previous: B, artifactId: "art-1" });
       clock.mono = 3_000 + RACE_WINDOW_MS - 1;
       const r = ledger.read("a.ts", X, R, "art-1");
-      expect(r.judge).toMatchObject({ remoteHash: R, landed: { hash: X } });
-      expect(ledger.pushRecord("a.ts", r.judge!.landed!).answeredAt).toBe(3_000);
+      expect(r.contested).toMatchObject({ remoteHash: R, landed: { hash: X } });
+      expect(ledger.pushRecord("a.ts", r.contested!.landed!).answeredAt).toBe(3_000);
     });
 
     it("a remote text other than the one sent, on the same artifact, is judged; its base stays until races.ts decides", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
       const r = ledger.read("a.ts", X, R, "art-1");
       expect(r.base).toBe(X);
-      expect(r.judge).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X } });
+      expect(r.contested).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X } });
     });
 
     it("a newer version without the text sent is judged like any other writer; one holding it as sent carries the record", () => {
       const { ledger } = ledgerOf(landedState(), () => 2_000);
-      expect(ledger.read("a.ts", X, R, "art-2").judge).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X, artifactId: "art-1" } });
-      const carried = ledger.read("a.ts", X, X, "art-2");
-      expect([carried.judge, carried.carried]).toEqual([undefined, true]);
+      expect(ledger.read("a.ts", X, R, "art-2").contested).toMatchObject({ remoteHash: R, ownLate: false, landed: { hash: X, artifactId: "art-1" } });
+      const kept = ledger.read("a.ts", X, X, "art-2");
+      expect([kept.contested, kept.keptByNewVersion]).toEqual([undefined, true]);
     });
 
     it("seen as sent within the window (monotonic): still open; after it: settled by the commit, and never judged again", async () => {
@@ -210,7 +210,7 @@ describe("BaseLedger", () => {
       readPath(ledger, "a.ts", X, X, "art-1");
       expect(ledger.commit([], done(ledger, true, "art-1"))).toBe(true);
       expect(ledger.data.landed?.["a.ts"]?.settled).toBe(true);
-      expect(ledger.read("a.ts", X, R, "art-1").judge).toBeUndefined();
+      expect(ledger.read("a.ts", X, R, "art-1").contested).toBeUndefined();
     });
 
     it.each([
@@ -222,7 +222,7 @@ describe("BaseLedger", () => {
       clock.wall += step;
       clock.mono += 10;
       expect(ledger.read("a.ts", X, X, "art-1").confirms).toBe(false);
-      expect(ledger.read("a.ts", X, R, "art-1").judge?.record).toMatchObject({ answeredAt: 1_000, confirmed: false });
+      expect(ledger.read("a.ts", X, R, "art-1").contested?.record).toMatchObject({ answeredAt: 1_000, confirmed: false });
     });
 
     it("a record a previous process left has no answer time here: the first read holding it confirms it", () => {
@@ -251,7 +251,7 @@ describe("BaseLedger", () => {
       expect(ledger.data.unanswered).toEqual({ "a.ts": [X] });
       const late = ledger.read("a.ts", R, X, "art-1");
       expect(late.base).toBe(R);
-      expect(late.judge).toMatchObject({ ownLate: true, remoteHash: X });
+      expect(late.contested).toMatchObject({ ownLate: true, remoteHash: X });
     });
   });
 

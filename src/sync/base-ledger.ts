@@ -26,90 +26,22 @@ import { ensureValidLedger } from "./ledger-validation.js";
 import type { DeepReadonly } from "../core/deep-readonly.js";
 import { createSystemClock, type Clock } from "../core/clock.js";
 import { judgeOtherWriter, type PushRecord } from "./other-writers.js";
+import { resolveBase, type LandedPush, type LedgerReading, type PathReading } from "./ledger-reading.js";
 
 export type { LedgerData };
-
-/** A PATCH answered on an artifact: what was sent and what it replaced (see `landedOn`). */
-export interface LandedPush {
-  hash: string;
-  previous: string | null;
-  /**
-   * With `previous` null (the service had no such file: a new file, or an edit pushed over a
-   * remote deletion), the last synced text the edit was made on, if any: what the edit changed
-   * is judged against it, not against an empty file (editBase).
-   */
-  basis?: string;
-  artifactId: string;
-  /** When the answer came (wall clock ms, shown only: every decision uses the monotonic clock). */
-  at?: number;
-  /** Seen on the service after the race window: later changes are other writers' decisions. */
-  settled?: true;
-  /** Seen idle on this artifact after the answer, or a prompt or version choice came after it. */
-  visible?: true;
-  /** This PATCH merged back an edit a race removed: a second removal stands. */
-  mergedBack?: true;
-}
+export {
+  addReading,
+  emptyReading,
+  resolveBase,
+  type LandedPush,
+  type LedgerReading,
+  type OpenPush,
+  type PathReading,
+  type ResolvedBase,
+} from "./ledger-reading.js";
 
 /** Unanswered texts kept per path (a late request older than these is not expected). */
 const UNANSWERED_KEPT = 4;
-
-/** The base chosen for one path, and whether a journal supplied it. */
-export interface ResolvedBase {
-  base: string | undefined;
-  adopted: boolean;
-}
-
-/** What one read of the ledger found for a path (BaseLedger.read). */
-export interface PathReading extends ResolvedBase {
-  /** A landed push of an older version that the active version holds as sent: the record goes. */
-  carried: boolean;
-  /** A remote text another writer (or our own late request) put over an open PATCH: races.ts judges it. */
-  judge: OpenPush | undefined;
-  /** An answered PATCH seen as sent after the race window: settled by the commit. */
-  confirms: boolean;
-}
-
-/** An open PATCH of one path and the remote text found over it, for other-writers.ts. */
-export interface OpenPush {
-  /** The answered PATCH (undefined: only `ownLate` is known). */
-  landed: LandedPush | undefined;
-  record: PushRecord | undefined;
-  /** The remote text is one of our unanswered, replaced texts. */
-  ownLate: boolean;
-  remoteHash: string;
-}
-
-/** What a cycle's reads found, as data: the cycle applies it with BaseLedger.begin. */
-export interface LedgerReading {
-  /** Bases a journal supplied: recorded by the commit. */
-  adopted: Map<string, string | undefined>;
-  settling: Set<string>;
-  judged: Map<string, OpenPush>;
-  carried: Set<string>;
-}
-
-/** A reading that found nothing. */
-export function emptyReading(): LedgerReading {
-  return { adopted: new Map(), settling: new Set(), judged: new Map(), carried: new Set() };
-}
-
-/** Adds one path's reading to a cycle's. */
-export function addReading(into: LedgerReading, path: string, r: PathReading): void {
-  if (r.adopted) into.adopted.set(path, r.base);
-  if (r.carried) into.carried.add(path);
-  if (r.judge !== undefined) into.judged.set(path, r.judge);
-  if (r.confirms) into.settling.add(path);
-}
-
-/** The base of `path` given its local and remote content hashes. Pure. */
-export function resolveBase(state: Readonly<LedgerData>, path: string, localHash: string | undefined, remoteHash: string | undefined): ResolvedBase {
-  const base = state.files[path]?.hash;
-  const pulled = state.pending?.[path];
-  if (pulled !== undefined && localHash === pulled) return { base: pulled, adopted: true };
-  const inFlight = state.pendingPush?.[path];
-  if (inFlight !== undefined && base !== inFlight.hash && remoteHash === inFlight.hash) return { base: inFlight.hash, adopted: true };
-  return { base, adopted: false };
-}
 
 /** What one cycle hands `commit`: its reads (data, never parked in the ledger) and what its PATCHes did. */
 export interface CycleOutcome {
@@ -127,7 +59,7 @@ export interface CycleOutcome {
 
 /** The bases of one folder and their journals. `save` persists the folder's state (toJSON among it). */
 export class BaseLedger {
-  #s: LedgerData;
+  #data: LedgerData;
   readonly #save: () => Promise<void>;
   readonly #clock: Pick<Clock, "now" | "monotonic">;
   /** Monotonic time of each landed PATCH's answer in this process (a record loaded from disk has none). */
@@ -139,7 +71,7 @@ export class BaseLedger {
     // A landed record whose base moved is inert (landedOn, landedElsewhere) and dropped by the
     // next commit; one an older state.json kept is dropped now, so every save is valid.
     const landed = Object.entries(data.landed ?? {}).filter(([path, l]) => data.files[path]?.hash === l.hash);
-    this.#s = {
+    this.#data = {
       files: data.files,
       pending: data.pending,
       pendingPush: data.pendingPush,
@@ -152,29 +84,29 @@ export class BaseLedger {
 
   /** The confirmed base of `path`. */
   baseOf(path: string): string | undefined {
-    return this.#s.files[path]?.hash;
+    return this.#data.files[path]?.hash;
   }
 
   /** Every path with a confirmed base. */
   paths(): string[] {
-    return Object.keys(this.#s.files);
+    return Object.keys(this.#data.files);
   }
 
   /** The ledger's fields as they stand (read-only: every change goes through a method). */
   get data(): DeepReadonly<LedgerData> {
-    return this.#s;
+    return this.#data;
   }
 
   /** The ledger's fields for state.json, checked first (ensureValidLedger throws INTERNAL). */
   toJSON(): LedgerData {
-    ensureValidLedger(this.#s, { filesKnownGood: this.#s.files === this.#checkedFiles });
-    this.#checkedFiles = this.#s.files;
-    return this.#s;
+    ensureValidLedger(this.#data, { filesKnownGood: this.#data.files === this.#checkedFiles });
+    this.#checkedFiles = this.#data.files;
+    return this.#data;
   }
 
   /** Forgets every base (the mapping now points at another design); journals stay to be settled. */
   reset(): void {
-    this.#s = { ...this.#s, files: {}, landed: undefined, unanswered: undefined };
+    this.#data = { ...this.#data, files: {}, landed: undefined, unanswered: undefined };
     this.#answeredAt.clear();
   }
 
@@ -185,24 +117,28 @@ export class BaseLedger {
    * `readAt`: the monotonic time the remote read was sent.
    */
   read(path: string, localHash: string | undefined, remoteHash: string | undefined, artifactId?: string, readAt?: number): PathReading {
-    const { base, adopted } = resolveBase(this.#s, path, localHash, remoteHash);
+    const { base, fromJournal } = resolveBase(this.#data, path, localHash, remoteHash);
     const older = artifactId === undefined ? undefined : this.landedElsewhere(path, artifactId);
-    const carried = older !== undefined && remoteHash === older.hash;
-    const l = artifactId === undefined || adopted ? undefined : this.landedOn(path, artifactId);
+    const keptByNewVersion = older !== undefined && remoteHash === older.hash;
+    const l = artifactId === undefined || fromJournal ? undefined : this.landedOn(path, artifactId);
     // A newer version without the text we sent is judged like any other writer (other-writers.ts):
     // unless it could have seen our edit, its generation was running when our PATCH landed.
-    const displacedBy = older !== undefined && !carried && !adopted && remoteHash !== undefined ? older : undefined;
+    const displacedBy = older !== undefined && !keptByNewVersion && !fromJournal && remoteHash !== undefined ? older : undefined;
     const open = l !== undefined && l.settled !== true && remoteHash !== undefined ? l : displacedBy;
     const ownLate =
-      remoteHash !== undefined && !adopted && remoteHash !== base && remoteHash !== localHash && this.#s.unanswered?.[path]?.includes(remoteHash) === true;
+      remoteHash !== undefined &&
+      !fromJournal &&
+      remoteHash !== base &&
+      remoteHash !== localHash &&
+      this.#data.unanswered?.[path]?.includes(remoteHash) === true;
     const record = open === undefined ? undefined : this.pushRecord(path, open);
     const at = readAt ?? this.#clock.monotonic();
     const confirms =
       record !== undefined &&
       remoteHash === open!.hash &&
       judgeOtherWriter(record, { artifactId: artifactId!, hash: remoteHash, holdsEdit: true, ownLate: false, at }) === "confirmed";
-    const judge = (open !== undefined && remoteHash !== open.hash) || ownLate ? { landed: open, record, ownLate, remoteHash: remoteHash! } : undefined;
-    return { base, adopted, carried, judge, confirms };
+    const contested = (open !== undefined && remoteHash !== open.hash) || ownLate ? { landed: open, record, ownLate, remoteHash: remoteHash! } : undefined;
+    return { base, fromJournal, keptByNewVersion, contested, confirms };
   }
 
   /** What other-writers.ts needs of a landed PATCH. */
@@ -235,18 +171,18 @@ export class BaseLedger {
   }
 
   #markVisible(applies: (path: string, l: LandedPush) => boolean): boolean {
-    const landed = this.#s.landed;
+    const landed = this.#data.landed;
     if (landed === undefined) return false;
     const marked = Object.entries(landed).filter(([path, l]) => l.visible !== true && applies(path, l));
     if (marked.length === 0) return false;
-    this.#s.landed = { ...landed, ...Object.fromEntries(marked.map(([path, l]) => [path, { ...l, visible: true as const }])) };
+    this.#data.landed = { ...landed, ...Object.fromEntries(marked.map(([path, l]) => [path, { ...l, visible: true as const }])) };
     return true;
   }
 
   /** Journals the remote contents a cycle is about to write (path -> content hash), then saves. */
   async intendPulls(pulls: ReadonlyMap<string, string>): Promise<void> {
     if (pulls.size === 0) return;
-    this.#s.pending = { ...this.#s.pending, ...Object.fromEntries(pulls) };
+    this.#data.pending = { ...this.#data.pending, ...Object.fromEntries(pulls) };
     await this.#save();
   }
 
@@ -257,13 +193,13 @@ export class BaseLedger {
    */
   async journalPush(hashes: ReadonlyMap<string, string>): Promise<void> {
     if (hashes.size === 0) return;
-    const pendingPush = { ...this.#s.pendingPush };
+    const pendingPush = { ...this.#data.pendingPush };
     for (const [path, hash] of hashes) {
       const same = pendingPush[path]?.hash === hash;
       this.#supersede(path, hash);
       pendingPush[path] = same ? pendingPush[path]! : { hash, previous: null };
     }
-    this.#s.pendingPush = pendingPush;
+    this.#data.pendingPush = pendingPush;
     await this.#save();
   }
 
@@ -273,27 +209,27 @@ export class BaseLedger {
    * sent, and what it replaced is kept by the commit's save.
    */
   async intendPush(sent: readonly { path: string; hash: string; previous: string | null }[]): Promise<void> {
-    const pendingPush = { ...this.#s.pendingPush };
+    const pendingPush = { ...this.#data.pendingPush };
     const fresh = sent.some((s) => pendingPush[s.path]?.hash !== s.hash);
     for (const s of sent) {
       const basis = s.previous === null ? this.baseOf(s.path) : undefined;
       this.#supersede(s.path, s.hash);
       pendingPush[s.path] = { hash: s.hash, previous: s.previous, ...(basis === undefined ? {} : { basis }), sent: true };
     }
-    this.#s.pendingPush = pendingPush;
+    this.#data.pendingPush = pendingPush;
     if (fresh) await this.#save();
   }
 
   /** A journalled PATCH of `path` that went out unanswered is replaced by `hash`: kept as ours (`unanswered`). */
   #supersede(path: string, hash: string): void {
-    const prior = this.#s.pendingPush?.[path];
+    const prior = this.#data.pendingPush?.[path];
     if (prior?.sent !== true || prior.hash === hash || prior.hash === this.baseOf(path)) return;
     this.#keepUnanswered(path, prior.hash);
   }
 
   #keepUnanswered(path: string, hash: string): void {
-    const kept = (this.#s.unanswered?.[path] ?? []).filter((h) => h !== hash);
-    this.#s.unanswered = { ...this.#s.unanswered, [path]: [...kept, hash].slice(-UNANSWERED_KEPT) };
+    const kept = (this.#data.unanswered?.[path] ?? []).filter((h) => h !== hash);
+    this.#data.unanswered = { ...this.#data.unanswered, [path]: [...kept, hash].slice(-UNANSWERED_KEPT) };
   }
 
   /**
@@ -306,17 +242,17 @@ export class BaseLedger {
   commit(moves: readonly BaseMove[], outcome: CycleOutcome): boolean {
     const at = this.#clock.now();
     const answeredAt = this.#clock.monotonic();
-    const s = this.#s;
-    const { adopted, settling, carried } = outcome.reading;
+    const s = this.#data;
+    const { fromJournal, confirming, keptByNewVersion } = outcome.reading;
     const sentNow = outcome.sent;
     const files = { ...s.files };
     const set = (path: string, hash: string | undefined): void => {
       if (hash === undefined) delete files[path];
       else files[path] = { hash };
     };
-    for (const [path, hash] of adopted) set(path, hash);
+    for (const [path, hash] of fromJournal) set(path, hash);
     for (const m of moves) set(m.path, m.hash);
-    let changed = moves.length > 0 || adopted.size > 0 || s.pending !== undefined;
+    let changed = moves.length > 0 || fromJournal.size > 0 || s.pending !== undefined;
     // A landed push lives while the file's base is what it sent: a version built without it
     // (displaced.ts) is judged whenever that path is next pulled, even several versions later
     // (a path a cycle skipped, such as one hidden by a refused case twin, keeps its record).
@@ -324,8 +260,10 @@ export class BaseLedger {
     // A new object (never s.landed itself), filled in place: a push of thousands of files
     // must not copy it once per file.
     const landed =
-      s.landed === undefined ? {} : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !carried.has(path)));
-    for (const path of settling) {
+      s.landed === undefined
+        ? {}
+        : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !keptByNewVersion.has(path)));
+    for (const path of confirming) {
       const l = landed[path];
       if (l !== undefined && files[path]?.hash === l.hash) {
         landed[path] = { ...l, settled: true };
@@ -335,22 +273,30 @@ export class BaseLedger {
     // A PATCH whose answer was lost, found on the service as sent: it landed, and another
     // writer may still land over it in the moments after, like any answered PATCH. Its race
     // window runs from this read: when it landed before that is not known.
-    for (const [path, hash] of adopted) {
+    for (const [path, hash] of fromJournal) {
       const p = s.pendingPush?.[path];
       if (p?.sent !== true || p.hash !== hash || hash === undefined) continue;
       landed[path] = { hash, previous: p.previous, ...(p.basis === undefined ? {} : { basis: p.basis }), artifactId: outcome.artifactId, at };
       this.#answeredAt.set(path, answeredAt);
     }
     if (outcome.pushAnswered && s.pendingPush !== undefined) {
+      const moved = new Set([...moves.map((m) => m.path), ...fromJournal.keys()]);
+      const unresolved: NonNullable<LedgerData["pendingPush"]> = {};
       for (const [path, { sent, ...p }] of Object.entries(s.pendingPush)) {
-        // An earlier cycle's PATCH, never answered, that this cycle's outcome replaced (a
-        // conflict settled for the remote side): it may still land, and is ours if it does.
-        if (sent === true && !sentNow.has(path) && files[path]?.hash !== p.hash) this.#keepUnanswered(path, p.hash);
+        if (sent === true && !sentNow.has(path) && files[path]?.hash !== p.hash) {
+          // An earlier cycle's PATCH, never answered, that this cycle's outcome replaced (a
+          // conflict settled for the remote side): it may still land, and is ours if it does.
+          if (moved.has(path)) this.#keepUnanswered(path, p.hash);
+          // A path this cycle did not settle (a file deleted here before any read found where
+          // that PATCH went): still in flight, for the next read to find on the service or not.
+          else unresolved[path] = { ...p, sent };
+          continue;
+        }
         if (!sentNow.has(path) || files[path]?.hash !== p.hash) continue;
         landed[path] = { ...p, artifactId: outcome.artifactId, at, ...(outcome.mergedBack?.has(path) === true ? { mergedBack: true as const } : {}) };
         this.#answeredAt.set(path, answeredAt);
       }
-      s.pendingPush = undefined;
+      s.pendingPush = Object.keys(unresolved).length === 0 ? undefined : unresolved;
       changed = true;
     }
     const landedCount = Object.keys(landed).length;
@@ -363,7 +309,7 @@ export class BaseLedger {
 
   /** The PATCH answered for `path` on `artifactId`, if the current base is what it sent. */
   landedOn(path: string, artifactId: string): LandedPush | undefined {
-    const l = this.#s.landed?.[path];
+    const l = this.#data.landed?.[path];
     return l !== undefined && l.artifactId === artifactId && this.baseOf(path) === l.hash ? l : undefined;
   }
 
@@ -372,13 +318,13 @@ export class BaseLedger {
    * what it sent: the file still holds an edit that version got (displaced.ts).
    */
   landedElsewhere(path: string, artifactId: string): LandedPush | undefined {
-    const l = this.#s.landed?.[path];
+    const l = this.#data.landed?.[path];
     return l !== undefined && l.artifactId !== artifactId && this.baseOf(path) === l.hash ? l : undefined;
   }
 
   /** Base-text hashes still needed: the bases and everything the journals name. */
   keep(): Set<string> {
-    const s = this.#s;
+    const s = this.#data;
     const out = new Set(Object.values(s.files).map((f) => f.hash));
     for (const p of Object.values(s.pendingPush ?? {})) {
       out.add(p.hash);

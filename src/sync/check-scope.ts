@@ -1,8 +1,8 @@
 /**
  * Which files a daemon's content check reads. In-place remote edits (the web
  * editor's code view, a teammate's PATCH) move no version, so only reading the contents finds
- * them; reading every file of an idle design every `remoteCheckSec` cost a 2,000-file design
- * 8 MB a minute. Edits almost always touch the files someone is working on, so a check reads
+ * them; reading every file of an idle design every `remoteCheckSec` costs a large design a
+ * steady stream of downloads. Edits almost always touch the files someone is working on, so a check reads
  * the files changed on either side in the last RECENT_MS, plus the next slice of the others:
  * every file is read at least once every CHECK_SWEEP_ROUNDS checks. Before any push its paths
  * are read anyway, so a slower sweep never lets a push overwrite an unread edit.

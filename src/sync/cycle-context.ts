@@ -1,7 +1,8 @@
 /**
  * What every cycle of one folder shares: the folder's wiring (DesignSyncOptions), the design,
  * the owners of its state and the memories that outlive a cycle. DesignSync builds it once at
- * open; planning (plan-cycle.ts) and committing (run-plan.ts) take it instead of the class.
+ * open; the cycle (cycle.ts) and its reads and steps take it instead of the class. Planning
+ * (plan-cycle.ts) does not: it takes values.
  */
 import type { V3Client } from "../api/client-types.js";
 import type { Clock } from "../core/clock.js";
@@ -14,7 +15,7 @@ import type { ExecuteResult } from "./executor.js";
 import type { FolderStatus } from "./folder-status.js";
 import type { ConflictPolicy, SyncPlan } from "./model.js";
 import type { DesignStore, LocalTree } from "./ports.js";
-import type { SaidOnce } from "./said-once.js";
+import type { Announcements } from "./announcements.js";
 
 /** Everything one design's sync needs, wired by the composition root. */
 export interface DesignSyncOptions {
@@ -47,7 +48,7 @@ export interface CycleContext {
   readonly ledger: BaseLedger;
   readonly status: FolderStatus;
   /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
-  readonly said: SaidOnce;
+  readonly announced: Announcements;
   /** The files a content check reads (check-scope.ts). */
   readonly scope: CheckScope;
   /** artifactId -> "remote v7" (a version's label never changes: asked once). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandPaths } from "./cycle-io.js";
+import { expandPaths } from "./observe-cycle.js";
 
 describe("expandPaths", () => {
   const known = ["a/b.ts", "a/c/d.ts", "ab/e.ts", "f.ts", "dist/x.js"];

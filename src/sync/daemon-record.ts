@@ -8,41 +8,41 @@ import type { DaemonRecordData } from "./ports.js";
 
 /** The daemon's record of one folder; `save` writes daemon.json. */
 export class DaemonRecord {
-  #s: DaemonRecordData;
+  #data: DaemonRecordData;
   readonly #save: (record: DaemonRecordData) => Promise<void>;
 
   constructor(data: DaemonRecordData, save: (record: DaemonRecordData) => Promise<void>) {
-    this.#s = { lastStatus: data.lastStatus, lastError: data.lastError };
+    this.#data = { lastStatus: data.lastStatus, lastError: data.lastError };
     this.#save = save;
   }
 
   /** The last status answer any process recorded. */
   get lastStatus(): DeepReadonly<DaemonRecordData["lastStatus"]> {
-    return this.#s.lastStatus;
+    return this.#data.lastStatus;
   }
 
   /** The daemon's last failure, until a cycle succeeds again. */
   get lastError(): DeepReadonly<DaemonRecordData["lastError"]> {
-    return this.#s.lastError;
+    return this.#data.lastError;
   }
 
   /** Notes a status answer (`at`: when, wall clock); saved by the next save. */
   recordStatus(status: { isGenerating: boolean; activeArtifactId: string | null }, at: number): void {
-    this.#s = { ...this.#s, lastStatus: { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at } };
+    this.#data = { ...this.#data, lastStatus: { isGenerating: status.isGenerating, activeArtifactId: status.activeArtifactId, at } };
   }
 
   /** Notes a failed cycle; saved by the next save. */
   recordError(error: { code: string; message: string }, at: number): void {
-    this.#s = { ...this.#s, lastError: { code: error.code, message: error.message, at } };
+    this.#data = { ...this.#data, lastError: { code: error.code, message: error.message, at } };
   }
 
   /** A cycle succeeded again. */
   clearError(): void {
-    this.#s = { ...this.#s, lastError: undefined };
+    this.#data = { ...this.#data, lastError: undefined };
   }
 
   /** Writes daemon.json (the store skips a write that would change nothing). */
   save(): Promise<void> {
-    return this.#save(this.#s);
+    return this.#save(this.#data);
   }
 }

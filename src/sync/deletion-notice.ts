@@ -16,16 +16,16 @@ const NAMED_MAX = 3;
 
 /** Emits one `deleted` event for the local deletions `plan` found that were not said yet. */
 export async function sayDeletions(ctx: CycleContext, plan: SyncPlan): Promise<void> {
-  const { said, options: o } = ctx;
+  const { announced, options: o } = ctx;
   const found = plan.actions.filter((a) => a.kind === "report" && a.reason === "deleted-locally").map((a) => a.path);
   const again = new Set(found);
   // A push pass looks only at what changed: a deletion said before and not among its paths is
   // still a deletion unless its file is there again.
-  const maybeBack = said.saidDeletions().filter((p) => !again.has(p));
+  const maybeBack = announced.announcedDeletions().filter((p) => !again.has(p));
   await mapBounded(maybeBack, LOOK_CONCURRENCY, async (p) => {
-    if ((await o.local.read(p).catch(() => undefined)) !== undefined) said.fileBack(p);
+    if ((await o.local.read(p).catch(() => undefined)) !== undefined) announced.fileReturned(p);
   });
-  const fresh = said.deletions(found);
+  const fresh = announced.newDeletions(found);
   if (fresh.length === 0) return;
   o.emit({ event: "deleted", dir: o.dir, editorId: ctx.editorId, files: fresh, message: deletionLine(fresh) });
 }

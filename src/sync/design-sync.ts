@@ -1,9 +1,9 @@
 /**
  * One mapped folder <-> one design. Runs sync cycles: a full cycle (pull: every path on both
  * sides), the daemon's content check (a slice of them) and a push pass (only the paths that
- * changed locally). Each is planned (plan-cycle.ts) and committed (run-plan.ts) over the
- * folder's CycleContext; a push is then read back (read-back.ts). The folder's state has one
- * owner per part (folder-state.ts); the rest of the program reads it through `state`.
+ * changed locally). Each runs as one cycle (cycle.ts: observe, plan, act, read back) over the
+ * folder's CycleContext. The folder's state has one owner per part (folder-state.ts); the rest
+ * of the program reads it through `state`.
  */
 import { MpsyncError } from "../core/errors.js";
 import type { IgnoreMatcher } from "../local/ignore-rules.js";
@@ -14,32 +14,29 @@ import type { FolderStatus } from "./folder-status.js";
 import { FolderState, type FolderStateView } from "./folder-state.js";
 import type { LocalFile } from "./model.js";
 import type { ScannedLocal, SkippedPath } from "./ports.js";
-import { changesIn, listedVersion, planFull, planPush, readWholeRemote, type FullSyncOptions, type PushOptions } from "./plan-cycle.js";
-import { readBackPushed } from "./read-back.js";
+import { runCycle } from "./cycle.js";
+import { changesIn, listedVersion, readWholeRemote, type FullSyncOptions, type PushOptions } from "./observe-cycle.js";
 import type { RemoteHint, RemoteSnapshot } from "./remote-snapshot.js";
-import { SaidOnce } from "./said-once.js";
+import { Announcements } from "./announcements.js";
 
 export type { CycleProgress, CycleReport, DesignSyncOptions } from "./cycle-context.js";
-export type { FullSyncOptions, PushOptions } from "./plan-cycle.js";
+export type { FullSyncOptions, PushOptions } from "./observe-cycle.js";
 export type { FolderStateView } from "./folder-state.js";
-
-/** Rounds of read-back and re-apply after one push, so two clients cannot ping-pong for ever. */
-const MAX_REAPPLY_ROUNDS = 2;
 
 /** Sync of one folder with one design. Cycles must not overlap (the caller serializes). */
 export class DesignSync {
-  readonly #o: DesignSyncOptions;
+  readonly #options: DesignSyncOptions;
   #folder: FolderState | undefined;
   #ctx: CycleContext | undefined;
   /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
-  readonly #said = new SaidOnce();
+  readonly #announced = new Announcements();
   /** The files a content check reads (check-scope.ts). */
   readonly #scope = new CheckScope();
-  /** Labels of the versions conflicts were marked against (run-plan.ts). */
+  /** Labels of the versions conflicts were marked against (cycle-steps.ts). */
   readonly #labels = new Map<string, Promise<string>>();
 
   constructor(options: DesignSyncOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** The design's editorId (after open). */
@@ -49,17 +46,17 @@ export class DesignSync {
 
   /** The mapping's folder as written in .syncrc. */
   get dir(): string {
-    return this.#o.dir;
+    return this.#options.dir;
   }
 
   /** The folder's ignore rules. */
   get matcher(): IgnoreMatcher {
-    return this.#o.matcher;
+    return this.#options.matcher;
   }
 
   /** What the last scan left out of sync, and why (symlinks, special files). */
   get skipped(): SkippedPath[] {
-    return this.#o.local.skipped();
+    return this.#options.local.skipped();
   }
 
   /** The persisted state (after open), read-only: each part is written by its owner. */
@@ -83,19 +80,19 @@ export class DesignSync {
    */
   async open(options: { holdsLock?: boolean } = {}): Promise<void> {
     const holdsLock = options.holdsLock === true;
-    if (holdsLock) this.#sayRemoved(await this.#o.local.removeStaleTemps(), "a temp file", "temp files");
-    const folder = await FolderState.load(this.#o, (m) => this.#notice(m));
+    if (holdsLock) this.#sayRemoved(await this.#options.local.removeStaleTemps(), "a temp file", "temp files");
+    const folder = await FolderState.load(this.#options, (m) => this.#notice(m));
     // The pull journal names every file a killed cycle may have been creating.
     const journalled = Object.keys(folder.ledger.data.pending ?? {});
     if (holdsLock && journalled.length > 0)
-      this.#sayRemoved(await this.#o.local.removeIncomplete(journalled), "a half-written new file", "half-written new files");
+      this.#sayRemoved(await this.#options.local.removeIncomplete(journalled), "a half-written new file", "half-written new files");
     this.#folder = folder;
     this.#ctx = {
-      options: this.#o,
+      options: this.#options,
       editorId: folder.editorId,
       ledger: folder.ledger,
       status: folder.status,
-      said: this.#said,
+      announced: this.#announced,
       scope: this.#scope,
       labels: this.#labels,
       notice: (m) => this.#notice(m),
@@ -106,7 +103,7 @@ export class DesignSync {
   #sayRemoved(removed: string[], one: string, many: string): void {
     if (removed.length === 0) return;
     const names = `${removed.slice(0, 3).join(", ")}${removed.length > 3 ? `, and ${removed.length - 3} more` : ""}`;
-    this.#o.logger.info(`removed ${removed.length === 1 ? one : `${removed.length} ${many}`} an interrupted write left: ${names}`);
+    this.#options.logger.info(`removed ${removed.length === 1 ? one : `${removed.length} ${many}`} an interrupted write left: ${names}`);
   }
 
   /**
@@ -116,11 +113,8 @@ export class DesignSync {
   async fullSync(options: FullSyncOptions = {}): Promise<CycleReport> {
     const { ctx } = this.#opened();
     await this.#takeIntents();
-    const planned = await planFull(ctx, options);
-    // It read every file: the content checks' sweep starts over from here (not after a halt, like a check).
-    const known = ctx.ledger.paths();
-    if (planned.plan.halt === undefined) this.#scope.read(known, known);
-    return this.#confirmed(planned);
+    // It reads every file: the content checks' sweep starts over from here.
+    return (await runCycle(ctx, { kind: "full", options, sweep: "all" }))!;
   }
 
   /**
@@ -130,20 +124,17 @@ export class DesignSync {
    */
   async checkRemote(options: { active?: { artifactId: string; files: string[] } } = {}): Promise<CycleReport> {
     const { ctx } = this.#opened();
-    const { clock } = this.#o;
+    const { clock } = this.#options;
     // The check's one scan (mostly cached stats) comes first: the first check of a run takes
     // the files modified in the last hour as recent (CheckScope.seed).
     await this.#takeIntents();
-    const scan = (await this.#o.local.exists()) ? await this.#o.local.scan() : undefined;
+    const scan = (await this.#options.local.exists()) ? await this.#options.local.scan() : undefined;
     if (scan !== undefined && this.#scope.needsSeed) this.#scope.seed(syncedMtimes(ctx.ledger, scan), clock.now(), clock.monotonic());
     const scope = this.#scope.next(ctx.ledger.paths(), clock.monotonic());
     // Every local change is in scope too: a save whose push was lost on the way (a watcher that
-    // missed it, a failed cycle) still goes out, as it did when every check was a full sync.
+    // missed it, a failed cycle) still goes out.
     if (scan !== undefined) for (const p of changesIn(ctx.ledger, scan).keys()) scope.add(p);
-    const planned = await planFull(ctx, options, scope, scan);
-    // Only a check that read its files moves the sweep on: after a failed or halted one, the next reads them.
-    if (planned.plan.halt === undefined) this.#scope.read(scope, ctx.ledger.paths());
-    return this.#confirmed(planned);
+    return (await runCycle(ctx, { kind: "full", options, scope, ...(scan === undefined ? {} : { scan }), sweep: scope }))!;
   }
 
   /**
@@ -156,7 +147,7 @@ export class DesignSync {
 
   /** The user's requests for a new version (`prompt`, `checkout`) since the last cycle, applied to the ledger. */
   async #takeIntents(): Promise<void> {
-    const intents = (await this.#o.store.takeVersionIntents?.()) ?? [];
+    const intents = (await this.#options.store.takeVersionIntents?.()) ?? [];
     for (const listed of intents) this.#opened().ctx.ledger.askedAfter(listed);
   }
 
@@ -183,28 +174,8 @@ export class DesignSync {
    * Push pass over `paths` (changed locally, from the watcher or a scan). Makes no request at
    * all when none of them differs from its base: that is how the tool's own writes never echo.
    */
-  async pushPaths(paths: Iterable<string>, options: PushOptions = {}): Promise<CycleReport | undefined> {
-    const report = await planPush(this.#opened().ctx, paths, options);
-    return report === undefined ? undefined : this.#confirmed(report);
-  }
-
-  /**
-   * Reads back what a cycle pushed (read-back.ts); a path another writer replaced meanwhile is
-   * reconciled again from what our PATCH replaced (races.ts): merged and pushed, or marked.
-   */
-  async #confirmed(report: CycleReport): Promise<CycleReport> {
-    const { ctx } = this.#opened();
-    let last = report;
-    for (let round = 0; round < MAX_REAPPLY_ROUNDS; round += 1) {
-      if (last.dryRun || last.result === undefined) break;
-      // What another writer replaced after our PATCH, and what it changed before a later one.
-      const raced = [...(await readBackPushed(this.#o.client, ctx.editorId, last.artifactId, last.result)), ...last.result.remoteMoved];
-      if (raced.length === 0) break;
-      const again = await planPush(ctx, raced, { verify: true });
-      if (again === undefined) break;
-      last = again;
-    }
-    return report;
+  pushPaths(paths: Iterable<string>, options: PushOptions = {}): Promise<CycleReport | undefined> {
+    return runCycle(this.#opened().ctx, { kind: "push", paths, options });
   }
 
   /** Local paths that differ from their base (for push, status and start-up). */
@@ -218,13 +189,13 @@ export class DesignSync {
    */
   async localChangeSet(): Promise<Map<string, LocalFile | undefined>> {
     const { ledger } = this.#opened().ctx;
-    return changesIn(ledger, await this.#o.local.scan());
+    return changesIn(ledger, await this.#options.local.scan());
   }
 
   /** The last synced text of `path` (undefined: no base, or its text is missing or damaged). */
   async baseText(path: string): Promise<string | undefined> {
     const hash = this.#opened().ctx.ledger.baseOf(path);
-    return hash === undefined ? undefined : this.#o.store.getBase(hash);
+    return hash === undefined ? undefined : this.#options.store.getBase(hash);
   }
 
   /** Persists every part now: state.json, then daemon.json (each written only when it changed). */
@@ -239,8 +210,8 @@ export class DesignSync {
 
   #notice(message: string): void {
     // Logged for files and --json; a terminal shows the event only (never the same line twice).
-    this.#o.logger.warn({ shownAsEvent: true }, message);
-    this.#o.emit({ event: "notice", dir: this.#o.dir, editorId: this.#folder?.editorId, message });
+    this.#options.logger.warn({ shownAsEvent: true }, message);
+    this.#options.emit({ event: "notice", dir: this.#options.dir, editorId: this.#folder?.editorId, message });
   }
 }
 

@@ -10,7 +10,7 @@
 import type { BaseLedger } from "./base-ledger.js";
 import type { BaseTexts } from "./ports.js";
 import { holdsEdit } from "./holds-edit.js";
-import { editBase } from "./races.js";
+import { editBase } from "./observe-cycle.js";
 import type { SyncPlan } from "./model.js";
 
 /** One displaced edit: the lines it added that the new version lacks, and whether the file went. */

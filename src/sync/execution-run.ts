@@ -46,11 +46,6 @@ export interface ExecuteInput {
   remoteNames: ReadonlySet<string>;
   /** The content hash of `path` the service refused (not sent again until it changes; FolderStatus). */
   refused(path: string): string | undefined;
-  /**
-   * False for `mpsync pull`: nothing is sent. A merge is still written locally; its base is the
-   * remote side, so the next push (or watch) sends it. @default true
-   */
-  send?: boolean;
 }
 
 /** What happened. */
@@ -72,7 +67,10 @@ export interface ExecuteResult {
   blocked: string[];
   /** The PATCH failed (kept pending; the base did not move for those files). */
   pushError: unknown;
-  /** Merged locally but not sent (send: false): waiting for the next push. */
+  /**
+   * Merged locally but not sent (a pull-only plan's conflict, `waitToPush`): its base is the
+   * remote side, so the next push (or watch) sends it.
+   */
   notSent: string[];
   /**
    * Not sent: the remote text changed after the cycle read it (found by the read before a PATCH

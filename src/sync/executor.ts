@@ -38,9 +38,8 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
     if (action.kind !== "report") deps.progress?.(++done, total);
   });
   run.pushes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (run.pushes.length > 0 && input.send === false) result.notSent.push(...run.pushes.map((p) => p.path));
-  else if (run.pushes.length > 0) await pushAll(run);
-  for (const list of [result.pulled, result.removed, result.changedMeanwhile, result.pushed, result.remoteMoved]) list.sort();
+  if (run.pushes.length > 0) await pushAll(run);
+  for (const list of [result.pulled, result.removed, result.changedMeanwhile, result.pushed, result.remoteMoved, result.notSent]) list.sort();
   result.conflicts.sort((a, b) => (a.path < b.path ? -1 : 1));
   return result;
 }
@@ -48,9 +47,8 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps): Promi
 /**
  * `actions` reordered so that neighbours sit in different folders: one action of each folder in
  * turn (folders in order of first appearance, each folder's actions in their order). Creates in
- * one folder wait for each other on the folder's lock in the kernel: a 2,000-file pull in 40
- * folders spent 1.1 s writing in plan order (sorted: 16 writes at once in one folder) and 0.8 s
- * spread (means of interleaved pulls, BENCHMARKS.md).
+ * one folder wait for each other on the folder's lock in the kernel, so a pull in plan order
+ * (sorted: every write at once in one folder) is slower than a spread one (BENCHMARKS.md).
  */
 export function spreadByFolder<T extends { path: string }>(actions: readonly T[]): T[] {
   const folders = new Map<string, T[]>();

@@ -24,10 +24,10 @@ export class FolderState {
   readonly daemon: DaemonRecord;
   /** The design the folder maps, and fields a newer release wrote. */
   readonly #identity: Pick<PersistedState, "editorId" | "sourceDesign"> & Record<string, unknown>;
-  readonly #o: Pick<DesignSyncOptions, "store" | "clock">;
+  readonly #options: Pick<DesignSyncOptions, "store" | "clock">;
 
   private constructor(o: Pick<DesignSyncOptions, "store" | "clock">, state: PersistedState, daemon: DaemonRecordData, editorId: string) {
-    this.#o = o;
+    this.#options = o;
     this.editorId = editorId;
     const { files, pending, pendingPush, landed, unanswered, artifactId, halted, refusedContent, refusedLocal, ...identity } = state;
     // The journals are saved without a flush: they sit between a read and the write it decided
@@ -86,6 +86,6 @@ export class FolderState {
       unanswered,
       ...newer,
     };
-    return this.#o.store.save(state, options);
+    return this.#options.store.save(state, options);
   }
 }

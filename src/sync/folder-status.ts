@@ -12,59 +12,59 @@ export type FolderStatusData = Pick<PersistedState, "artifactId" | "halted" | "r
 
 /** A folder's artifact, halt and refusals. */
 export class FolderStatus {
-  #s: FolderStatusData;
+  #data: FolderStatusData;
 
   constructor(data: FolderStatusData) {
-    this.#s = { artifactId: data.artifactId, halted: data.halted, refusedContent: data.refusedContent, refusedLocal: data.refusedLocal };
+    this.#data = { artifactId: data.artifactId, halted: data.halted, refusedContent: data.refusedContent, refusedLocal: data.refusedLocal };
   }
 
   /** The fields as they stand (read-only). */
   get data(): DeepReadonly<FolderStatusData> {
-    return this.#s;
+    return this.#data;
   }
 
   /** The active artifact of the last cycle that ran (undefined before the first). */
   get artifactId(): string | undefined {
-    return this.#s.artifactId;
+    return this.#data.artifactId;
   }
 
   /** Why the folder needs attention, and since when; undefined when it syncs. */
   get halted(): DeepReadonly<FolderStatusData["halted"]> {
-    return this.#s.halted;
+    return this.#data.halted;
   }
 
   /** The fields for state.json. */
   toJSON(): FolderStatusData {
-    return this.#s;
+    return this.#data;
   }
 
   /** A cycle ran on `artifactId`. True when it moved. */
   moveTo(artifactId: string): boolean {
-    const moved = this.#s.artifactId !== artifactId;
-    this.#s = { ...this.#s, artifactId };
+    const moved = this.#data.artifactId !== artifactId;
+    this.#data = { ...this.#data, artifactId };
     return moved;
   }
 
   /** The mapping now points at another design: no version is known. */
   forgetArtifact(): void {
-    this.#s = { ...this.#s, artifactId: undefined };
+    this.#data = { ...this.#data, artifactId: undefined };
   }
 
   /** The circuit breakers stopped the folder (until a cycle runs again, e.g. `pull --force`). */
   halt(reason: string, at: number): void {
-    this.#s = { ...this.#s, halted: { reason, at } };
+    this.#data = { ...this.#data, halted: { reason, at } };
   }
 
   /** A cycle runs again: resolves the halt it ends, if any. */
   clearHalt(): DeepReadonly<FolderStatusData["halted"]> {
-    const was = this.#s.halted;
-    if (was !== undefined) this.#s = { ...this.#s, halted: undefined };
+    const was = this.#data.halted;
+    if (was !== undefined) this.#data = { ...this.#data, halted: undefined };
     return was;
   }
 
   /** The content hash of `path` the service refused (sent again only once it changes). */
   refusedContentOf(path: string): string | undefined {
-    return this.#s.refusedContent?.[path];
+    return this.#data.refusedContent?.[path];
   }
 
   /**
@@ -72,15 +72,15 @@ export class FolderStatus {
    * paths it took (`accepted`: a refusal of an older content is over).
    */
   noteContent(refused: ReadonlyMap<string, string>, accepted: readonly string[]): void {
-    const next = { ...this.#s.refusedContent };
+    const next = { ...this.#data.refusedContent };
     for (const [path, hash] of refused) next[path] = hash;
     for (const path of accepted) delete next[path];
-    this.#s = { ...this.#s, refusedContent: next };
+    this.#data = { ...this.#data, refusedContent: next };
   }
 
   /** Why a local name is not pushed (local-refusals.ts), if it is refused. */
   refusedLocalOf(path: string): string | undefined {
-    return this.#s.refusedLocal?.[path];
+    return this.#data.refusedLocal?.[path];
   }
 
   /**
@@ -88,7 +88,7 @@ export class FolderStatus {
    * refused). True when `refusedLocal` changed (state.json must be saved: status reads it).
    */
   noteLocalNames(verdicts: ReadonlyMap<string, string | undefined>): boolean {
-    const next = { ...this.#s.refusedLocal };
+    const next = { ...this.#data.refusedLocal };
     let changed = false;
     for (const [path, reason] of verdicts) {
       if (next[path] === reason) continue;
@@ -96,7 +96,7 @@ export class FolderStatus {
       else next[path] = reason;
       changed = true;
     }
-    if (changed) this.#s = { ...this.#s, refusedLocal: Object.keys(next).length === 0 ? undefined : next };
+    if (changed) this.#data = { ...this.#data, refusedLocal: Object.keys(next).length === 0 ? undefined : next };
     return changed;
   }
 }

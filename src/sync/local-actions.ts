@@ -67,8 +67,12 @@ async function applyConflict(run: ExecutionRun, action: Extract<FileAction, { ki
     ...(action.localBlocked === undefined ? {} : { localBlocked: action.localBlocked }),
   });
   const sides = resolution.saveToConflicts;
-  if (sides.local !== undefined || sides.remote !== undefined) {
-    await run.saveConflict(action.path, sides, run.stamp);
+  // Both sides are kept before the file is written: a save landing on the file first refuses
+  // the write, and the service's side (read now, perhaps overwritten there later by a request
+  // of ours arriving late) must not live only in this cycle's memory.
+  const kept = resolution.write !== undefined && sides.remote === undefined ? { ...sides, remote } : sides;
+  if (kept.local !== undefined || kept.remote !== undefined) {
+    await run.saveConflict(action.path, kept, run.stamp);
   }
   if (resolution.write !== undefined) {
     // The file holds a local edit, which may still be being written: see ReplaceOptions.localEdit.
@@ -77,7 +81,8 @@ async function applyConflict(run: ExecutionRun, action: Extract<FileAction, { ki
   // The remote side is now known to the local file (written over or merged in): it is the
   // new base until the push below confirms the merged/kept-local content.
   run.result.bases.push({ path: action.path, hash: await run.bases.putBase(remote) });
-  if (resolution.push !== undefined) run.pushes.push({ path: action.path, text: resolution.push });
+  if (resolution.push !== undefined && action.waitToPush === true) run.result.notSent.push(action.path);
+  else if (resolution.push !== undefined) run.pushes.push({ path: action.path, text: resolution.push });
   if (action.policy === "merge" && !resolution.unresolved && resolution.push === undefined && resolution.write !== undefined) {
     // The merge equals the remote side (it already held the local change): a plain pull.
     run.result.pulled.push(action.path);
@@ -103,7 +108,7 @@ async function writeLocal(run: ExecutionRun, rel: string, expect: string | undef
   const backedUp = expect === undefined ? undefined : Promise.resolve(run.journaled).then(() => run.local.backup(rel, run.stamp));
   const after = backedUp ?? run.journaled;
   // A replace refused at its first check never reaches the gate: a failed journal must not
-  // then be an unhandled rejection (it fails the cycle in run-plan.ts).
+  // then be an unhandled rejection (it fails the cycle in cycle.ts).
   after?.catch(() => undefined);
   const outcome = await run.local.replaceIfUnchanged(rel, expect, text, { ...(after === undefined ? {} : { after }), ...(localEdit ? { localEdit } : {}) });
   // Refused before its gate: the backup still ends within the run (a text replaced awaited it).

@@ -51,6 +51,8 @@ export type FileAction =
       localHash: string;
       remoteHash: string;
       localBlocked?: LocalBlock;
+      /** Planned in pull-only mode: the merge is written locally, not sent (it waits for the next push). */
+      waitToPush?: true;
     }
   /** Nothing to do but tell the user. */
   | { kind: "report"; path: string; reason: ReportReason };
@@ -81,10 +83,19 @@ export interface SyncPlan {
   halt: HaltReason | undefined;
 }
 
+/**
+ * Which way a cycle syncs. `pull-only` (`mpsync pull`) brings changes in and sends nothing: a
+ * local change is reported as waiting to be pushed, and a conflict's merge is written locally
+ * for the next push to send.
+ */
+export type SyncMode = "two-way" | "pull-only";
+
 /** Inputs of a whole-design reconcile. */
 export interface ReconcileInput {
   files: FileTriple[];
   policy: ConflictPolicy;
+  /** @default "two-way" */
+  mode?: SyncMode;
   /** `pull --force`: breakers do not trip. */
   force: boolean;
   /**

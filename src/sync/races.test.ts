@@ -1,14 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { LandedPush, OpenPush } from "./base-ledger.js";
 import type { FileTriple } from "./model.js";
-import { judgeWriters } from "./races.js";
+import { judgeWriters, type EditTexts, type WriterVerdicts } from "./races.js";
 
 const texts = new Map([
   ["h-basis", "a\nb\nc\n"],
   ["h-sent", "a\nB ours\nc\n"],
   ["h-previous", "a\nb\nc\n"],
 ]);
-const bases = { getBase: async (hash: string) => texts.get(hash), putBase: async () => "unused" };
+const bases: EditTexts = texts;
+/** judgeWriters, with its rebased triples written back into `files` (what each row then reads). */
+async function judge(files: FileTriple[], ...rest: Parameters<typeof judgeWriters> extends [unknown, ...infer R] ? R : never): Promise<WriterVerdicts> {
+  const judged = judgeWriters(files, ...rest);
+  files.splice(0, files.length, ...judged.files);
+  return judged.verdicts;
+}
 /** An open PATCH answered at monotonic 0 in this process, not yet confirmed. */
 const open = (landed: LandedPush, remoteHash = "h-theirs", more: Partial<OpenPush> = {}): Map<string, OpenPush> =>
   new Map([
@@ -35,21 +41,21 @@ describe("judgeWriters: the raced triple is reconciled against what the edit was
     ["a new file: no base", { hash: "h-sent", previous: null, artifactId: "a1" }, undefined],
   ])("%s", async (_name, landed, base) => {
     const files = [triple()];
-    const v = await judgeWriters(files, open(landed), remote, bases, 1);
+    const v = await judge(files, open(landed), remote, bases, 1);
     expect([...v.raced]).toEqual(["App.tsx"]);
     expect(files[0]!.base).toBe(base);
   });
 
   it("a file deleted here has no edit to merge back: no rebase, the plain reconcile judges it", async () => {
     const files = [{ ...triple(), local: undefined }];
-    const v = await judgeWriters(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1" }), remote, bases, 1);
+    const v = await judge(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1" }), remote, bases, 1);
     expect(v.raced.size).toBe(0);
     expect(files[0]!.base).toBe("h-basis");
   });
 
   it("a remote text that holds our edit is no race", async () => {
     const files = [triple()];
-    const v = await judgeWriters(
+    const v = await judge(
       files,
       open({ hash: "h-sent", previous: null, basis: "h-basis", artifactId: "a1" }),
       { artifactId: "a1", texts: new Map([["App.tsx", "a\nB ours\nC theirs\n"]]) },
@@ -62,7 +68,7 @@ describe("judgeWriters: the raced triple is reconciled against what the edit was
 
   it("a merged-back edit removed again: the removal stands (no rebase)", async () => {
     const files = [triple()];
-    const v = await judgeWriters(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1", mergedBack: true }), remote, bases, 1);
+    const v = await judge(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1", mergedBack: true }), remote, bases, 1);
     expect([...v.removedAgain]).toEqual(["App.tsx"]);
     expect(v.raced.size).toBe(0);
     expect(files[0]!.base).toBe("h-basis");
@@ -70,7 +76,7 @@ describe("judgeWriters: the raced triple is reconciled against what the edit was
 
   it("our own late request: reconciled from the text it brought back, so the latest is sent again", async () => {
     const files = [triple()];
-    const v = await judgeWriters(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1" }, "h-old-ours", { ownLate: true }), remote, bases, 1);
+    const v = await judge(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1" }, "h-old-ours", { ownLate: true }), remote, bases, 1);
     expect([...v.ownLate]).toEqual(["App.tsx"]);
     expect(files[0]!.base).toBe("h-old-ours");
   });

@@ -14,22 +14,22 @@
 import type { LandedPush, OpenPush } from "./base-ledger.js";
 import { holdsEdit, holdsWhole } from "./holds-edit.js";
 import type { FileTriple } from "./model.js";
-import type { BaseTexts } from "./ports.js";
 import { judgeOtherWriter } from "./other-writers.js";
 
+/** Stored texts by hash (observe-cycle.ts readEditTexts): what the judge compares. */
+export type EditTexts = ReadonlyMap<string, string>;
+
 /**
- * The text a landed push's edit was made on (undefined: its stored text is missing): what the
- * PATCH replaced, or, where the service had no such file, the last synced text the edit was
- * made on (`basis`: an edit pushed over a remote deletion; judged against an empty file, a
- * teammate's text sharing most old lines passed for one built on the edit, and the edit was
- * lost: the model, [generate removing Button.tsx, sameMoment Button.tsx]); "" for a new file.
+ * The hash of the text a landed push's edit was made on: what the PATCH replaced, or, where the
+ * service had no such file, the last synced text the edit was made on (`basis`: an edit pushed
+ * over a remote deletion; judged against an empty file, a teammate's text sharing most old lines
+ * passes for one built on the edit, and the edit is lost). Null: a new file (an empty text).
  */
-export async function editBase(landed: LandedPush, bases: BaseTexts): Promise<string | undefined> {
-  if (landed.previous !== null) return bases.getBase(landed.previous);
-  return landed.basis === undefined ? "" : bases.getBase(landed.basis);
+export function editBaseHash(landed: LandedPush): string | null {
+  return landed.previous ?? landed.basis ?? null;
 }
 
-/** What other-writers.ts decided for a cycle's judged paths. */
+/** What other-writers.ts decided for a cycle's contested paths. */
 export interface WriterVerdicts {
   /** Races: reconciled from what our PATCH replaced, so the edit is merged back (said as re-applied). */
   raced: Set<string>;
@@ -45,24 +45,24 @@ export interface WriterVerdicts {
 
 /**
  * Judges each path whose open PATCH the remote no longer holds as sent (other-writers.ts), and
- * rebases the triples of races and of our own late requests (in place, on this cycle's triples).
+ * returns the triples with races and our own late requests rebased (the others as they were).
  * A path whose stored texts are missing keeps its base (the pull backs the file up as before).
  */
-export async function judgeWriters(
-  files: FileTriple[],
-  judged: ReadonlyMap<string, OpenPush>,
+export function judgeWriters(
+  files: readonly FileTriple[],
+  contested: ReadonlyMap<string, OpenPush>,
   remote: { artifactId: string; texts: ReadonlyMap<string, string> },
-  bases: BaseTexts,
+  texts: EditTexts,
   readAt: number,
-): Promise<WriterVerdicts> {
+): { files: FileTriple[]; verdicts: WriterVerdicts } {
   const out: WriterVerdicts = { raced: new Set(), racedByVersion: new Set(), mergedBack: new Set(), removedAgain: new Set(), ownLate: new Set() };
-  if (judged.size === 0) return out;
-  for (const triple of files) {
-    const open = judged.get(triple.path);
+  if (contested.size === 0) return { files: [...files], verdicts: out };
+  const rebased = files.map((triple) => {
+    const open = contested.get(triple.path);
     const now = remote.texts.get(triple.path);
-    if (open === undefined || now === undefined) continue;
-    const holds = open.landed === undefined ? false : await holdsOurEdit(open.landed, now, bases, open.landed.artifactId !== remote.artifactId);
-    if (holds === undefined) continue;
+    if (open === undefined || now === undefined) return triple;
+    const holds = open.landed === undefined ? false : holdsOurEdit(open.landed, now, texts, open.landed.artifactId !== remote.artifactId);
+    if (holds === undefined) return triple;
     const record = open.record ?? {
       sent: "",
       artifactId: remote.artifactId,
@@ -71,36 +71,33 @@ export async function judgeWriters(
       visibleToGenerations: false,
       mergedBack: false,
     };
-    const verdict = judgeOtherWriter(record, {
-      artifactId: remote.artifactId,
-      hash: open.remoteHash,
-      holdsEdit: holds,
-      ownLate: open.ownLate,
-
-      at: readAt,
-    });
+    const verdict = judgeOtherWriter(record, { artifactId: remote.artifactId, hash: open.remoteHash, holdsEdit: holds, ownLate: open.ownLate, at: readAt });
+    // A file deleted here (or a folder gone) has no content to send again and no edit to merge
+    // back: the plain reconcile judges it (a remote change over a local deletion is pulled).
+    if (triple.local === undefined) return triple;
     if (verdict === "own-late") {
-      triple.base = open.remoteHash;
       out.ownLate.add(triple.path);
-    } else if (verdict === "race" && open.landed !== undefined && triple.local !== undefined) {
-      // (A file deleted here has no edit left to merge back: the plain reconcile judges it.)
-      // Reconciled against the text the edit was judged on (what it replaced, else its basis).
-      triple.base = open.landed.previous ?? open.landed.basis;
+      return { ...triple, base: open.remoteHash };
+    }
+    if (verdict === "race" && open.landed !== undefined) {
       out.raced.add(triple.path);
       if (open.landed.artifactId !== remote.artifactId) out.racedByVersion.add(triple.path);
       // A new local edit goes out with the merge: that PATCH carries an edit of its own.
       if (triple.local?.hash === open.landed.hash) out.mergedBack.add(triple.path);
-    } else if (verdict === "removed-again") {
-      out.removedAgain.add(triple.path);
+      // Reconciled against the text the edit was judged on (what it replaced, else its basis).
+      return { ...triple, base: open.landed.previous ?? open.landed.basis };
     }
-  }
-  return out;
+    if (verdict === "removed-again") out.removedAgain.add(triple.path);
+    return triple;
+  });
+  return { files: rebased, verdicts: out };
 }
 
 /** Does `now` hold the edit of `landed` (`whole`: all of it, holds-edit.ts)? Undefined when a stored text is missing. */
-async function holdsOurEdit(landed: LandedPush, now: string, bases: BaseTexts, whole: boolean): Promise<boolean | undefined> {
-  const sent = await bases.getBase(landed.hash);
-  const before = await editBase(landed, bases);
+function holdsOurEdit(landed: LandedPush, now: string, texts: EditTexts, whole: boolean): boolean | undefined {
+  const sent = texts.get(landed.hash);
+  const beforeHash = editBaseHash(landed);
+  const before = beforeHash === null ? "" : texts.get(beforeHash);
   if (sent === undefined || before === undefined) return undefined;
   return whole ? holdsWhole(before, sent, now) : holdsEdit(before, sent, now);
 }

@@ -123,6 +123,35 @@ describe.each(POLICIES)("reconcileFile, policy %s", (policy) => {
   });
 });
 
+describe("mode pull-only (mpsync pull): an input of reconcile, nothing is sent", () => {
+  it.each<[string, string | undefined, LocalSpec, string | undefined, FileAction[]]>([
+    ["local changed: waiting to be pushed", B, X, B, [{ kind: "report", path: P, reason: "waiting-to-push" }]],
+    ["a new local file: waiting to be pushed", undefined, X, undefined, [{ kind: "report", path: P, reason: "waiting-to-push" }]],
+    ["remote changed: pulled as in two-way", B, B, Y, [{ kind: "pull", path: P, remoteHash: Y, expectLocal: B, reason: "remote-changed" }]],
+    [
+      "both changed: the merge is written locally and waits to be pushed",
+      B,
+      X,
+      Y,
+      [{ kind: "conflict", path: P, policy: "merge", base: B, localHash: X, remoteHash: Y, waitToPush: true }],
+    ],
+  ])("%s", (_name, base, local, remote, expected) => {
+    const other = triple("o", "o", "o", "z-other");
+    expect(
+      reconcile({ files: [triple(base, local, remote), other], policy: "merge", mode: "pull-only", force: false, folderExists: true, fullRemote: true }),
+    ).toEqual({
+      actions: expected,
+      halt: undefined,
+    });
+  });
+
+  it.each(POLICIES)("no row of the decision table sends anything (policy %s)", (policy) => {
+    const actions = TABLE.flatMap(([, base, local, remote]) => reconcileFile(triple(base, local, remote), policy, "pull-only"));
+    expect(actions.filter((a) => a.kind === "push")).toEqual([]);
+    expect(actions.filter((a) => a.kind === "conflict" && a.waitToPush !== true)).toEqual([]);
+  });
+});
+
 function input(files: FileTriple[], overrides: Partial<ReconcileInput> = {}): ReconcileInput {
   return { files, policy: "merge", force: false, folderExists: true, fullRemote: true, ...overrides };
 }

@@ -3,10 +3,21 @@
  * circuit breakers over the whole design (README, "How sync works"). Scanning and applying live
  * elsewhere; the executor re-checks `expectLocal` before touching a file.
  */
-import type { ConflictPolicy, FileAction, FileTriple, HaltReason, LocalBlock, LocalFile, ReconcileInput, SyncPlan } from "./model.js";
+import type { ConflictPolicy, FileAction, FileTriple, HaltReason, LocalBlock, LocalFile, ReconcileInput, SyncMode, SyncPlan } from "./model.js";
 
 /** Decides what to do for one path. Returns zero, one or two actions (a report may join a conflict). */
-export function reconcileFile(file: FileTriple, policy: ConflictPolicy): FileAction[] {
+export function reconcileFile(file: FileTriple, policy: ConflictPolicy, mode: SyncMode = "two-way"): FileAction[] {
+  const actions = decideFile(file, policy);
+  return mode === "two-way" ? actions : actions.map(sendNothing);
+}
+
+/** A pull-only cycle's form of an action: a push waits to be pushed, a merge is written but not sent. */
+function sendNothing(action: FileAction): FileAction {
+  if (action.kind === "push") return { kind: "report", path: action.path, reason: "waiting-to-push" };
+  return action.kind === "conflict" ? { ...action, waitToPush: true } : action;
+}
+
+function decideFile(file: FileTriple, policy: ConflictPolicy): FileAction[] {
   const { path, local, remote } = file;
   if (local === undefined) return reconcileLocalAbsent(file);
   const blocked = localBlock(local);
@@ -55,7 +66,7 @@ function blockedReport(path: string, blocked: LocalBlock): FileAction {
 /** Reconciles a whole design: every path's actions (sorted by path) and the breaker verdict. */
 export function reconcile(input: ReconcileInput): SyncPlan {
   const files = [...input.files].sort((x, y) => compareStrings(x.path, y.path));
-  const actions = files.flatMap((file) => reconcileFile(file, input.policy));
+  const actions = files.flatMap((file) => reconcileFile(file, input.policy, input.mode));
   const tripped = checkBreakers(input, actions);
   if (!input.force) return { actions, halt: tripped };
   // `pull --force` on a vanished or emptied folder is the way back: every file the service

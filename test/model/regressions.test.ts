@@ -137,7 +137,7 @@ describe("one unwritable path", () => {
 });
 
 describe("a pulled file and its journal", () => {
-  // The journal is written while the local writes prepare (run-plan.ts): each write still
+  // The journal is written while the local writes prepare (cycle-steps.ts): each write still
   // takes its name only after the journal naming its text is saved, however slow that save.
   it("takes its name only once the journal naming its text is saved, and after its backup", async () => {
     const w = await started();
@@ -401,5 +401,59 @@ describe("a version built without a push is a race (other-writers.ts)", () => {
     expect(await run(w, [{ k: "staleVersion", path: 0, genPath: 1, line: 0 }, { k: "removeFolder" }, { k: "edit", path: 1, line: 0 }, { k: "quiet" }])).toEqual(
       [],
     );
+  });
+});
+
+describe("a late request of ours meets a web edit a refused conflict write had read", () => {
+  // Shrunk (the model, 3,000 runs, keep-remote): [raceNextWrite lib/util.ts, edit lib/util.ts,
+  // latePush lib/util.ts]. The web editor created the file while our PATCH creating it was
+  // held; the conflict's write was refused by a save landing first, and the late PATCH then
+  // erased the web text on the service: it lived only in that cycle's memory.
+  it("the service's side of a conflict is kept before the file is written", async () => {
+    const w = await started("keep-remote");
+    expect(
+      await run(w, [
+        { k: "raceNextWrite", path: 3 },
+        { k: "edit", path: 3, line: 0 },
+        { k: "latePush", path: 3, line: 0, webLine: 0 },
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("a PATCH whose answer was lost, for a file deleted here before any read", () => {
+  // Shrunk (the model, 1,000 runs): [edit lib/util.ts (new), failedPush dropped-after-write,
+  // delete lib/util.ts, edit App.tsx, push]. App.tsx's answered PATCH cleared the journal of the
+  // unanswered one as if replaced, and lib/util.ts was left on the service with no base: neither
+  // pulled back nor a local deletion.
+  it("stays in flight until a read finds where it went", async () => {
+    const w = await started();
+    expect(
+      await run(w, [
+        { k: "edit", path: 3, line: 0 },
+        { k: "failedPush", kind: "dropped-after-write" },
+        { k: "delete", path: 3 },
+        { k: "edit", path: 0, line: 0 },
+        { k: "push" },
+        { k: "quiet" },
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("our own late request meets a folder that vanished", () => {
+  // Shrunk (the model, 3,000 runs): [latePush App.tsx, removeFolder, staleVersion Button.tsx].
+  // The late text was taken as ours to send again, over a file that no longer existed here:
+  // the folder's recovery then left App.tsx on the service only.
+  it("a file gone here is reconciled plainly: the recovery writes it back", async () => {
+    const w = await started();
+    expect(
+      await run(w, [
+        { k: "latePush", path: 0, line: 0, webLine: 0 },
+        { k: "removeFolder" },
+        { k: "staleVersion", path: 1, genPath: 1, line: 0 },
+        { k: "quiet" },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -31,7 +31,6 @@ interface Row {
   remote: Record<string, string>;
   actions: FileAction[];
   remoteAnswers?: Remote;
-  send?: boolean;
   /** ExecuteDeps.pushPartBytes */
   partBytes?: number;
   /** Another writer sets `path` to `text` once the `after`-th PATCH was answered or refused. */
@@ -259,11 +258,10 @@ const rows: Row[] = [
     want: { bases: [{ path: "a.ts", hash: h(CLASH) }], sent: [], conflicts: [{ path: "a.ts", unresolved: true }] },
   },
   {
-    name: "send: false (mpsync pull): the merge stays local, waiting to be pushed",
+    name: "a pull-only plan's conflict (mpsync pull): the merge stays local, waiting to be pushed",
     local: { "a.ts": MINE },
     remote: { "a.ts": THEIRS },
-    actions: [{ kind: "conflict", path: "a.ts", policy: "merge", base: h(BASE), localHash: h(MINE), remoteHash: h(THEIRS) }],
-    send: false,
+    actions: [{ kind: "conflict", path: "a.ts", policy: "merge", base: h(BASE), localHash: h(MINE), remoteHash: h(THEIRS), waitToPush: true }],
     want: { bases: [{ path: "a.ts", hash: h(THEIRS) }], local: { "a.ts": MERGED }, sent: [], result: { notSent: ["a.ts"] } },
   },
 ];
@@ -284,7 +282,6 @@ async function run(row: Row): Promise<{ result: ExecuteResult; sent: string[][];
       remoteTexts: new Map(Object.entries(row.remote)),
       remoteNames,
       refused: () => undefined,
-      ...(row.send === undefined ? {} : { send: row.send }),
     },
     {
       ...(row.partBytes === undefined ? {} : { pushPartBytes: row.partBytes }),
