@@ -66,7 +66,7 @@ describe("case twins in the remote artifact (design-sync.ts #triples)", () => {
 });
 
 describe("a PATCH whose answer was lost", () => {
-  // Found by the model test (CI run, seed 1082424397): the PATCH landed but its answer was
+  // The model test's counterexample (seed 1082424397): the PATCH landed but its answer was
   // schema-invalid; the user then deleted the file. The journal only adopted the pushed
   // content while the file still held it, so the base stayed at the old content and the
   // deletion looked like a remote change (the file was neither re-created nor settled).
@@ -231,9 +231,9 @@ describe("a push sent again in halves after a 413", () => {
 });
 
 describe("a save caught half-written", () => {
-  // Found by a fresh-clone CI run (test/integration/watch.test.ts saw an empty file on the
-  // service) when the push read each file once; as a model move: ["merge",[{"k":"halfSave",
-  // "path":0,"line":0},{"k":"push"}]]. The text sent must hash as the first read did.
+  // A push that reads each file once can send an empty file; as a model move:
+  // ["merge",[{"k":"halfSave","path":0,"line":0},{"k":"push"}]]. The text sent must hash as
+  // the first read did.
   it("is not sent until it is whole, and then the whole text goes out", async () => {
     const w = await started();
     expect(await run(w, [{ k: "halfSave", path: 0, line: 0 }, { k: "push" }])).toEqual([]);
