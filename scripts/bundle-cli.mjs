@@ -8,8 +8,8 @@
  * with V8's code cache, and one file is one cache. Commands stay lazy: each command's
  * implementation is reached by `import()` in its declaration (src/cli/declare/), which esbuild
  * turns into a module that runs on first use, so a command runs only its own modules' code
- * (test/cli/lazy-commands.test.ts, from V8's coverage). Measured: `mpsync status` 3.4x -> 2.5x `node -e 0`, 20
- * interleaved runs; the first run after an install compiles as before, about the old time.
+ * (test/cli/lazy-commands.test.ts, from V8's coverage). The first run after an install has no
+ * cache yet and compiles everything (BENCHMARKS.md, "Figures behind the code's choices").
  *
  * Left outside the bundle: esbuild (the emulator's publish check only) and fsevents. Every
  * dependency is bundled as its package publishes it, through its public entry points: no
@@ -53,7 +53,7 @@ const result = await build({
 await build({ ...COMMON_JS, entryPoints: [new URL("src/bin.ts", root).pathname], outfile: new URL("bin.cjs", dist).pathname });
 // esbuild writes ASCII (charset "ascii") except inside the comments it keeps (a few emoji in
 // p-queue's docs): those are escaped too, so the whole file is ASCII and the loader reads it as
-// a one-byte string (src/core/code-cache.ts), about 6 ms less per start than decoding UTF-8.
+// a one-byte string (src/core/code-cache.ts) instead of decoding UTF-8 at every start.
 const cli = new URL("cli.cjs", dist);
 const text = await readFile(cli, "utf8");
 await writeFile(

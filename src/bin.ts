@@ -7,7 +7,7 @@
  *
  * The command users run is this file bundled as CommonJS, `dist/bin.cjs` (package.json's
  * `bin`): Node then never starts its ES module loader, which an ES module entry (tsc's
- * `dist/bin.js`, which works the same) costs every command (about 10 ms of CPU with the ES
+ * `dist/bin.js`, which works the same) costs every command (CPU for the loader and the ES
  * module views of the built-ins it imports).
  */
 import { dirname, join } from "node:path";

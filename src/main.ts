@@ -23,7 +23,7 @@ export async function main(): Promise<void> {
     stdout: process.stdout,
     stderr: process.stderr,
     // Read only by `login` and `login --with-token`: the first read of process.stdin builds its
-    // stream (fs, net or tty by what stdin is), about 5 ms every other command need not spend.
+    // stream (fs, net or tty by what stdin is), time every other command need not spend.
     get stdin() {
       return process.stdin;
     },

@@ -163,7 +163,7 @@ export async function benchIdleCost(emu, { files, bytes, sweeps, compress }) {
   const syncrc = { pollIntervalSec: SCALED_SEC, remoteCheckSec: SCALED_SEC };
   const home = await makeHome(emu.baseUrl, editorId, syncrc);
   // Seed the folder first: files the daemon pulls itself count as recently changed for an hour.
-  // Plain, as every read was before compression: the baseline "every file at every check".
+  // Plain (no compression): the baseline "every file at every check".
   control.setCompression("off");
   const seedRuntime = await home.runtime();
   const before = control.connections();

@@ -30,7 +30,7 @@ async function measure(emu, files, bytes) {
     const cpu = process.cpuUsage(cpuBefore);
     const counts = countByRoute(emu.control.requests().slice(before));
     const polls = counts[ROUTES.status] ?? 0;
-    // A check no longer asks for the active artifact (its file list comes from the status
+    // A check does not ask for the active artifact (its file list comes from the status
     // answer that made it due): checks are counted by the clock, one per remoteCheckSec of the
     // window, and what they read is averaged over them.
     const checks = Math.floor(WINDOW_MS / (SCALED_CHECK_SEC * 1000));

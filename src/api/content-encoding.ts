@@ -38,10 +38,10 @@ function contentCodings(headers: IncomingHttpHeaders): string[] {
 
 type Zlib = typeof import("node:zlib");
 /**
- * Synchronous on purpose: an answer of 100 files decodes in 1-3 ms, and one at a time on the
- * main thread keeps one decoder's window in memory at once (brotli's is up to 4 MiB; four reads
- * in flight decoded on the thread pool raised a 2,000-file pull's peak RSS by about 10 MiB) and
- * spares the thread-pool round trip.
+ * Synchronous on purpose: a read's answer decodes in a few milliseconds, and one at a time on
+ * the main thread keeps one decoder's window in memory at once (brotli's is up to 4 MiB; reads
+ * in flight decoded side by side on the thread pool raise a large pull's peak RSS) and spares
+ * the thread-pool round trip.
  */
 type Decoder = (zlib: Zlib, bytes: Buffer, options: { maxOutputLength: number }) => Buffer;
 

@@ -164,9 +164,9 @@ async function readCapped(
     body.destroy();
     return { body: undefined, bodyProblem: "too-large" };
   }
-  // The chunks are kept as bytes and decoded once: decoding each chunk, then joining, put the
-  // body through V8's young generation twice (85 of the 360 MB a 10,000-file start
-  // allocated, and the scavenges that copied them).
+  // The chunks are kept as bytes and decoded once: decoding each chunk, then joining, puts the
+  // body through V8's young generation twice (a large share of what a big start allocates, and
+  // the scavenges that copy it).
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {

@@ -9,17 +9,14 @@ import { hasCode, MpsyncError } from "../core/errors.js";
 import { addressKey, readCredentialsFile, removeFileKeys, removeStoredApiKey, storeApiKey } from "../config/credentials.js";
 import { KeychainUnavailable, type Keychain, type KeychainOpening } from "../config/keychain.js";
 import { credentialsPath, type Env } from "../config/paths.js";
+import type { CliDocument } from "./json-documents.js";
 
-/** Where a key was saved. */
-export interface SavedKey {
-  store: "keychain" | "file";
-  /** The keychain's name, or the file's path. */
-  location: string;
-  /** Why the file was used: the one line `login` says (undefined when the keychain took it). */
-  fellBack?: string;
-  /** GET /v3/health's round trip with the new key. */
-  latencyMs: number;
-}
+/**
+ * Where a key was saved, as `login --json` says it (`store`, `location`: the keychain's name or
+ * the file's path, `latencyMs`: GET /v3/health's round trip with the new key), and `fellBack`:
+ * why the file was used, the one line `login` says (undefined when the keychain took it).
+ */
+export type SavedKey = Omit<CliDocument<"login">, "ok" | "baseUrl"> & { fellBack?: string };
 
 /** Keys the credentials file holds that could move into the keychain. */
 export interface FileKeys {

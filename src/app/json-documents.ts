@@ -107,6 +107,10 @@ const eventLine = z.discriminatedUnion(
     o.extend({ time: z.iso.datetime().describe("when it was printed") }).describe(o.description ?? o.shape.event.value),
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
 );
+/** One file `mpsync resolve` wrote: `conflictAt`, when the conflict was saved; `backedUpTo`, where the replaced file went. */
+const resolvedConflict = z.strictObject({ dir, path: text, side: z.enum(["ours", "theirs"]), conflictAt: epochMs.optional(), backedUpTo: text.optional() });
+export type ResolvedConflict = z.output<typeof resolvedConflict>;
+
 const version = z.strictObject({ artifactId: text, versionLabel: text, title: text, timeCreated: epochMs });
 
 /** The --json document of each command (by command name), and of a failure or an interrupt. */
@@ -212,10 +216,7 @@ export const CLI_DOCUMENTS = {
       currentBackedUpTo: text.optional(),
     }),
   ]),
-  resolve: z.strictObject({
-    ok: z.literal(true),
-    resolved: z.array(z.strictObject({ dir, path: text, side: z.enum(["ours", "theirs"]), conflictAt: epochMs.optional(), backedUpTo: text.optional() })),
-  }),
+  resolve: z.strictObject({ ok: z.literal(true), resolved: z.array(resolvedConflict) }),
   "design-systems": z.strictObject({ ok: z.literal(true), designSystems: z.array(z.strictObject({ id: text, name: text, description: text.nullish() })) }),
   "resolve-url": z.strictObject({ ok: z.literal(true), url: text, editorId: text }),
   login: z.strictObject({ ok: z.literal(true), baseUrl: text, store: z.enum(["keychain", "file"]), location: text, latencyMs: z.number() }),

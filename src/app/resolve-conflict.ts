@@ -12,16 +12,9 @@ import { listConflictedPaths, listConflictSides, recoveryStamp } from "../local/
 import type { Mapping, Runtime } from "../runtime.js";
 import { isLockHolderAlive, readFolderLock } from "../state/lock.js";
 import { openStateStore, type StateStore } from "../state/state-store.js";
+import type { ResolvedConflict } from "./json-documents.js";
 
-/** One resolved file (the `--json` shape). */
-export interface ResolvedConflict {
-  dir: string;
-  path: string;
-  side: "ours" | "theirs";
-  /** When the conflict was saved (epoch ms). */
-  conflictAt: number | undefined;
-  backedUpTo: string | undefined;
-}
+export type { ResolvedConflict } from "./json-documents.js";
 
 /** Writes the newest saved `side` of `rel`'s conflict over the file. */
 export async function resolveConflict(runtime: Runtime, mapping: Mapping, rel: string, side: "ours" | "theirs"): Promise<ResolvedConflict> {

@@ -1,7 +1,7 @@
 /**
  * Help as a terminal of `width` columns shows it. commander wraps its own parts (description,
  * options, commands) to that width, but not the text a command adds after them: a prose line
- * wider than the terminal was cut mid-word by the terminal's own wrap.
+ * wider than the terminal would be cut mid-word by the terminal's own wrap.
  */
 
 /** Columns of help on `stream`: a sized terminal's width, else 80 (a pipe, a file, script(1) with no size). */

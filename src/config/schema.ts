@@ -25,6 +25,9 @@ export const API_KEY_IN_SYNCRC_MESSAGE = 'apiKey does not belong in .syncrc: set
  */
 export const MAX_POLL_INTERVAL_SEC = 86_400;
 
+/** Quiet time after the last local change before its batch is pushed, when `debounceMs` is not set. */
+export const DEFAULT_DEBOUNCE_MS = 150;
+
 /** Days backups are kept when `keepBackupsDays` is not set (Dropbox keeps deleted files 30 days too). */
 export const DEFAULT_KEEP_BACKUPS_DAYS = 30;
 /** Longest accepted `keepBackupsDays` (ten years); 0 already means forever. */
@@ -138,7 +141,12 @@ export const syncrcSchema = z
       .describe(
         "How often a running daemon reads remote file contents of an idle design, to find changes that move no version (an edit in the web editor's code view, a teammate's push): each check reads the files changed in the last hour and a tenth of the others, so every file is read at least every 10 checks. At least 10 for any non-loopback baseUrl; a loopback baseUrl accepts 0.05 and up.",
       ),
-    debounceMs: z.int().min(0).max(60_000).default(150).describe("Quiet time in milliseconds after the last local change before the batch is pushed."),
+    debounceMs: z
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(DEFAULT_DEBOUNCE_MS)
+      .describe("Quiet time in milliseconds after the last local change before the batch is pushed."),
     ignore: z
       .array(z.string().min(1))
       .default(() => [])

@@ -18,7 +18,7 @@ export function createSystemClock(): Clock {
   return {
     now: () => Date.now(),
     // Not performance.now(): Node 20 loads perf_hooks (and worker_threads with it) on the first
-    // use of `performance`, about 3 ms of every command's start.
+    // use of `performance`, which every command's start would pay.
     monotonic: () => Number(process.hrtime.bigint()) / 1e6,
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {

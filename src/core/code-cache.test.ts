@@ -37,8 +37,8 @@ function run(
 }
 
 // Each run is a new Node process by design (the cache is written at exit and taken by the next
-// process), up to five in a test, one compiling 3,000 functions: alone about 0.15 s of CPU each,
-// but a process start waits for a core, and at load 10+ on two cores a test neared 30 s.
+// process), up to five in a test, one compiling thousands of functions: each is short alone, but a
+// process start waits for a core, and on a loaded two-core machine the default timeout is too short.
 describe("runCachedCommonJs", { timeout: 60_000 }, () => {
   beforeEach(() => {
     writeFileSync(

@@ -3,8 +3,8 @@
  * V8's compiled code (every function the run compiled); later runs hand that back to V8 instead
  * of compiling again. Node 20 has no compile cache of its own; from Node 22.1 the CLI uses
  * Node's (`module.enableCompileCache`, runWithNodeCompileCache), which does the same for every
- * module. The CLI is one such file (`dist/cli.cjs`): `mpsync status` spent about a third of its
- * time compiling.
+ * module. The CLI is one such file (`dist/cli.cjs`): compiling is a large part of a short command's
+ * time (BENCHMARKS.md, "Figures behind the code's choices").
  *
  * The cache is only an accelerator: V8 checks each file against the source, its own version and
  * its flags and refuses one that does not fit (then the file is compiled, and the cache written
@@ -14,8 +14,8 @@
  * does. So the cache names the entries (the CLI's commands) it was written by, and a run of an
  * entry it does not name writes it again at exit, with everything it holds now (the old
  * functions and the new ones): whichever command ran first, the second command finds its own
- * code after one run. Knowing the entry costs nothing; V8's heap code statistics, which told the
- * same from the bytecode compiled, walked the heap for 1-2 ms a call.
+ * code after one run. The entry is named by the caller rather than read from V8's heap code
+ * statistics, which would walk the heap at every call.
  */
 import { isAscii } from "node:buffer";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
@@ -140,13 +140,13 @@ export function coversEntry(entries: readonly string[], entry: string | undefine
   return entry === undefined || entries.includes(entry) || entries.length >= MAX_CACHE_ENTRIES;
 }
 
-/** No cache larger than this is written (the whole CLI compiled is about 3 MB). */
+/** No cache larger than this is written (far above the whole CLI compiled). */
 export const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * The code to save at exit: all this run holds, or the cache it took when that was larger (V8
  * may have flushed the bytecode of functions unused for long: a watch that ran for hours).
- * Serializing costs 15-35 ms for the CLI, so only for an entry the cache did not name.
+ * Serializing the CLI's code takes milliseconds at exit, so it runs only for an entry the cache did not name.
  */
 function grownData(script: Script, taken: Buffer): Buffer {
   const data = script.createCachedData();
@@ -182,7 +182,7 @@ function cacheName(file: string, source: string): string {
 
 /**
  * FNV-1a (32 bits, as 8 hex digits) of `text` from `basis`: two bases make the name's 16 digits.
- * Not node:crypto: a name needs no strength, and loading crypto cost `--help` about 3 ms.
+ * Not node:crypto: a name needs no strength, and loading crypto would slow every `--help`.
  */
 function fnv1a(text: string, basis: number): string {
   let h = basis;

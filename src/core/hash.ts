@@ -7,7 +7,7 @@ import { hash } from "node:crypto";
 /** sha256 hex of `data` (a string is hashed as its UTF-8 bytes). */
 export function hashContent(data: string | Uint8Array): string {
   // crypto.hash encodes a string as UTF-8 (lone surrogates as U+FFFD, as Buffer.from does), and
-  // one call costs about half of createHash().update().digest() on a 4 KB text.
+  // one call is cheaper than createHash().update().digest() on a file-sized text.
   return hash("sha256", data, "hex");
 }
 

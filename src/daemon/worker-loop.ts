@@ -160,7 +160,7 @@ function onStatus(s: LoopState, e: Extract<LoopEvent, { type: "status" }>, cfg: 
 /**
  * After an outage, the first answer of the service (a status poll, or a retried cycle's request
  * before any poll) says "back online", ahead of what that answer lets through: said at the
- * cycle's end, it came after "pushed", as if the push had gone out offline.
+ * cycle's end, it would come after "pushed", as if the push had gone out offline.
  */
 function backOnline(step: Step): Step {
   const s = step.state;

@@ -1,7 +1,7 @@
 /**
  * Publish-time compilation: every script and stylesheet of an artifact goes through esbuild's
  * `transform` (no bundling, so imports of packages the emulator does not have are fine).
- * esbuild is a development dependency (an 11 MB native binary users of the sync tool do not
+ * esbuild is a development dependency (a large native binary users of the sync tool do not
  * need): it is loaded on the first publish, from mpsync's own modules or else from the folder the
  * emulator runs in (an installed mpsync has no esbuild beside it, and `npm install esbuild`
  * there is what a user can do); without it publish accepts the artifact unchecked and says so.

@@ -24,9 +24,8 @@ export const COMPRESS_MIN_BYTES = 1024;
 
 /**
  * Brotli quality 4 and gzip level 6: what CDNs and nginx use on dynamic answers. Quality 4
- * packs source text about as tightly as gzip 6 at about half its CPU (measured on 400 KB of
- * this repository's sources: 3.5x in 9 ms against 3.6x in 16 ms), and the bench runs the
- * emulator in the client's own process.
+ * packs source text about as tightly as gzip 6 for much less CPU (BENCHMARKS.md, "Figures
+ * behind the code's choices"), and the bench runs the emulator in the client's own process.
  */
 const BROTLI_QUALITY = 4;
 const GZIP_LEVEL = 6;

@@ -1,7 +1,7 @@
 /** v3 handlers about artifacts: active artifact, write, clone, read, publish. */
 import { artifactSchema, publishResponseSchema, readFilesResponseSchema, writeFilesResponseSchema } from "../api/schemas.js";
 import { ENDPOINTS } from "../api/endpoints.js";
-import { fileNames, ownedArtifact, ownedDesign, reply, type ApiHandler } from "./api-context.js";
+import { fileNames, ownedArtifact, ownedDesign, reply, type ApiHandler, type ApiHandlers } from "./api-context.js";
 import { compileFiles, notCheckedWarning } from "./compile.js";
 import { badRequest, EmulatorHttpError } from "./http-error.js";
 import { parseJsonBody } from "./http-io.js";
@@ -91,3 +91,12 @@ export const publishArtifact: ApiHandler<"publish"> = async (ctx) => {
   // Without esbuild nothing was compiled: the answer says so instead of listing compiled files.
   return reply(publishResponseSchema, unchecked ? { compiledFiles: null, warning } : { compiledFiles: fileNames(artifact) });
 };
+
+/** This file's handler of each endpoint, by the table's name (api-routes.ts joins them). */
+export const ARTIFACT_HANDLERS = {
+  getActiveArtifact,
+  writeFiles,
+  createArtifact,
+  readFiles,
+  publish: publishArtifact,
+} satisfies Partial<ApiHandlers>;

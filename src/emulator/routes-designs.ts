@@ -13,7 +13,7 @@ import {
   type CreateDesignRequest,
 } from "../api/schemas.js";
 import { ENDPOINTS } from "../api/endpoints.js";
-import { fileNames, ownedDesign, reply, requireAccess, type ApiContext, type ApiHandler } from "./api-context.js";
+import { fileNames, ownedDesign, reply, requireAccess, type ApiContext, type ApiHandler, type ApiHandlers } from "./api-context.js";
 import { badRequest, EmulatorHttpError, notFound } from "./http-error.js";
 import { parseJsonBody, validate } from "./http-io.js";
 import { scaffoldFiles } from "./scaffold.js";
@@ -174,3 +174,15 @@ export const sendPrompt: ApiHandler<"sendPrompt"> = (ctx) => {
   const requestId = runner.start(design, body.prompt, { autoFinish: true });
   return reply(promptResponseSchema, { requestId });
 };
+
+/** This file's handler of each endpoint, by the table's name (api-routes.ts joins them). */
+export const DESIGN_HANDLERS = {
+  health: getHealth,
+  createDesign,
+  resolveUrl,
+  listDesignSystems,
+  listVersions,
+  listMessages,
+  getStatus,
+  sendPrompt,
+} satisfies Partial<ApiHandlers>;

@@ -67,7 +67,7 @@ export function runGit(args: readonly string[], options: GitCallOptions): Promis
   const okCodes = options.okCodes ?? [0];
   return new Promise((resolve, reject) => {
     // Loaded on the first call, not at import: most commands that load this module (`status`)
-    // never run git, and node:child_process is about 3 ms of a start.
+    // never run git, and loading node:child_process is a visible part of a start.
     const child = process
       .getBuiltinModule("node:child_process")
       .execFile(

@@ -16,7 +16,7 @@ export interface AtomicWriteOptions {
   mode?: number;
   /**
    * fsync before the rename. The rename alone already survives a killed process; the fsync
-   * adds power-loss durability at ~10 ms a file, which only files that cannot be rebuilt need.
+   * adds power-loss durability at a disk flush per file, which only files that cannot be rebuilt need.
    * @default true
    */
   fsync?: boolean;
@@ -118,8 +118,8 @@ export async function writeFileAtomicallyGuarded(
  * Largest content whose guarded write (without fsync) writes its temp file inline, on this
  * thread, all but the open that creates it (the rename or link that publishes a write always
  * is): calls of a few microseconds each, where each call through libuv's thread pool costs
- * tens of microseconds of queueing and promise work. A pull of 2,000 files of 4 KB spent most of its time there (writing
- * them took 0.7-1.6 s through the pool, 0.1 s inline). Larger contents, and writes that
+ * tens of microseconds of queueing and promise work, which dominates a pull of many small
+ * files (BENCHMARKS.md, "Figures behind the code's choices"). Larger contents, and writes that
  * fsync, write through the thread pool.
  */
 export const INLINE_WRITE_MAX_BYTES = 64 * 1024;
@@ -145,8 +145,8 @@ async function writeTemp(tmp: string, data: string | Uint8Array, mode: number | 
 /**
  * writeTemp for a small content without fsync: the open that creates the file goes through
  * libuv's thread pool, the rest runs on this thread. Creating an inode is the one costly call
- * (0.5-1 ms each on a busy disk, where the journal makes it wait; write, close and link take
- * about 20 us): in the pool, the 16 writes a cycle runs at once wait side by side.
+ * (on a busy disk the journal makes it wait, while write, close and link are quick): in the
+ * pool, the writes a cycle runs at once wait side by side.
  */
 async function writeTempInline(tmp: string, data: string | Uint8Array, mode: number | undefined): Promise<void> {
   const fd = await openInPool(tmp, mode ?? 0o666);

@@ -2,8 +2,8 @@
  * A new file written under its own name, for a cycle's many small creates (a first pull of
  * thousands of files): one directory operation, the create, where a temp file costs three
  * (create the temp, link it to the name, unlink the temp), each taking the folder's lock and
- * the file system's journal. In a 2,000-file pull those two extra calls were the largest cost
- * the reference client (which writes in place) did not have.
+ * the file system's journal. Those two extra calls are the largest cost of a large first pull
+ * that a client writing in place does not pay.
  *
  * A kill must still never leave a torn file that the next run takes for the user's: the file
  * is created with no permission bits at all (INCOMPLETE_MODE) and gets its mode only once its

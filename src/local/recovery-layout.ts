@@ -7,7 +7,7 @@
  *
  * - `backups/<stamp>/<rel>`: what a pull, a conflict, a restore or a resolve replaced; a second
  *   copy of other content under one stamp is `<rel>.1`, `<rel>.2`, ...
- * - `conflicts/<stamp>/<rel>.local|.remote|.base`: the sides of a conflict.
+ * - `conflicts/<stamp>/<rel>.local|.remote|.base`: the sides of a conflict (conflictSideName).
  * - `<stamp>`: a UTC time, `2026-11-22T15-44-20-123Z`: sorts by time, valid on every file system.
  */
 import { readdir } from "node:fs/promises";
@@ -60,10 +60,15 @@ export function shownBackupPath(stamp: string, rel: string): string {
   return `${STATE_DIR_NAME}/${BACKUPS_DIR_NAME}/${stamp}/${rel}`;
 }
 
-/** `<conflictsDir>/<stamp>/<rel>.<side>`, jailed in the stamp's folder. */
+/** The name a conflict's saved side takes beside `rel`: `src/App.tsx.local`. The one place that spells it; conflictedPath reads it back. */
+export function conflictSideName(rel: string, side: ConflictSide): string {
+  return `${rel}.${side}`;
+}
+
+/** `<conflictsDir>/<stamp>/<conflictSideName>`, jailed in the stamp's folder. */
 export function conflictSidePath(conflictsDir: string, stamp: string, rel: string, side: ConflictSide): string {
   assertStamp(stamp);
-  return resolveInside(join(conflictsDir, stamp), `${rel}.${side}`);
+  return resolveInside(join(conflictsDir, stamp), conflictSideName(rel, side));
 }
 
 /** One kept copy found on disk. */
@@ -98,7 +103,8 @@ export async function listConflictSides(conflictsDir: string, rel: string): Prom
     const names = new Set(await readdir(join(conflictsDir, stamp, rel, "..")).catch(() => [] as string[]));
     const leaf = rel.split("/").pop() ?? rel;
     for (const side of CONFLICT_SIDES) {
-      if (names.has(`${leaf}.${side}`)) out.push({ stamp, at: stampTime(stamp), side, file: join(conflictsDir, stamp, `${rel}.${side}`) });
+      if (names.has(conflictSideName(leaf, side)))
+        out.push({ stamp, at: stampTime(stamp), side, file: join(conflictsDir, stamp, conflictSideName(rel, side)) });
     }
   }
   return out;
@@ -116,11 +122,13 @@ export async function listConflictedPaths(conflictsDir: string): Promise<string[
   return [...names].sort();
 }
 
-/** `src/App.tsx.local` -> `src/App.tsx`; undefined for a name that is no conflict side. */
+/** `src/App.tsx.local` -> `src/App.tsx` (conflictSideName read back); undefined for a name that is no conflict side. */
 function conflictedPath(entry: string): string | undefined {
-  const dot = entry.lastIndexOf(".");
-  const side = entry.slice(dot + 1);
-  return dot > 0 && (CONFLICT_SIDES as readonly string[]).includes(side) ? entry.slice(0, dot) : undefined;
+  for (const side of CONFLICT_SIDES) {
+    const suffix = conflictSideName("", side);
+    if (entry.length > suffix.length && entry.endsWith(suffix)) return entry.slice(0, -suffix.length);
+  }
+  return undefined;
 }
 
 /** Every file kept under the store's backups and conflicts (absolute paths). */

@@ -206,8 +206,8 @@ async function readNoFollow(
 
 function lstatOrUndefined(abs: string): Stats | undefined {
   // Synchronous on purpose: a cached file costs one lstat, and through the thread pool each
-  // costs ~30 µs of queueing and promise work against ~4 µs inline (10,000 files: ~350 ms
-  // against ~45 ms, measured). Reads stay asynchronous.
+  // costs several times the call itself in queueing and promise work (BENCHMARKS.md, "Figures
+  // behind the code's choices"). Reads stay asynchronous.
   try {
     return lstatSync(abs, { throwIfNoEntry: false });
   } catch (err) {

@@ -45,6 +45,17 @@ const EMPTY_FILE_WAIT_MS = 150;
 /** Files whose change means another Vite configuration: the preview starts again. */
 const CONFIG_FILES = new Set<string>(["package.json", ...TAILWIND_CONFIG_NAMES, ...POSTCSS_CONFIG_NAMES]);
 
+/**
+ * How the page shows the files a cycle wrote (a pulled version): a new Vite configuration
+ * (package.json, a Tailwind or PostCSS config) starts the preview again; any other file, one
+ * full reload once the last file is written, so the page never runs half a version; nothing
+ * written, nothing to do.
+ */
+export function afterPulledVersion(written: readonly string[]): "restart" | "reload" | "nothing" {
+  if (written.some((rel) => CONFIG_FILES.has(rel))) return "restart";
+  return written.length === 0 ? "nothing" : "reload";
+}
+
 /** The live preview of one folder. */
 export class DevPreview {
   readonly #o: DevPreviewOptions;
@@ -115,16 +126,17 @@ export class DevPreview {
     this.#writing = true;
   }
 
-  /** The engine's cycle is over: what it wrote is shown with one reload. */
+  /** The engine's cycle is over: what it wrote is shown as {@link afterPulledVersion} says. */
   settled(): void {
     this.#badge({ kind: "cycle-end" });
     if (!this.#writing) return;
     this.#writing = false;
     const held = [...this.#held];
     this.#held.clear();
-    if (held.some((rel) => CONFIG_FILES.has(rel))) return void this.#restart();
     const server = this.#vite?.server;
-    if (server === undefined || held.length === 0) return;
+    const next = afterPulledVersion(held);
+    if (next === "restart") return void this.#restart();
+    if (server === undefined || next === "nothing") return;
     server.moduleGraph.invalidateAll();
     server.environments.client.hot.send({ type: "full-reload", path: "*" });
   }

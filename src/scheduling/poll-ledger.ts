@@ -76,7 +76,7 @@ const answerMapSchema = z.record(z.string(), z.object({ at: z.number().finite(),
  * failed poll's `null`), so a reader takes the stored answer as the one of the last poll time.
  */
 export function createFilePollLedger(file: string, identity: ClaimIdentity = {}): PollLedger {
-  // Written after every status poll, before its answer is used: an fsync there delayed each new
+  // Written after every status poll, before its answer is used: an fsync there would delay each new
   // version's pull by a disk flush. A power loss that undoes the last entry allows
   // one poll early, nothing worse.
   const times = new JsonMapFile(file, pollMapSchema, { durable: false });

@@ -106,7 +106,7 @@ export class PollScheduler {
       const shared = await this.#answerOf(editorId);
       // An answer recorded "in the future" (the wall clock set back since, or another machine's
       // file) is never taken: a ledger that keeps the latest time would hand it back after every
-      // poll of ours and name an old version again (the soak's pull back and forth, h61).
+      // poll of ours and name an old version again, pulling the folder back and forth.
       const age = shared === undefined ? -1 : this.#clock.now() - shared.at;
       if (shared === undefined || shared.at <= floor || age < 0 || age >= this.#intervalMs) return undefined;
       // Newer than the last one taken; after the wall clock went back, any other one is.

@@ -72,7 +72,7 @@ export interface StateStore {
   getBase(hash: string): Promise<string | undefined>;
   /** Removes every stored base text whose hash is not in `keep`. */
   pruneBases(keep: Iterable<string>): Promise<void>;
-  /** Saves the sides of a conflict as `conflicts/<stamp>/<rel>.local|.remote|.base`. */
+  /** Saves the sides of a conflict under `conflicts/<stamp>/`, each named by local/recovery-layout.ts. */
   saveConflict(rel: string, sides: ConflictSides, stamp: string): Promise<void>;
 }
 

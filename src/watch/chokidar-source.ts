@@ -90,8 +90,8 @@ export function createChangeSource(options: ChangeSourceOptions): ChangeSource {
   });
   // chokidar keeps the folder tree (which folders exist, appear and go); each folder's files are
   // watched through that folder's own fs.watch (a file's save is an event of its folder's inotify
-  // watch, named relative to it). A watch per file cost 10,201 inotify watches, ~1 s of start-up
-  // and ~100 MiB of RSS on a 10,000-file folder. libuv shares one inotify watch between every
+  // watch, named relative to it): a watch per file costs an inotify watch, start-up time and memory
+  // for every file of a large folder (BENCHMARKS.md, "Figures behind the code's choices"). libuv shares one inotify watch between every
   // handle on a folder, so chokidar's watch and ours are one kernel watch.
   const watcher = new FSWatcher({
     // Every folder comes as `addDir`: before `ready` it is the initial tree (watched, not

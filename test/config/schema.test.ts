@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MpsyncError } from "../../src/core/errors.js";
@@ -19,22 +21,43 @@ function problemsOf(raw: unknown): string[] {
   }
 }
 
+/** The README's Configuration table as a config: `| \`git.commitOnPull\` | \`false\` | ...` -> { git: { commitOnPull: false } }. */
+function readmeDefaults(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [, key, value] of readFileSync(join(import.meta.dirname, "../../README.md"), "utf8").matchAll(/^\| `([\w.]+)` \| `([^`]+)` \|/gm)) {
+    const [head, leaf] = key!.split(".");
+    if (leaf === undefined) out[head!] = value === DEFAULT_BASE_URL ? value : JSON.parse(value!);
+    else out[head!] = { ...(out[head!] as object), [leaf]: JSON.parse(value!) };
+  }
+  return out;
+}
+
+/** `.syncrc.example`'s `// Default: X` comments, by the key on the line below. */
+function exampleDefaults(): [string, unknown][] {
+  const lines = readFileSync(join(import.meta.dirname, "../../.syncrc.example"), "utf8").split("\n");
+  return lines.flatMap((line, i) => {
+    const m = /^\s*\/\/ Default: (.+)$/.exec(line);
+    const key = /^\s*"(\w+)":/.exec(lines[i + 1] ?? "")?.[1];
+    return m === null || key === undefined ? [] : [[key, JSON.parse(m[1]!)] as [string, unknown]];
+  });
+}
+
 describe("validateSyncrc defaults", () => {
-  it("applies every default of the README's Configuration table", () => {
-    expect(validateSyncrc(ok, ".syncrc")).toEqual({
-      baseUrl: DEFAULT_BASE_URL,
-      designs: ok.designs,
-      pollIntervalSec: 60,
-      remoteCheckSec: 60,
-      debounceMs: 150,
-      ignore: [],
-      onConflict: "merge",
-      git: { pauseDuringGitOps: true, commitOnPull: false },
-      concurrency: 4,
-      publishOnPush: false,
-      keepBackupsDays: 30,
-      logLevel: "info",
-    });
+  it("applies every default of the README's Configuration table, and no other", () => {
+    const table = readmeDefaults();
+    expect(Object.keys(table).sort()).toEqual(
+      Object.keys(syncrcSchema.shape)
+        .filter((k) => k !== "$schema" && k !== "designs")
+        .sort(),
+    );
+    expect(validateSyncrc(ok, ".syncrc")).toEqual({ ...table, designs: ok.designs });
+  });
+
+  it("says each default in .syncrc.example as the schema applies it", () => {
+    const applied = validateSyncrc(ok, ".syncrc") as unknown as Record<string, unknown>;
+    const said = exampleDefaults();
+    expect(said.length).toBeGreaterThan(10);
+    for (const [key, value] of said) expect(value, key).toEqual(applied[key] ?? (applied["git"] as Record<string, unknown>)[key]);
   });
 
   it("fills a partial git section", () => {

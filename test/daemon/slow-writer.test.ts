@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { conflictSideName } from "../../src/local/recovery-layout.js";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { lines, startHarness, type Harness } from "../support/harness.js";
@@ -71,7 +72,7 @@ async function conflictCopies(root: string, rel: string): Promise<string[]> {
   const dir = join(root, ".mpsync", "conflicts");
   const out: string[] = [];
   for (const stamp of await readdir(dir).catch(() => [] as string[])) {
-    const text = await readFile(join(dir, stamp, `${rel}.local`), "utf8").catch(() => undefined);
+    const text = await readFile(join(dir, stamp, conflictSideName(rel, "local")), "utf8").catch(() => undefined);
     if (text !== undefined) out.push(text);
   }
   return out;

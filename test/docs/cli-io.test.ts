@@ -1,5 +1,5 @@
 /**
- * Commands parse, call a use case in src/app/, and render (docs/architecture.md): a file of
+ * Commands parse, call a use case in src/app/, and render (src/cli/README.md): a file of
  * src/cli/ reads and writes no files itself. The files listed still do and are on their way
  * out; a new file, or one moved off the list, fails here when it imports node:fs.
  */

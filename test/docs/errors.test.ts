@@ -1,5 +1,5 @@
 /**
- * The error family's single points (docs/architecture.md): one reader of a system error's code
+ * The error family's single points (src/core/README.md): one reader of a system error's code
  * (`errnoCode`, `isErrno`), one code of any thrown value (`errorCode`), and no error told apart
  * by its words. A new hand-written cast or regex over a message fails here, with its place.
  */

@@ -1,5 +1,5 @@
 /**
- * The sync decisions are pure (docs/architecture.md, "The pure core"): reconcile, the merge, the
+ * The sync decisions are pure (docs/architecture.md, "One sync cycle"): reconcile, the merge, the
  * race-or-decision rule of other writers, the plan's model and every planning file of a cycle
  * (`sync/plan-*.ts`) import no I/O, directly or through another file: no `node:` module but
  * `node:path`'s posix helpers, no dependency that touches the disk or the network, no file of

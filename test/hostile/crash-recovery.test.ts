@@ -116,7 +116,7 @@ describe("a kill while a pull creates a new file", () => {
   // A small new file is created under its own name (local/create-in-place.ts), with mode 000
   // until its whole content is written: a kill between the write and the chmod leaves part of
   // the text under the final name, which only that mode and the pull journal tell apart from a
-  // user's file. Before, the torn file was a local add: an add/add conflict with the remote.
+  // user's file; taken for a local add, it would be an add/add conflict with the remote.
   const name = "components/New.tsx";
 
   async function killedMidCreate(text: string): Promise<Mapping> {

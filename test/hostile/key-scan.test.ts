@@ -120,8 +120,8 @@ describe("the API key never leaks", () => {
 });
 
 describe("a key the service rejects", () => {
-  // Regression: `status` used to catch every per-design error into its report, so a 401 still
-  // printed `"ok": true` and exited 0; scripts and CI read "all fine".
+  // A 401 is not a per-design error to report and go on: `"ok": true` and exit 0 would tell
+  // scripts and CI "all fine".
   it("makes `status` exit 3 with ok: false, like pull", async () => {
     const cwd = join(home, "status-only");
     await mkdir(cwd, { recursive: true });

@@ -11,7 +11,7 @@ import { syncHere, syncOnce, type OneShotView } from "../../src/app/one-shot.js"
 import { createSystemClock, type Clock } from "../../src/core/clock.js";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { DAY_MS } from "../../src/local/backup-retention.js";
-import { recoveryStamp } from "../../src/local/recovery-layout.js";
+import { conflictSideName, recoveryStamp } from "../../src/local/recovery-layout.js";
 import { Runtime } from "../../src/runtime.js";
 import { startDaemonWithClock, startHarness, until, type Harness } from "../support/harness.js";
 
@@ -78,7 +78,7 @@ describe("keepBackupsDays", () => {
     const [old, older, young] = [await plantBackup(31), await plantBackup(400), await plantBackup(29)];
     await writeFile(join(backupsDir(), "notes.txt"), "the user's own\n");
     await mkdir(join(conflictsDir(), old), { recursive: true });
-    await writeFile(join(conflictsDir(), old, "App.tsx.local"), "unresolved work\n");
+    await writeFile(join(conflictsDir(), old, conflictSideName("App.tsx", "local")), "unresolved work\n");
     expect(await backups()).toEqual([older, old, young, "notes.txt"].sort());
 
     daemon = await startWith(skippingClock());
@@ -86,7 +86,7 @@ describe("keepBackupsDays", () => {
     // Pruned beside the start-up sync (idle() waits for prunes too).
     await daemon.workers[0]!.idle();
     expect(await backups()).toEqual([young, "notes.txt"].sort());
-    expect(await readFile(join(conflictsDir(), old, "App.tsx.local"), "utf8")).toBe("unresolved work\n");
+    expect(await readFile(join(conflictsDir(), old, conflictSideName("App.tsx", "local")), "utf8")).toBe("unresolved work\n");
   });
 
   it("a running watch prunes again once a day has passed, and not before", async () => {

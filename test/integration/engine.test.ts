@@ -1,6 +1,7 @@
 /** The real engine (DesignSync + fs adapters + undici client) against the emulator, one-shot cycles. */
 import { readFile, readdir, rm, stat, utimes, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { conflictSideName } from "../../src/local/recovery-layout.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DesignSync } from "../../src/sync/design-sync.js";
 import type { RemoteSnapshot } from "../../src/sync/remote-snapshot.js";
@@ -177,7 +178,7 @@ describe("push", () => {
     expect(h.events.find((e) => e.event === "conflict")?.message).toMatch(new RegExp(`^conflict in App\\.tsx:${markerLine}: markers written`));
     const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
     const saved = await readdir(join(h.root, ".mpsync/conflicts", stamps[0]!));
-    expect(saved.sort()).toEqual(expect.arrayContaining(["App.tsx.local", "App.tsx.remote"]));
+    expect(saved.sort()).toEqual(expect.arrayContaining([conflictSideName("App.tsx", "local"), conflictSideName("App.tsx", "remote")]));
     // Saving again with markers still in place pushes nothing.
     expect(summarizeCycle(await sync.pushPaths(["App.tsx"])).pushed).toEqual([]);
     // Resolving the markers pushes the resolution.
@@ -275,7 +276,7 @@ describe("safety", () => {
     expect(await h.readLocal("components/Button.tsx")).toBe(STARTER_FILES["components/Button.tsx"]);
     // Both versions survive somewhere the user can see.
     const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
-    const local = await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, "index.css.local"), "utf8");
+    const local = await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, conflictSideName("index.css", "local")), "utf8");
     expect(local).toBe("/* mine */\n");
   });
 
@@ -317,7 +318,7 @@ describe("policies", () => {
     await sync.fullSync();
     expect(await h.readLocal("index.css")).toBe("/* remote */\n");
     const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
-    expect(await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, "index.css.local"), "utf8")).toBe("/* local */\n");
+    expect(await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, conflictSideName("index.css", "local")), "utf8")).toBe("/* local */\n");
   });
 
   it("keep-local pushes local and saves the remote copy", async () => {
@@ -329,7 +330,7 @@ describe("policies", () => {
     await sync.fullSync();
     expect(h.remoteFiles()["index.css"]).toBe("/* local */\n");
     const stamps = await readdir(join(h.root, ".mpsync/conflicts"));
-    expect(await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, "index.css.remote"), "utf8")).toBe("/* remote */\n");
+    expect(await readFile(join(h.root, ".mpsync/conflicts", stamps[0]!, conflictSideName("index.css", "remote")), "utf8")).toBe("/* remote */\n");
   });
 
   it("modify beats delete: a file deleted remotely but changed locally is kept and pushed", async () => {

@@ -282,7 +282,7 @@ describe("the folder's lock", () => {
     const stopped = await h.waitForEvent((e) => e.event === "error" && e.code === "FOLDER_LOCKED", { since: mark });
     expect(stopped.message).toContain("vanished or changed owner");
     expect(stopped.message).toContain("sync of design stopped");
-    // Its only folder stopped: the daemon ends (it used to wait forever, then exit 13).
+    // Its only folder stopped: the daemon ends rather than wait with nothing to sync.
     await expect(daemon.done).rejects.toMatchObject({ code: "FOLDER_LOCKED", message: expect.stringContaining("no folder left to sync") });
     expect(h.events.filter((e) => codeOf(e) === "FOLDER_LOCKED")).toHaveLength(1);
   });

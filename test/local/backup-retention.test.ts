@@ -15,7 +15,7 @@ import {
   type PruneFs,
 } from "../../src/local/backup-retention.js";
 import type { BackupMemory } from "../../src/local/local-fs.js";
-import { recoveryStamp } from "../../src/local/recovery-layout.js";
+import { conflictSideName, recoveryStamp } from "../../src/local/recovery-layout.js";
 import { createSilentLogger } from "../../src/log/logger.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
@@ -70,13 +70,13 @@ describe("pruneBackups (a real folder)", () => {
     await put(join(backups, young, "src", "App.tsx"), "young");
     await put(join(backups, "README.txt"), "mine");
     await put(join(backups, "keep-me", "a.txt"), "mine");
-    await put(join(root, ".mpsync", "conflicts", old, "App.tsx.local"), "side");
+    await put(join(root, ".mpsync", "conflicts", old, conflictSideName("App.tsx", "local")), "side");
 
     const outcome = await pruneBackups(backups, { now: NOW, keepDays: 30 });
 
     expect(outcome).toEqual({ removed: [old], failures: [] });
     expect((await readdir(backups)).sort()).toEqual(["README.txt", "keep-me", young].sort());
-    expect(await readFile(join(root, ".mpsync", "conflicts", old, "App.tsx.local"), "utf8")).toBe("side");
+    expect(await readFile(join(root, ".mpsync", "conflicts", old, conflictSideName("App.tsx", "local")), "utf8")).toBe("side");
   });
 
   it("keeps everything with keepDays 0, and a missing backups/ is nothing to do", async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { backupLocalFile } from "../../src/local/local-fs.js";
 import {
   backupPath,
+  conflictSideName,
   conflictSidePath,
   listBackups,
   listConflictedPaths,
@@ -31,6 +32,15 @@ describe("recovery layout", () => {
     expect(stampTime(recoveryStamp(AT))).toBe(AT);
     expect(stampTime("2026-11-22")).toBeUndefined();
     expect(shownBackupPath(recoveryStamp(AT), "src/App.tsx")).toBe(".mpsync/backups/2026-11-22T15-44-20-123Z/src/App.tsx");
+  });
+
+  it("names a conflict's side as README says (`PATH.local|.remote|.base`), and reads the name back", async () => {
+    expect(conflictSideName("src/App.tsx", "local")).toBe("src/App.tsx.local");
+    expect(conflictSidePath("/c", "s1", "src/App.tsx", "base")).toBe(join("/c", "s1", "src", "App.tsx.base"));
+    const dir = await tempDir();
+    await put(join(dir, "s1", "src", "App.tsx.remote"), "R\n");
+    await put(join(dir, "s1", "src", "App.tsx.orig"), "not a side\n");
+    expect(await listConflictedPaths(dir)).toEqual(["src/App.tsx"]);
   });
 
   it("refuses a stamp or a name that leaves its folder", () => {

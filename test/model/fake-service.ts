@@ -233,7 +233,7 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
   const notModelled = (name: string) => (): never => {
     throw new MpsyncError("INTERNAL", `${name} is not modelled by the fake service`);
   };
-  return {
+  const modelled: Partial<V3Client> = {
     health: () => Promise.resolve({ status: "ok" }),
     getActiveArtifact: (editorId) =>
       call(() => {
@@ -321,14 +321,11 @@ function createFakeClient(service: FakeService, now: () => number): V3Client {
         const a = artifactOf(editorId, service.activeId);
         return { isGenerating: false, activeArtifactId: a.id, availableFiles: [...a.files.keys()] };
       }),
-    createDesign: notModelled("createDesign"),
-    resolveUrl: notModelled("resolveUrl"),
-    createArtifact: notModelled("createArtifact"),
-    sendPrompt: notModelled("sendPrompt"),
-    publish: notModelled("publish"),
-    listDesignSystems: notModelled("listDesignSystems"),
-    listMessages: notModelled("listMessages"),
   };
+  // Every other endpoint fails when called: the engine never calls one, and a new endpoint
+  // needs no entry here.
+  const unmodelled = Object.fromEntries(Object.keys(ENDPOINTS).map((name) => [name, notModelled(name)]));
+  return { ...unmodelled, ...modelled } as V3Client;
 }
 
 /** Runs `fn` as an async call (a rejection, never a synchronous throw, like the real client). */

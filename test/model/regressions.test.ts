@@ -1,6 +1,6 @@
 /**
  * Counterexamples the engine model found, shrunk by fast-check and kept as focused tests.
- * Each was found by the model test (shrunk counterexample in its comment) and is fixed.
+ * Each keeps its shrunk counterexample in its comment.
  */
 import { describe, expect, it } from "vitest";
 import { applyCommand, quiet, type Command } from "./commands.js";
@@ -66,7 +66,7 @@ describe("case twins in the remote artifact (design-sync.ts #triples)", () => {
 });
 
 describe("a PATCH whose answer was lost", () => {
-  // Found by the model test (CI run, seed 1082424397): the PATCH landed but its answer was
+  // The model test's counterexample (seed 1082424397): the PATCH landed but its answer was
   // schema-invalid; the user then deleted the file. The journal only adopted the pushed
   // content while the file still held it, so the base stayed at the old content and the
   // deletion looked like a remote change (the file was neither re-created nor settled).
@@ -212,9 +212,9 @@ describe("content the service refused as too large (413)", () => {
 });
 
 describe("a push sent again in halves after a 413", () => {
-  // The halves went out on the strength of the cycle's one pre-push read: a web edit landing
-  // after the 413 was overwritten by the half that carried the same file, unseen (the read-back
-  // finds the text it sent). Every PATCH after the first now reads its files again.
+  // Halves sent on the strength of the cycle's one pre-push read would overwrite a web edit
+  // landing after the 413, unseen (the read-back finds the text it sent): every PATCH after the
+  // first reads its files again.
   it("does not overwrite a web edit that landed after the 413", async () => {
     const w = await started();
     expect(await run(w, [{ k: "resendRace", path: 0, other: 1, line: 0, webLine: 2 }])).toEqual([]);
@@ -231,9 +231,9 @@ describe("a push sent again in halves after a 413", () => {
 });
 
 describe("a save caught half-written", () => {
-  // Found by a fresh-clone CI run (test/integration/watch.test.ts saw an empty file on the
-  // service) when the push read each file once; as a model move: ["merge",[{"k":"halfSave",
-  // "path":0,"line":0},{"k":"push"}]]. The text sent must hash as the first read did.
+  // A push that reads each file once can send an empty file; as a model move:
+  // ["merge",[{"k":"halfSave","path":0,"line":0},{"k":"push"}]]. The text sent must hash as
+  // the first read did.
   it("is not sent until it is whole, and then the whole text goes out", async () => {
     const w = await started();
     expect(await run(w, [{ k: "halfSave", path: 0, line: 0 }, { k: "push" }])).toEqual([]);
@@ -314,11 +314,11 @@ describe("other writers: each found by the model when its fix is reverted", () =
   // Shrunk: ["merge",[{"k":"staleVersion","path":3,"genPath":0,"line":0}]] with findDisplaced
   // looking at pulls only: the pushed new file was removed locally with no word ("lost line
   // new4 line 0").
-  // Shrunk (a soak on the merged main, seed -1730304658): [{"k":"staleVersion","path":2,
+  // Shrunk (a soak, seed -1730304658): [{"k":"staleVersion","path":2,
   // "genPath":0,"line":0},{"k":"edit","path":2,"line":2},{"k":"crashMid","after":3,"full":false}].
   // Edited again after the push, the file met the version built without the push as a
   // conflict: the merge took the version's side of the pushed line, with no report before the
-  // kill ("lost line u4 edited"). A version built without a push is a race now (other-writers.ts):
+  // kill ("lost line u4 edited"). A version built without a push is a race (other-writers.ts):
   // the pushed line is merged back with the later edit, and said.
   it("an edit made after the push does not hide a displaced pushed line: it is merged back and said", async () => {
     const w = await started();

@@ -23,8 +23,8 @@ import { CheckSweep } from "./check-sweep.js";
 export const PATHS = ["App.tsx", "index.css", "components/Button.tsx", "lib/util.ts", "notes.md", "scratch.tmp"] as const;
 
 /**
- * Case twins of PATHS: refusing them must not touch the legitimate twin. Left out of the
- * generator while that bug is open (regressions.test.ts, "case twin"); set to true once fixed.
+ * Case twins of PATHS: refusing them must not touch the legitimate twin (regressions.test.ts,
+ * "case twin"). False leaves them out of the generator.
  */
 export const TWINS_ENABLED = true;
 

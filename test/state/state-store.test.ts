@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CONFLICT_SIDES, conflictSideName } from "../../src/local/recovery-layout.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateStore } from "../../src/state/state-store.js";
 import type { DesignStore } from "../../src/sync/ports.js";
@@ -131,14 +132,14 @@ describe("base texts", () => {
 });
 
 describe("conflicts", () => {
-  it("saves each side under conflicts/<stamp>/<rel>.<side>", async () => {
+  it("saves each side under conflicts/<stamp>/, named by conflictSideName", async () => {
     const store = openStateStore(root);
     await store.saveConflict("src/App.tsx", { local: "L", remote: "R", base: "B" }, "s1");
     const dir = join(store.conflictsDir, "s1", "src");
-    expect((await readdir(dir)).sort()).toEqual(["App.tsx.base", "App.tsx.local", "App.tsx.remote"]);
-    expect(await readFile(join(dir, "App.tsx.remote"), "utf8")).toBe("R");
+    expect((await readdir(dir)).sort()).toEqual(CONFLICT_SIDES.map((side) => conflictSideName("App.tsx", side)).sort());
+    expect(await readFile(join(dir, conflictSideName("App.tsx", "remote")), "utf8")).toBe("R");
     await store.saveConflict("b.ts", { local: "only" }, "s1");
-    expect(await readdir(join(store.conflictsDir, "s1"))).toContain("b.ts.local");
+    expect(await readdir(join(store.conflictsDir, "s1"))).toContain(conflictSideName("b.ts", "local"));
     expect(store.backupsDir).toBe(join(root, ".mpsync", "backups"));
   });
 
