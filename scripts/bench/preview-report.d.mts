@@ -3,6 +3,7 @@ export interface SideRound {
   coldStartMs: number[];
   cssSaveMs: number[];
   componentSaveMs: number[];
+  cpuMs: number[];
 }
 export interface Summary {
   n: number;
@@ -14,7 +15,7 @@ export interface Summary {
   max: number;
   mean: number;
 }
-export type Figure = "coldStartMs" | "cssSaveMs" | "componentSaveMs";
+export type Figure = "coldStartMs" | "cssSaveMs" | "componentSaveMs" | "cpuMs";
 export interface Pooled {
   mpsync: Record<Figure, Summary>;
   vite: Record<Figure, Summary>;

@@ -7,7 +7,7 @@
 import { summarize } from "./stats.mjs";
 
 /** The figures each round measures on both sides. */
-export const ROUND_FIGURES = ["coldStartMs", "cssSaveMs", "componentSaveMs"];
+export const ROUND_FIGURES = ["coldStartMs", "cssSaveMs", "componentSaveMs", "cpuMs"];
 
 /**
  * Pools the rounds of one side (`rounds[i][side][figure]`: that round's samples) into one
@@ -58,6 +58,7 @@ export function previewRows(r) {
     row("save to screen, stylesheet (in place)", "<= 100 ms", "cssSaveMs"),
     row("save to screen, component (Fast Refresh)", "<= 300 ms", "componentSaveMs"),
     row("cold start to first paint (warm caches)", "<= 3000 ms", "coldStartMs"),
+    row("CPU of the server's process over a round (cold start, saves)", "", "cpuMs"),
     once("first run's fetch (npm cache warm): mpsync's toolchain / `npm install` in the copy", r.fetch?.mpsyncMs, r.fetch?.viteMs),
     once("first run to first paint (mpsync: the design's packages fetched; vite: deps pre-bundled)", r.firstRun?.mpsyncMs, r.firstRun?.viteMs),
   ];

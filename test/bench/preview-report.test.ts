@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { poolRounds, PREVIEW_HEADER, previewRows, ratioText } from "../../scripts/bench/preview-report.mjs";
 
-const side = (cold: number, css: number[], component: number[]) => ({ coldStartMs: [cold], cssSaveMs: css, componentSaveMs: component });
+const side = (cold: number, css: number[], component: number[]) => ({ coldStartMs: [cold], cssSaveMs: css, componentSaveMs: component, cpuMs: [cold * 2] });
 
 describe("preview bench report", () => {
   it("takes the median over rounds of mpsync's median / the own vite's median in the same round", () => {
@@ -33,8 +33,9 @@ describe("preview bench report", () => {
     const rows = previewRows({ pooled, fetch: undefined, firstRun: { mpsyncMs: 3000, viteMs: 2000 } });
     expect(rows.every((r) => r.length === PREVIEW_HEADER.length)).toBe(true);
     expect(rows[0]).toContain("1.50x (rounds 1.50-1.50)");
-    expect(rows[3]).toContain("not measured");
-    expect(rows[4]).toContain("1.50x");
+    expect(rows[3]).toContain("2000 ms");
+    expect(rows[4]).toContain("not measured");
+    expect(rows[5]).toContain("1.50x");
     expect(ratioText(1, 0)).toBe("");
     expect(ratioText(undefined, 2)).toBe("");
   });
