@@ -114,8 +114,19 @@ const { values: args } = parseArgs({
     json: { type: "boolean", default: false },
     // Other Node lines `status` is timed on (figure 6): majors, installed by node-binary.mjs, or paths.
     nodes: { type: "string", default: "22,24" },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+if (args.help) {
+  console.log(`Usage: node scripts/bench.mjs [--quick] [--only ${SCENARIOS.join(",")}] [--out FILE] [--json] [--nodes 22,24]
+
+Runs the built code (npm run bench builds first) against the emulator on 127.0.0.1 and rewrites
+the generated sections of BENCHMARKS.md. --only preview: mpsync dev beside the design's own vite
+(npm install in a copy of an export-like design) in Debian's Chromium: save to screen of a
+stylesheet and a component, cold start, CPU, the first run's fetch and first paint; --quick skips
+the fetch and first run (the copy's packages are cached in ~/.cache/mpsync/bench/).`);
+  process.exit(0);
+}
 const only = args.only?.split(",").map((s) => s.trim());
 for (const s of only ?? []) if (!SCENARIOS.includes(s)) throw new Error(`--only: unknown scenario ${s} (use ${SCENARIOS.join(", ")})`);
 const wants = (s) => only === undefined || only.includes(s);
