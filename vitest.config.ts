@@ -10,6 +10,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 const UNIT = [
   "src/**/*.test.ts",
   "test/api/retry-policy.test.ts",
+  "test/bench/**/*.test.ts",
   "test/cli/{clock-time,errors,help-width,render-plan,status-render}.test.ts",
   "test/config/**/*.test.ts",
   "test/docs/**/*.test.ts",

@@ -11,7 +11,8 @@
  *      `mpsync watch` (10,000 and 2,000 files: RSS, inotify watches),
  *   5. requests per operation against the minimum the API allows,
  *   6. the idle cost of the remote content check (remoteCheckSec) at 20, 200 and 2,000 files,
- *   7. `mpsync dev` in Chromium: save to screen of a stylesheet and a component, cold start,
+ *   7. `mpsync dev` in Chromium beside the design's own `vite` (an export-like design, `npm install`
+ *      in a copy): save to screen of a stylesheet and a component, cold start, the first run's fetch,
  *   8. over a network (emulator latency 50, 100, 200 ms): save->server, the first save after an
  *      idle, a new version to disk, and an idle 2,000-file design's bytes per hour.
  * Prints a table and rewrites the generated section of BENCHMARKS.md.
@@ -73,6 +74,7 @@ const PLANS = {
     idleSmallSec: 30,
     cliStartupRuns: 20,
     latency: { saves: 10, versionRuns: 5, idleMs: 15_000, idleFiles: 2000, idleSweeps: 2 },
+    preview: { rounds: 4, saves: 6 },
   },
   quick: {
     saves: 50,
@@ -90,6 +92,7 @@ const PLANS = {
     idleSmallSec: 0,
     cliStartupRuns: 4,
     latency: { saves: 3, versionRuns: 3, idleMs: 6000, idleFiles: 2000, idleSweeps: 1 },
+    preview: { rounds: 2, saves: 4 },
   },
 };
 const FILE_BYTES = 4096;
@@ -113,8 +116,19 @@ const { values: args } = parseArgs({
     json: { type: "boolean", default: false },
     // Other Node lines `status` is timed on (figure 6): majors, installed by node-binary.mjs, or paths.
     nodes: { type: "string", default: "22,24" },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+if (args.help) {
+  console.log(`Usage: node scripts/bench.mjs [--quick] [--only ${SCENARIOS.join(",")}] [--out FILE] [--json] [--nodes 22,24]
+
+Runs the built code (npm run bench builds first) against the emulator on 127.0.0.1 and rewrites
+the generated sections of BENCHMARKS.md. --only preview: mpsync dev beside the design's own vite
+(npm install in a copy of an export-like design) in Debian's Chromium: save to screen of a
+stylesheet and a component, cold start, CPU, the first run's fetch and first paint; --quick skips
+the fetch and first run (the copy's packages are cached in ~/.cache/mpsync/bench/).`);
+  process.exit(0);
+}
 const only = args.only?.split(",").map((s) => s.trim());
 for (const s of only ?? []) if (!SCENARIOS.includes(s)) throw new Error(`--only: unknown scenario ${s} (use ${SCENARIOS.join(", ")})`);
 const wants = (s) => only === undefined || only.includes(s);
@@ -168,7 +182,7 @@ try {
   emu.control.setCompression("off");
   if (wants("remote")) results.remoteCheck = await benchRemoteCheck(emu, { bytes: FILE_BYTES, log });
   if (wants("window")) results.window = await benchWindow(emu, { saves: mode === "quick" ? 10 : 40, log });
-  if (wants("preview")) results.preview = await benchPreview(emu, { saves: 20, starts: mode === "quick" ? 2 : 5, log });
+  if (wants("preview")) results.preview = await benchPreview(emu, { ...plan.preview, quick: mode === "quick", log });
 } finally {
   await emu.close();
 }
@@ -233,7 +247,7 @@ async function writePreviewSection(file, result) {
     begin,
     "### mpsync dev beside the design's own Vite: save to screen, cold start, first run",
     "",
-    `Measured ${new Date().toISOString().slice(0, 10)} in Debian's Chromium (headless), on the blank scaffold (and a copy of it set up as an export, served by its own \`vite\`), load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (scripts/bench/preview.mjs).`,
+    `Measured ${new Date().toISOString().slice(0, 10)} (${result.quick ? "quick" : "full"}: ${result.rounds.length} rounds of a cold start and ${result.saves} saves of each kind per side, the side going first alternating) in Debian's Chromium (headless), on a design set up as the service exports it (Vite 5, React 18, TypeScript, Tailwind v3, a component with state and a lucide-react icon: scripts/bench/export-design.mjs): synced by \`mpsync dev\`, and copied to a folder where \`npm install\` and its own \`vite\` ran. Load average ${result.loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after, on ${os.cpus().length} cores. The ratio is the median over rounds of mpsync's median / the own vite's median in the same round. Saves lost (not on screen within 15 s; the page loaded again): mpsync dev ${result.lost.mpsync}, own vite ${result.lost.vite}. Counter state kept through every component save: mpsync dev ${result.stateKept.mpsync ? "yes" : "no"}, own vite ${result.stateKept.vite ? "yes" : "no"}.`,
     "",
     md(PREVIEW_HEADER),
     md(PREVIEW_HEADER.map(() => "---")),

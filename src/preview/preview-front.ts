@@ -16,13 +16,24 @@ export interface FrontStatus {
   message: string;
 }
 
+/** Where the status page asks whether Vite serves yet: 204 while it does not (then the request is Vite's). */
+export const READY_PATH = "/@mpsync/ready";
+
+/** Options of {@link PreviewFront}. */
+export interface PreviewFrontOptions {
+  /** How often the status page reloads itself to show the progress it waits on, in seconds. @default 2 */
+  refreshSec?: number;
+}
+
 /** The preview's HTTP server. */
 export class PreviewFront {
   readonly server: Server;
+  readonly #refreshSec: number;
   #handler: RequestHandler | undefined;
   #status: FrontStatus = { phase: "preparing", message: "starting" };
 
-  constructor() {
+  constructor(options: PreviewFrontOptions = {}) {
+    this.#refreshSec = options.refreshSec ?? 2;
     this.server = createServer((req, res) => this.#handle(req, res));
   }
 
@@ -68,15 +79,24 @@ export class PreviewFront {
     };
     if (handler !== undefined) return handler(req, res, fail);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (path === READY_PATH) {
+      res.writeHead(204, { "cache-control": "no-store" });
+      return void res.end();
+    }
     if (path !== "/" && path.includes(".")) return fail();
     res.writeHead(503, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "retry-after": "2" });
-    res.end(statusPage(this.#status));
+    res.end(statusPage(this.#status, this.#refreshSec));
   }
 }
 
-function statusPage(s: FrontStatus): string {
+function statusPage(s: FrontStatus, refreshSec: number): string {
   const text = s.message.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;"));
-  // Preparing: look again in two seconds (the design shows once Vite serves it).
-  const refresh = s.phase === "preparing" ? '<meta http-equiv="refresh" content="2">' : "";
+  // Preparing: the page reloads every refreshSec to show the progress, and asks four times a
+  // second whether Vite serves, so the design shows the moment it does (a page opened at once,
+  // as `--open` does, would otherwise wait up to a whole refresh on a cold start).
+  const refresh =
+    s.phase === "preparing"
+      ? `<meta http-equiv="refresh" content="${refreshSec}"><script>setInterval(()=>fetch(${JSON.stringify(READY_PATH)},{cache:"no-store"}).then((r)=>{if(r.status!==204)location.reload()},()=>{}),250)</script>`
+      : "";
   return `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>mpsync dev</title><link rel="icon" href="data:,">${refresh}</head><body style="font:15px/1.5 system-ui,sans-serif;margin:48px;color:#222"><h1 style="font-size:18px">mpsync dev: ${s.phase === "preparing" ? "preparing the preview" : "the preview is unavailable"}</h1><p data-mpsync-status="${s.phase}">${text}</p><p style="color:#777">Sync runs meanwhile: saves are pushed, versions made on the service are pulled.</p></body></html>`;
 }

@@ -13,6 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NpmInstaller } from "../../src/preview/package-installer.js";
+import { PreviewFront } from "../../src/preview/preview-front.js";
 import { quietNpmEnv, startPreview, type PreviewWorld } from "./preview-harness.js";
 
 const APP = (body: string, imports = ""): string =>
@@ -185,6 +186,23 @@ else
       page = await browser.newPage();
       await page.goto(world.url);
       expect(await page.textContent("[data-mpsync-status=unavailable]")).toContain("npm install failed");
+    });
+
+    it("a page opened while the preview prepares shows the design as soon as it is served, not at the status page's next reload", async () => {
+      // The status page's own reload is an hour away: only its question to the front can bring the design.
+      const front = new PreviewFront({ refreshSec: 3600 });
+      onTestFinished(() => front.close());
+      const port = await front.listen(0);
+      front.status({ phase: "preparing", message: "installing the design's packages (1 s)" });
+      page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${port}/`);
+      expect(await page.textContent("[data-mpsync-status=preparing]")).toContain("installing the design's packages");
+      front.attach((req, res, next) => {
+        if (req.url !== "/") return next();
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end("<!doctype html><title>design</title><h1>The design</h1>");
+      });
+      await page.waitForFunction(() => document.querySelector("h1")?.textContent === "The design");
     });
 
     it("while the daemon writes a version, nothing is shown; the page loads once it is all written", async () => {

@@ -5,11 +5,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { listenOn } from "../../src/app/dev.js";
-import { PreviewFront } from "../../src/preview/preview-front.js";
+import { PreviewFront, READY_PATH } from "../../src/preview/preview-front.js";
 
 const fronts: PreviewFront[] = [];
-const front = (): PreviewFront => {
-  const f = new PreviewFront();
+const front = (options?: ConstructorParameters<typeof PreviewFront>[0]): PreviewFront => {
+  const f = new PreviewFront(options);
   fronts.push(f);
   return f;
 };
@@ -31,6 +31,21 @@ describe("PreviewFront", () => {
     expect(text).toContain("ENOTFOUND");
     f.attach((_req, res) => res.end("vite"));
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("vite");
+  });
+
+  it("answers the status page's question 'does Vite serve yet?' with 204 until it does, then hands it to Vite", async () => {
+    const f = front({ refreshSec: 7 });
+    const port = await f.listen(0);
+    const page = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    expect(page).toContain('content="7"');
+    expect(page).toContain(READY_PATH);
+    expect((await fetch(`http://127.0.0.1:${port}${READY_PATH}`)).status).toBe(204);
+    f.status({ phase: "unavailable", message: "preview unavailable: no registry" });
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).not.toContain(READY_PATH);
+    const seen: string[] = [];
+    f.attach((req, _res, next) => (seen.push(req.url ?? ""), next()));
+    expect((await fetch(`http://127.0.0.1:${port}${READY_PATH}`)).status).toBe(404);
+    expect(seen).toEqual([READY_PATH]);
   });
 
   it("a busy default port falls back to any free one; a busy port asked for names --port 0", async () => {
