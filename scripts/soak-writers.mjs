@@ -165,8 +165,9 @@ async function main() {
   if (patchCount(emu) !== before) failures.push(`${patchCount(emu) - before} PATCHes after the end, with nothing changed`);
   for (const d of [A, B]) await d.stop();
   await emu.close();
-  if (!args.keep && failures.length === 0) await rm(base, { recursive: true, force: true });
   report(started, round, world);
+  // A poll claim may still be settling its file as the daemons stop: the folder goes after the report.
+  if (!args.keep && failures.length === 0) await rm(base, { recursive: true, force: true, maxRetries: 5 }).catch((err) => console.log(`  (left ${base}: ${err.code})`));
   process.exitCode = failures.length === 0 ? 0 : 1;
 }
 
