@@ -26,9 +26,11 @@ import { ensureValidLedger } from "./ledger-validation.js";
 import type { DeepReadonly } from "../core/deep-readonly.js";
 import { createSystemClock, type Clock } from "../core/clock.js";
 import { judgeOtherWriter, type PushRecord } from "./other-writers.js";
-import { resolveBase, type LandedPush, type LedgerReading, type PathReading } from "./ledger-reading.js";
+import { resolveBase, type LandedPush, type PathReading } from "./ledger-reading.js";
+import { keepUnanswered, nextLedger, type CycleOutcome } from "./ledger-next.js";
 
 export type { LedgerData };
+export { nextLedger, type CycleOutcome, type NextLedger } from "./ledger-next.js";
 export {
   addReading,
   emptyReading,
@@ -39,23 +41,6 @@ export {
   type PathReading,
   type ResolvedBase,
 } from "./ledger-reading.js";
-
-/** Unanswered texts kept per path (a late request older than these is not expected). */
-const UNANSWERED_KEPT = 4;
-
-/** What one cycle hands `commit`: its reads (data, never parked in the ledger) and what its PATCHes did. */
-export interface CycleOutcome {
-  /** What the cycle's reads of the ledger found (buildTriples). */
-  reading: LedgerReading;
-  /** Paths whose PATCH this cycle sent and the service answered: only these become `landed`. */
-  sent: ReadonlySet<string>;
-  /** Every PATCH of the cycle was answered (its journal becomes `landed`; otherwise it stays). */
-  pushAnswered: boolean;
-  /** The artifact the cycle read and wrote. */
-  artifactId: string;
-  /** Paths whose PATCH only merged back an edit a race removed (races.ts). */
-  mergedBack?: ReadonlySet<string>;
-}
 
 /** The bases of one folder and their journals. `save` persists the folder's state (toJSON among it). */
 export class BaseLedger {
@@ -228,8 +213,7 @@ export class BaseLedger {
   }
 
   #keepUnanswered(path: string, hash: string): void {
-    const kept = (this.#data.unanswered?.[path] ?? []).filter((h) => h !== hash);
-    this.#data.unanswered = { ...this.#data.unanswered, [path]: [...kept, hash].slice(-UNANSWERED_KEPT) };
+    this.#data.unanswered = keepUnanswered(this.#data.unanswered, path, hash);
   }
 
   /**
@@ -242,69 +226,11 @@ export class BaseLedger {
   commit(moves: readonly BaseMove[], outcome: CycleOutcome): boolean {
     const at = this.#clock.now();
     const answeredAt = this.#clock.monotonic();
-    const s = this.#data;
-    const { fromJournal, confirming, keptByNewVersion } = outcome.reading;
-    const sentNow = outcome.sent;
-    const files = { ...s.files };
-    const set = (path: string, hash: string | undefined): void => {
-      if (hash === undefined) delete files[path];
-      else files[path] = { hash };
-    };
-    for (const [path, hash] of fromJournal) set(path, hash);
-    for (const m of moves) set(m.path, m.hash);
-    let changed = moves.length > 0 || fromJournal.size > 0 || s.pending !== undefined;
-    // A landed push lives while the file's base is what it sent: a version built without it
-    // (displaced.ts) is judged whenever that path is next pulled, even several versions later
-    // (a path a cycle skipped, such as one hidden by a refused case twin, keeps its record).
-    // A newer version that holds the text as sent carried the edit: the record goes.
-    // A new object (never s.landed itself), filled in place: a push of thousands of files
-    // must not copy it once per file.
-    const landed =
-      s.landed === undefined
-        ? {}
-        : Object.fromEntries(Object.entries(s.landed).filter(([path, l]) => files[path]?.hash === l.hash && !keptByNewVersion.has(path)));
-    for (const path of confirming) {
-      const l = landed[path];
-      if (l !== undefined && files[path]?.hash === l.hash) {
-        landed[path] = { ...l, settled: true };
-        changed = true;
-      }
-    }
-    // A PATCH whose answer was lost, found on the service as sent: it landed, and another
-    // writer may still land over it in the moments after, like any answered PATCH. Its race
-    // window runs from this read: when it landed before that is not known.
-    for (const [path, hash] of fromJournal) {
-      const p = s.pendingPush?.[path];
-      if (p?.sent !== true || p.hash !== hash || hash === undefined) continue;
-      landed[path] = { hash, previous: p.previous, ...(p.basis === undefined ? {} : { basis: p.basis }), artifactId: outcome.artifactId, at };
-      this.#answeredAt.set(path, answeredAt);
-    }
-    if (outcome.pushAnswered && s.pendingPush !== undefined) {
-      const moved = new Set([...moves.map((m) => m.path), ...fromJournal.keys()]);
-      const unresolved: NonNullable<LedgerData["pendingPush"]> = {};
-      for (const [path, { sent, ...p }] of Object.entries(s.pendingPush)) {
-        if (sent === true && !sentNow.has(path) && files[path]?.hash !== p.hash) {
-          // An earlier cycle's PATCH, never answered, that this cycle's outcome replaced (a
-          // conflict settled for the remote side): it may still land, and is ours if it does.
-          if (moved.has(path)) this.#keepUnanswered(path, p.hash);
-          // A path this cycle did not settle (a file deleted here before any read found where
-          // that PATCH went): still in flight, for the next read to find on the service or not.
-          else unresolved[path] = { ...p, sent };
-          continue;
-        }
-        if (!sentNow.has(path) || files[path]?.hash !== p.hash) continue;
-        landed[path] = { ...p, artifactId: outcome.artifactId, at, ...(outcome.mergedBack?.has(path) === true ? { mergedBack: true as const } : {}) };
-        this.#answeredAt.set(path, answeredAt);
-      }
-      s.pendingPush = Object.keys(unresolved).length === 0 ? undefined : unresolved;
-      changed = true;
-    }
-    const landedCount = Object.keys(landed).length;
-    if (landedCount !== Object.keys(s.landed ?? {}).length) changed = true;
-    s.landed = landedCount === 0 ? undefined : landed;
-    s.pending = undefined;
-    s.files = files;
-    return changed;
+    const next = nextLedger(this.#data, moves, outcome, at);
+    for (const path of next.answered) this.#answeredAt.set(path, answeredAt);
+    // Assigned field by field: `data` is one object for the ledger's life.
+    Object.assign(this.#data, next.data);
+    return next.changed;
   }
 
   /** The PATCH answered for `path` on `artifactId`, if the current base is what it sent. */

@@ -47,7 +47,7 @@ export interface CycleContext {
   readonly editorId: string;
   readonly ledger: BaseLedger;
   readonly status: FolderStatus;
-  /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
+  /** A halt, a path failure or a local deletion is announced when it begins and when it ends, not every cycle. */
   readonly announced: Announcements;
   /** The files a content check reads (check-scope.ts). */
   readonly scope: CheckScope;

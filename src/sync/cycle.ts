@@ -15,6 +15,7 @@
  * changed locally. A push pass that finds the folder gone or the version moved needs a full
  * pass: the observation says so and `runRound` decides, in one place.
  */
+import { MpsyncError } from "../core/errors.js";
 import type { CycleContext, CycleReport } from "./cycle-context.js";
 import { commitLedger, executeRound, journalPulls, reportOutcome, sayHalt, type Round } from "./cycle-steps.js";
 import { journalPushTexts } from "./cycle-io.js";
@@ -88,8 +89,9 @@ async function runRound(ctx: CycleContext, asked: CycleRequest): Promise<CycleRe
     if (seen.why === "version-moved") ctx.notice(`active artifact changed to ${seen.artifactId}: pulling before pushing`);
     request = { kind: "full", options: { dryRun: request.options.dryRun === true } };
     seen = await observe(ctx, request);
-    if (seen?.kind !== "observed") throw new Error("a full pass always observes");
+    if (seen?.kind !== "observed") throw new MpsyncError("INTERNAL", "a full pass observed nothing");
   }
+  // Plan: pure, from the values observed.
   const triples = planTriples(seen.paths, seen.localOf, seen.remote, seen.readAt, {
     ledger: ctx.ledger,
     ignores: (p) => o.local.ignores(p),
@@ -99,6 +101,7 @@ async function runRound(ctx: CycleContext, asked: CycleRequest): Promise<CycleRe
   // The writers' judge compares stored texts: read here, so that planning reads nothing.
   const editTexts = await readEditTexts(o.store, triples.reading.contested);
   const planned = planCycle(triples, editTexts, seen.remote, seen.readAt, seen.settings);
+  // What planning found about local names goes to the folder status; then the plan is acted on.
   const refusedLocalMoved = status.noteLocalNames(planned.localNames);
   for (const n of planned.notices) ctx.notice(n);
   const round: Round = {

@@ -28,7 +28,7 @@ export class DesignSync {
   readonly #options: DesignSyncOptions;
   #folder: FolderState | undefined;
   #ctx: CycleContext | undefined;
-  /** A halt or a path failure is said when it begins and when it ends, not every cycle. */
+  /** A halt, a path failure or a local deletion is announced when it begins and when it ends, not every cycle. */
   readonly #announced = new Announcements();
   /** The files a content check reads (check-scope.ts). */
   readonly #scope = new CheckScope();

@@ -1,7 +1,7 @@
 /**
  * What a cycle's reads of the ledger found, as data (BaseLedger.read, one path at a time): the
  * base of each path with the journals applied, the open PATCHes another writer's text may have
- * replaced, and the records the commit settles or drops. Pure: the cycle hands the reading to
+ * replaced, and the records the commit confirms or drops. Pure: the cycle hands the reading to
  * the ledger's commit, and nothing of it is kept in the ledger between those calls.
  */
 import type { PushRecord } from "./other-writers.js";

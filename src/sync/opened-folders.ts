@@ -1,6 +1,6 @@
 /**
  * The folders one process opened, so Ctrl-C during a command that writes (pull, init) can stop
- * them all: no new write starts, those in flight end, and the temp files left are swept.
+ * them all: no new write starts, those in flight end, and the temp files left are removed.
  */
 import type { Clock } from "../core/clock.js";
 import type { FsFolder } from "./fs-adapters.js";
@@ -37,7 +37,7 @@ export class OpenedFolders {
       ),
     ]);
     late.abort();
-    // A write stuck in the kernel past the wait: sweep anyway; it fails (or is swept) at exit.
+    // A write stuck in the kernel past the wait: remove the temp files anyway; it fails (or its temp file is removed) at exit.
     const removed = cleaned ?? (await Promise.all(folders.map((f) => f.local.removeStaleTemps())));
     return removed.flat().length;
   }

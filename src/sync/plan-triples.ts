@@ -26,7 +26,7 @@ export interface TriplesContext {
 export interface Triples {
   /** The (base, local, remote) triple of every path reconcile judges. */
   files: FileTriple[];
-  /** What the ledger's journals and landed pushes said (BaseLedger.begin takes it). */
+  /** What the ledger's journals and landed pushes said (the ledger's commit takes it: ledger-next.ts). */
   reading: LedgerReading;
   /** Local names judged (path -> reason refused, undefined: not refused): FolderStatus.noteLocalNames. */
   localNames: Map<string, string | undefined>;

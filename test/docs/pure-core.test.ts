@@ -21,6 +21,7 @@ const PURE = [
   "sync/holds-edit.ts",
   "sync/races.ts",
   "sync/ledger-reading.ts",
+  "sync/ledger-next.ts",
   "sync/model.ts",
   "sync/sync-state.ts",
   "daemon/worker-loop.ts",

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { emptyReading } from "./ledger-reading.js";
+import { nextLedger } from "./ledger-next.js";
+import type { LedgerData } from "./ports.js";
+
+/** Freezes `value` and everything in it: a pure function that wrote to it would throw. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe("nextLedger: the ledger after a cycle, from the one before it", () => {
+  it("an answered PATCH becomes landed and names its path as answered; the previous ledger is left as it was", () => {
+    const previous: LedgerData = deepFreeze({ files: { "a.ts": { hash: "B" } }, pendingPush: { "a.ts": { hash: "X", previous: "B", sent: true } } });
+    const copy = structuredClone(previous);
+    const next = nextLedger(
+      previous,
+      [{ path: "a.ts", hash: "X" }],
+      { reading: emptyReading(), sent: new Set(["a.ts"]), pushAnswered: true, artifactId: "a1" },
+      7,
+    );
+    expect(next).toEqual({
+      data: {
+        files: { "a.ts": { hash: "X" } },
+        pending: undefined,
+        pendingPush: undefined,
+        landed: { "a.ts": { hash: "X", previous: "B", artifactId: "a1", at: 7 } },
+        unanswered: undefined,
+      },
+      changed: true,
+      answered: ["a.ts"],
+    });
+    expect(previous).toEqual(copy);
+  });
+
+  it("a PATCH sent without an answer that this cycle replaced is kept as ours (unanswered)", () => {
+    const previous: LedgerData = deepFreeze({ files: { "a.ts": { hash: "B" } }, pendingPush: { "a.ts": { hash: "X", previous: "B", sent: true } } });
+    const next = nextLedger(previous, [{ path: "a.ts", hash: "R" }], { reading: emptyReading(), sent: new Set(), pushAnswered: true, artifactId: "a1" }, 7);
+    expect(next.data.unanswered).toEqual({ "a.ts": ["X"] });
+    expect(next.data.landed).toBeUndefined();
+    expect(next.answered).toEqual([]);
+  });
+
+  it("an unanswered cycle keeps its journal for the next cycle to judge", () => {
+    const previous: LedgerData = deepFreeze({ files: { "a.ts": { hash: "B" } }, pendingPush: { "a.ts": { hash: "X", previous: "B", sent: true } } });
+    const next = nextLedger(previous, [], { reading: emptyReading(), sent: new Set(), pushAnswered: false, artifactId: "a1" }, 7);
+    expect(next.data.pendingPush).toBe(previous.pendingPush);
+    expect(next.changed).toBe(false);
+  });
+});
