@@ -2,8 +2,8 @@
 /**
  * The command's entry: V8 settings first, then the CLI (`dist/cli.cjs`, one bundle of
  * src/main.ts, scripts/bundle-cli.mjs) through a compile cache, so a command does not compile
- * its code again on every start: Node's own from Node 22.1, else (Node 20, which has none)
- * V8's code cache kept by mpsync (src/core/code-cache.ts).
+ * its code again on every start: V8's code cache kept by mpsync (src/core/code-cache.ts) on
+ * every Node, or Node's own (22.1 and later) with `MPSYNC_CODE_CACHE=node`.
  *
  * The command users run is this file bundled as CommonJS, `dist/bin.cjs` (package.json's
  * `bin`): Node then never starts its ES module loader, which an ES module entry (tsc's

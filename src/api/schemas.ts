@@ -4,7 +4,7 @@
  * responses). Response objects are non-strict (the real service may add fields); request
  * objects are strict so the emulator catches client bugs with a 400.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const nonEmpty = z.string().min(1);
 

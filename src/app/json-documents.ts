@@ -6,7 +6,7 @@
  * lacks. Objects are strict: a new field is a change here first. A cycle's summary is declared
  * beside summarizeCycle (sync/cycle-summary.ts), which the daemon uses too.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { cycleSummarySchema } from "../sync/cycle-summary.js";
 import { syncEventSchema } from "../sync/events.js";
 

@@ -3,7 +3,7 @@
  * part is read off the schema node at the issue's path, so every message names the key path,
  * the value (truncated) and what would have been accepted, whatever zod's own wording is.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { API_KEY_IN_SYNCRC_MESSAGE } from "./schema.js";
 
 /** Longest rendering of a value inside a message, in characters. */

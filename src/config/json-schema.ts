@@ -1,5 +1,5 @@
 /** The JSON Schema of `.syncrc` (shipped as syncrc.schema.json), generated from the zod schema. */
-import { z } from "zod";
+import * as z from "zod";
 import { syncrcSchema } from "./schema.js";
 
 /** `$id` of the published schema: the file inside the npm package. */

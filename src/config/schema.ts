@@ -4,7 +4,7 @@
  * Every object is strict so a misspelt key is an error, not a silently ignored setting.
  */
 import { posix, win32 } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { MIN_LOOPBACK_POLL_INTERVAL_SEC } from "./poll-floor.js";
 
 /** The service address used when neither `.syncrc` nor `MPSYNC_BASE_URL` names one. */

@@ -1,10 +1,11 @@
 /**
  * Runs a CommonJS file through V8's code cache: the first run compiles it and, at exit, saves
  * V8's compiled code (every function the run compiled); later runs hand that back to V8 instead
- * of compiling again. Node 20 has no compile cache of its own; from Node 22.1 the CLI uses
- * Node's (`module.enableCompileCache`, runWithNodeCompileCache), which does the same for every
- * module. The CLI is one such file (`dist/cli.cjs`): compiling is a large part of a short command's
- * time (BENCHMARKS.md, "Figures behind the code's choices").
+ * of compiling again. Node 20 has no compile cache of its own; Node's from 22.1
+ * (`module.enableCompileCache`, runWithNodeCompileCache) keeps only what a file compiles as it
+ * loads, not the functions that run later (see nodeCompileCache). The CLI is one such file
+ * (`dist/cli.cjs`): compiling is a large part of a short command's time (BENCHMARKS.md,
+ * "Figures behind the code's choices").
  *
  * The cache is only an accelerator: V8 checks each file against the source, its own version and
  * its flags and refuses one that does not fit (then the file is compiled, and the cache written
@@ -97,11 +98,14 @@ export function runCachedCommonJs(file: string, cacheDir: string | undefined, op
 type EnableCompileCache = (directory?: string) => { status: number; message?: string; directory?: string };
 
 /**
- * Node's compile cache where this Node has one (22.1 and later) and `MPSYNC_CODE_CACHE` does not
- * ask for mpsync's own (`v8`, which the start-up bench compares with it); undefined on Node 20.
+ * Node's compile cache (22.1 and later) when `MPSYNC_CODE_CACHE=node` asks for it for the CLI
+ * (the start-up bench compares the two); undefined otherwise, and on Node 20, which has none.
+ * mpsync's own is the default on every Node: Node's keeps the code compiled while a file loads,
+ * which in the CLI's bundle is little more than its outer shell (every module of the bundle is
+ * a function compiled when it first runs), while mpsync's keeps every function a command ran.
  */
 export function nodeCompileCache(env: NodeJS.ProcessEnv): EnableCompileCache | undefined {
-  if (env.MPSYNC_CODE_CACHE === "v8") return undefined;
+  if (env.MPSYNC_CODE_CACHE !== "node") return undefined;
   const enable = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
   return typeof enable === "function" ? enable : undefined;
 }

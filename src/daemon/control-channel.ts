@@ -11,7 +11,7 @@ import { chmod, lstat, mkdir, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { STATE_DIR_NAME } from "../state/state-store.js";
 import { errorCode, isErrno, MpsyncError } from "../core/errors.js";
 import { SYNC_STATES, syncStateLabel } from "../sync/sync-state.js";

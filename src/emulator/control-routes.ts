@@ -22,7 +22,7 @@
  *   GET    /__control/connections                      -> {opened, bytesRead, bytesWritten, bodyBytesSent, bodyBytesDecoded}: TCP connections accepted so far
  *   POST   /__control/compression                      {mode: "auto" | "off"}
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { EmulatorControl } from "./control.js";
 import { matchesRequest } from "./faults.js";
 import { badRequest } from "./http-error.js";

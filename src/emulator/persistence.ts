@@ -4,7 +4,7 @@
  * holds no credential.
  */
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { designSystemSchema } from "../api/schemas.js";
 import { writeJsonAtomically } from "../local/atomic-write.js";
 import { newUuid } from "./ids.js";

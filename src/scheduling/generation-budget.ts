@@ -2,7 +2,7 @@
  * The service allows 1000 generations per 10 hours per key (docs/service-facts.md#limits) and does not
  * document its answer past that, so mpsync counts locally and refuses before the service does.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { MpsyncError } from "../core/errors.js";
 import type { Clock } from "../core/clock.js";
 import { JsonMapFile } from "./json-map-file.js";

@@ -15,7 +15,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readlink, rename, symlink, unlink } from "node:fs/promises";
 import { hostname as osHostname } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { isErrno } from "../core/errors.js";
 import { processExists } from "../core/process-exists.js";
 

@@ -1,6 +1,6 @@
 /** Where the last status poll of each design is remembered, across commands and restarts. */
 import { basename, dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { JsonMapFile } from "./json-map-file.js";
 import { createFileClaims, type ClaimIdentity, type PollClaim, type PollClaims } from "./poll-claim.js";
 

@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { hashContent } from "../core/hash.js";
 import { writeFileAtomicallyGuarded } from "../local/atomic-write.js";
 import { hashSchema } from "./state-schema.js";

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { hostname as osHostname, uptime } from "node:os";
 import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { MpsyncError, isErrno } from "../core/errors.js";
 import { processExists } from "../core/process-exists.js";
 import { assertStateDirSafe, STATE_DIR_NAME, writeGitignore } from "./state-store.js";

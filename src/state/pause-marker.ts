@@ -4,7 +4,7 @@
  */
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { writeJsonAtomically } from "../local/atomic-write.js";
 import { assertStateDirSafe, STATE_DIR_NAME } from "./state-store.js";
 

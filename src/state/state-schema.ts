@@ -3,7 +3,7 @@
  * Unknown top-level keys are kept (passthrough) so a newer field written by another part of
  * the engine survives a round trip through an older schema.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Current state.json format version. */
 export const STATE_VERSION = 1;

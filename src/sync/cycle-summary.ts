@@ -4,7 +4,7 @@
  * cycle (app/json-documents.ts); `reason` accepts every ReportReason (summarizeCycle fails to
  * compile otherwise).
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { CycleReport } from "./design-sync.js";
 import { describeHalt } from "./model.js";
 

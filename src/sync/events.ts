@@ -4,7 +4,7 @@
  * `json-output.schema.json` (app/json-documents.ts); `watch --help` lists SYNC_EVENT_NAMES;
  * the human renderer (cli/output.ts) has a badge per name. A new event is a schema here.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Fields every event has. `dir` is the mapping's folder as written in .syncrc (`*`: every folder). */
 const base = {

@@ -99,6 +99,14 @@ describe("lazy command loading", () => {
     expect(implementations(r.loaded)).toEqual(["src/cli/commands/completion.ts"]);
   });
 
+  it("the bundle holds zod's English messages and none of its other locales", () => {
+    // `import * as z from "zod"` lets the bundler keep only what the code uses; zod's `z`
+    // export is one object holding every locale, which kept all of them in every start.
+    const locales = INPUTS.filter((f) => f.startsWith("node_modules/zod/v4/locales/"));
+    expect(locales).toContain("node_modules/zod/v4/locales/en.js");
+    expect(locales.filter((f) => !/\/(en|index)\.js$/.test(f))).toEqual([]);
+  });
+
   it("watch --help names every event watch --json prints", async () => {
     const r = await traced(["watch", "--help"]);
     expect(r.code).toBe(0);

@@ -129,7 +129,8 @@ describe("watch process", () => {
     expect(text).not.toContain(TEST_KEY);
   });
 
-  it("kill -9 at random points during pushes, then a restart, converges with no truncated file", async () => {
+  // Four daemons started and killed: at a load of 15+ on two cores that took more than 30 s.
+  it("kill -9 at random points during pushes, then a restart, converges with no truncated file", { timeout: 120_000 }, async () => {
     h = await startHarness({ syncrc: { debounceMs: 30 }, emulator: { faults: { latencyMs: 40 } } });
     const names = Object.keys(STARTER_FILES);
     for (let round = 0; round < 4; round++) {

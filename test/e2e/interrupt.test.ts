@@ -56,7 +56,9 @@ async function interruptWhenWriting(args: string[], folder: string): Promise<{ c
   return { code, stderr };
 }
 
-describe("Ctrl-C", () => {
+// Each test runs the CLI on a big design two or three times: at a load of 15+ on two cores that
+// took more than 30 s.
+describe("Ctrl-C", { timeout: 120_000 }, () => {
   it("during pull: one line with what was done and how to resume, exit 130, no temp file; `mpsync pull` finishes", async () => {
     const { editorId, files } = bigDesign();
     await world.writeSyncrc({ designs: [{ dir: "web", design: editorId }] });

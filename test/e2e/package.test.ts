@@ -78,7 +78,7 @@ describe("the package", () => {
     const readme = readFileSync(join(REPO, "README.md"), "utf8");
     expect(readme).toContain(`npm install -g ${pkg.name}`);
     const minimum = /^>=(\d+\.\d+)$/.exec(pkg.engines.node)?.[1];
-    expect(readme).toContain(`Node ${minimum} or later; every release is tested on Node 20, 22 and 24`);
+    expect(readme).toContain(`Node ${minimum} or later; CI runs the whole test suite on Node 20 and 24`);
   });
 
   // Two Node processes: at a load of 20+ on two cores each may wait for a core for seconds.

@@ -24,16 +24,23 @@ afterAll(async () => {
 });
 
 describe("a prompted design before its first version", () => {
-  it("create --prompt --wait (no .syncrc yet) waits at the loopback poll rate and reports the new version", async () => {
-    const r = await world.run(["create", "--prompt", "a pricing page", "--wait", "--json"]);
+  // The slow world's generation ends when the test finishes it, after two polls: on the loaded
+  // machine a 300 ms generation may end before the CLI's first poll.
+  it("create --prompt --wait (no .syncrc yet) waits at the loopback poll rate and reports the new version", { timeout: 90_000 }, async () => {
+    const control = slow.emulator.control;
+    control.resetRequestLog();
+    const polls = () => control.requests().filter((e) => e.method === "GET" && /^\/v3\/designs\/[^/]+\/status$/.test(e.path));
+    const running = slow.run(["create", "--prompt", "a pricing page", "--wait", "--json"]);
+    // With the 60 s floor the second poll would come a minute after the first; at the loopback
+    // default (1 s) it comes within seconds.
+    await control.waitForRequest(() => polls().length >= 2, { includePast: true, timeoutMs: 45_000 });
+    const editorId = /^\/v3\/designs\/([^/]+)\/status$/.exec(polls()[0]?.path ?? "")?.[1] ?? "";
+    control.finishGeneration(editorId);
+    const r = await running;
     expect(r.code).toBe(0);
-    const doc = world.readJson<{ editorId: string; generating: boolean; generated: boolean; activeArtifactId: string }>(r.stdout);
-    expect(doc).toMatchObject({ generating: false, generated: true });
-    expect(doc.activeArtifactId).toBe(world.emulator.control.activeArtifactId(doc.editorId));
-    // With the 60 s floor a 300 ms generation would take a minute and two polls; at the
-    // loopback default (1 s) it takes a few.
-    const polls = world.emulator.control.requests().filter((e) => e.path === `/v3/designs/${doc.editorId}/status`);
-    expect(polls.length).toBeGreaterThanOrEqual(2);
+    const doc = slow.readJson<{ editorId: string; generating: boolean; generated: boolean; activeArtifactId: string }>(r.stdout);
+    expect(doc).toMatchObject({ editorId, generating: false, generated: true });
+    expect(doc.activeArtifactId).toBe(control.activeArtifactId(doc.editorId));
   });
 
   it("create --prompt --wait whose first generation fails says there is nothing to pull (exit 1)", async () => {

@@ -1,6 +1,6 @@
 /** `mpsync open [--preview] [--print]`: the mapped design (or its preview) in the browser. */
 import { spawn } from "node:child_process";
-import { z } from "zod";
+import * as z from "zod";
 import { MpsyncError } from "../../core/errors.js";
 import { openStateStore } from "../../state/state-store.js";
 import type { CommandContext } from "../context.js";
