@@ -167,7 +167,8 @@ async function main() {
   await emu.close();
   report(started, round, world);
   // A poll claim may still be settling its file as the daemons stop: the folder goes after the report.
-  if (!args.keep && failures.length === 0) await rm(base, { recursive: true, force: true, maxRetries: 5 }).catch((err) => console.log(`  (left ${base}: ${err.code})`));
+  if (!args.keep && failures.length === 0)
+    await rm(base, { recursive: true, force: true, maxRetries: 5 }).catch((err) => console.log(`  (left ${base}: ${err.code})`));
   process.exitCode = failures.length === 0 ? 0 : 1;
 }
 
