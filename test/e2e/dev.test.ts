@@ -75,11 +75,16 @@ else
         await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Saved locally");
         await dev.waitFor((e) => e["event"] === "pushed", { since: saved });
 
-        // A teammate (or a generation) makes a new version on the service.
+        // A teammate (or a generation) makes a new version on the service, after the daemon saw
+        // the design idle with the push in it (the second status poll after the push was sent
+        // after its answer: polls of a design go one at a time). The version rewrites the pushed
+        // line on purpose: a decision, pulled with no word (README, "a race or a decision").
+        for (let i = 0; i < 2; i++) await world.emulator.control.waitForRequest((e) => e.path.endsWith("/status"), { timeoutMs: 15_000 });
         const files = world.emulator.control.getFiles(editorId);
         const since = dev.events.length;
         world.emulator.control.setFiles(editorId, { ...files, "App.tsx": APP("Pricing, from the service") }, { newArtifact: true });
         await dev.waitFor((e) => e["event"] === "pulled", { since });
+        expect(dev.events.slice(since).filter((e) => e["event"] === "conflict")).toEqual([]);
         await page.waitForFunction(() => document.querySelector("h1")?.textContent === "Pricing, from the service");
         const shot = await page.screenshot();
         expect(shot.subarray(1, 4).toString()).toBe("PNG");
