@@ -153,8 +153,8 @@ describe("BaseLedger", () => {
     const landedState = (): PersistedState =>
       state({ files: { "a.ts": { hash: X } }, landed: { "a.ts": { hash: X, previous: B, artifactId: "art-1", at: 1_000 } } });
 
-    /** A ledger whose PATCH of a.ts (B -> X) is answered in this process at monotonic 1_000. */
-    async function answered(clock: { wall: number; mono: number }): Promise<BaseLedger> {
+    /** A ledger whose PATCH of a.ts (B -> X) was sent at `clock`; `answer`: the commit heard its answer. */
+    async function sent(clock: { wall: number; mono: number }, answer: boolean): Promise<BaseLedger> {
       const { ledger } = ledgerOf(
         state(),
         () => clock.wall,
@@ -162,20 +162,16 @@ describe("BaseLedger", () => {
       );
       readPath(ledger, "a.ts", X, B, "art-1");
       await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
-      ledger.commit([{ path: "a.ts", hash: X }], done(ledger, true, "art-1"));
+      ledger.commit(answer ? [{ path: "a.ts", hash: X }] : [], done(ledger, answer, "art-1"));
       return ledger;
     }
 
+    /** A ledger whose PATCH of a.ts (B -> X) is answered in this process at monotonic 1_000. */
+    const answered = (clock: { wall: number; mono: number }): Promise<BaseLedger> => sent(clock, true);
+
     it("a PATCH whose answer was lost, found on the service as sent: landed, and another writer's text over it within the window is judged", async () => {
       const clock = { wall: 1_000, mono: 1_000 };
-      const { ledger } = ledgerOf(
-        state(),
-        () => clock.wall,
-        () => clock.mono,
-      );
-      readPath(ledger, "a.ts", X, B, "art-1");
-      await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
-      ledger.commit([], done(ledger, false, "art-1"));
+      const ledger = await sent(clock, false);
       expect(ledger.data.landed).toBeUndefined();
       clock.mono = 3_000;
       expect(readPath(ledger, "a.ts", X, X, "art-1")).toBe(X);
