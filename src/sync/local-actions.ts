@@ -21,7 +21,7 @@ export async function applyLocalAction(run: ExecutionRun, action: FileAction): P
     case "pull": {
       const text = run.remoteTexts.get(action.path);
       if (text === undefined) return;
-      if (await writeLocal(run, action.path, action.expectLocal, text)) {
+      if (await writeLocal(run, action.path, action.expectLocal, text, action.overLocalEdit === true)) {
         result.bases.push({ path: action.path, hash: await run.bases.putBase(text) });
         result.pulled.push(action.path);
       }

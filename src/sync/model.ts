@@ -26,6 +26,12 @@ export interface FileTriple {
   base: string | undefined;
   local: LocalFile | undefined;
   remote: RemoteFile | undefined;
+  /**
+   * The local text is not the one last synced, though it may equal `base`: a race's triple is
+   * judged against what our PATCH replaced (races.ts), and a file saved back to that text is
+   * still an edit here. A pull over it is a write over a local edit (ReplaceOptions.localEdit).
+   */
+  localEdited?: true;
 }
 
 /** One decision for one path. Executed by the executor with compare-and-swap on both sides. */
@@ -33,7 +39,15 @@ export type FileAction =
   /** Send local content (PATCH). `expectLocal` is the hash the executor must still find. */
   | { kind: "push"; path: string; expectLocal: string; reason: "local-changed" | "local-new" | "modify-beats-delete" }
   /** Write remote content locally (backing up what it replaces). */
-  | { kind: "pull"; path: string; remoteHash: string; expectLocal: string | undefined; reason: "remote-changed" | "remote-new" | "modify-beats-delete" }
+  | {
+      kind: "pull";
+      path: string;
+      remoteHash: string;
+      expectLocal: string | undefined;
+      reason: "remote-changed" | "remote-new" | "modify-beats-delete";
+      /** The file holds a local edit (FileTriple.localEdited): written only once its writer is done. */
+      overLocalEdit?: true;
+    }
   /** Remote removed the file and local is unchanged: back up and remove the local copy. */
   | { kind: "remove-local"; path: string; expectLocal: string }
   /** Both sides agree on new content (or both gone): move the base only. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { LandedPush, OpenPush } from "./base-ledger.js";
 import type { FileTriple } from "./model.js";
 import { judgeWriters, type EditTexts, type WriterVerdicts } from "./races.js";
+import { reconcileFile } from "./reconcile.js";
 
 const texts = new Map([
   ["h-basis", "a\nb\nc\n"],
@@ -44,6 +45,23 @@ describe("judgeWriters: the raced triple is reconciled against what the edit was
     const v = await judge(files, open(landed), remote, bases, 1);
     expect([...v.raced]).toEqual(["App.tsx"]);
     expect(files[0]!.base).toBe(base);
+  });
+
+  it("a file saved back to what our PATCH replaced is still an edit here: its pull waits for the writer", async () => {
+    const files = [{ ...triple(), base: "h-sent", local: { hash: "h-previous", binary: false, hasMarkers: false }, remote: { hash: "h-theirs" } }];
+    const v = await judge(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1" }), remote, bases, 1);
+    expect([...v.raced]).toEqual(["App.tsx"]);
+    expect(files[0]).toMatchObject({ base: "h-previous", localEdited: true });
+    expect(reconcileFile(files[0]!, "merge")).toEqual([
+      { kind: "pull", path: "App.tsx", remoteHash: "h-theirs", expectLocal: "h-previous", reason: "remote-changed", overLocalEdit: true },
+    ]);
+  });
+
+  it("a file that still holds the synced text is no edit: a plain pull", async () => {
+    const files = [{ ...triple(), base: "h-previous", local: { hash: "h-previous", binary: false, hasMarkers: false }, remote: { hash: "h-theirs" } }];
+    await judge(files, open({ hash: "h-sent", previous: "h-previous", artifactId: "a1" }), remote, bases, 1);
+    expect(files[0]!.localEdited).toBeUndefined();
+    expect(reconcileFile(files[0]!, "merge")[0]).not.toHaveProperty("overLocalEdit");
   });
 
   it("a file deleted here has no edit to merge back: no rebase, the plain reconcile judges it", async () => {

@@ -75,9 +75,11 @@ export function judgeWriters(
     // A file deleted here (or a folder gone) has no content to send again and no edit to merge
     // back: the plain reconcile judges it (a remote change over a local deletion is pulled).
     if (triple.local === undefined) return triple;
+    // Judged against another base, a local text equal to it is still an edit of the synced one.
+    const edited = triple.local.hash !== triple.base ? { localEdited: true as const } : {};
     if (verdict === "own-late") {
       out.ownLate.add(triple.path);
-      return { ...triple, base: open.remoteHash };
+      return { ...triple, ...edited, base: open.remoteHash };
     }
     if (verdict === "race" && open.landed !== undefined) {
       out.raced.add(triple.path);
@@ -85,7 +87,7 @@ export function judgeWriters(
       // A new local edit goes out with the merge: that PATCH carries an edit of its own.
       if (triple.local?.hash === open.landed.hash) out.mergedBack.add(triple.path);
       // Reconciled against the text the edit was judged on (what it replaced, else its basis).
-      return { ...triple, base: open.landed.previous ?? open.landed.basis };
+      return { ...triple, ...edited, base: open.landed.previous ?? open.landed.basis };
     }
     if (verdict === "removed-again") out.removedAgain.add(triple.path);
     return triple;

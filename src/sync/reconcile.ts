@@ -34,7 +34,8 @@ function decideFile(file: FileTriple, policy: ConflictPolicy): FileAction[] {
   }
   const remoteHash = remote.hash;
   if (file.base !== undefined && file.base === localHash) {
-    return [{ kind: "pull", path, remoteHash, expectLocal: localHash, reason: "remote-changed" }];
+    const pull: FileAction = { kind: "pull", path, remoteHash, expectLocal: localHash, reason: "remote-changed" };
+    return [file.localEdited === true ? { ...pull, overLocalEdit: true } : pull];
   }
   if (file.base !== undefined && file.base === remoteHash) {
     return blocked === undefined ? [{ kind: "push", path, expectLocal: localHash, reason: "local-changed" }] : [blockedReport(path, blocked)];

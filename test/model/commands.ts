@@ -543,7 +543,9 @@ async function latePush(w: World, rel: string, line: number, webLine: number): P
   w.service.faults.length = 0;
   w.service.faults.push({ kind: "late-apply", target: "writeFiles" });
   await applyEngineCommand(w, { k: "push" });
-  w.webEdit(rel, webLine);
+  // A name the service holds in another case too is refused, never read (README, "Refused
+  // names"): a web save of it is one this client cannot see, like a save after its last read.
+  if (!caseTwinOnService(w, rel)) w.webEdit(rel, webLine);
   await fullStep(w);
   for (const [name, text] of w.service.active().files) addTo(w.lateErased, name, text);
   w.service.applyLate();
@@ -551,6 +553,17 @@ async function latePush(w: World, rel: string, line: number, webLine: number): P
   for (const patch of w.service.patches) if (patch.applied) for (const f of patch.files) addTo(w.serviceEver, f.fileName, hashContent(f.code));
   await fullStep(w);
   return [];
+}
+
+/** True when the service holds a name that collides with `rel` (or one of its folders) by case only. */
+function caseTwinOnService(w: World, rel: string): boolean {
+  const ours = rel.split("/");
+  for (const name of w.service.active().files.keys()) {
+    const theirs = name.split("/");
+    const i = ours.findIndex((part, at) => part !== theirs[at]);
+    if (i >= 0 && i < theirs.length && ours[i]?.toLowerCase() === theirs[i]?.toLowerCase()) return true;
+  }
+  return false;
 }
 
 /** The user checks out an older version (`checkout`: asked.json, then a pull): no edit it lacks is reported as displaced. */
