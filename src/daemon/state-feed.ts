@@ -21,7 +21,8 @@ export class StateFeed {
 
   /** A daemon event of this folder: every listener hears it, with the state it leads to. */
   event(event: SyncEvent): void {
-    const input: SyncStateInput = { kind: "event", event: event.event, code: codeOf(event), message: event.message };
+    const unresolved = event.event === "conflict" ? { unresolved: event.unresolved } : {};
+    const input: SyncStateInput = { kind: "event", event: event.event, code: codeOf(event), ...unresolved, message: event.message };
     this.#state = nextSyncState(this.#state, input);
     this.#tell({ state: this.#state, label: syncStateLabel(this.#state), event });
   }

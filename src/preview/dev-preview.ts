@@ -144,7 +144,7 @@ export class DevPreview {
   /** A daemon event (the badge; conflict markers to watch for). */
   syncEvent(e: { event: string; code?: string | undefined; message: string; files?: readonly string[] | undefined; unresolved?: boolean | undefined }): void {
     if (e.event === "conflict" && e.unresolved === true) for (const f of e.files ?? []) this.#conflicted.add(f);
-    this.#badge({ kind: "event", event: e.event, code: e.code, message: e.message });
+    this.#badge({ kind: "event", event: e.event, code: e.code, unresolved: e.unresolved, message: e.message });
   }
 
   /** Stops Vite (the front is the caller's). */

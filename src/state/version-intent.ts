@@ -17,6 +17,8 @@ const intentSchema = z.object({
   at: z.number(),
   /** path -> hash sent by each PATCH answered when the user asked. */
   landed: z.record(z.string(), z.string()),
+  /** `checkout`: path -> hashes of our texts sent with no answer yet when the user chose a version. */
+  unanswered: z.record(z.string(), z.array(z.string())).optional(),
 });
 const fileSchema = z.object({ intents: z.array(intentSchema) });
 
@@ -43,32 +45,46 @@ async function readIntents(root: string): Promise<VersionIntent[]> {
 
 /**
  * Records that the user asked for a new version now, with the PATCHes state.json lists as
- * answered; nothing when there are none (nothing a version could be said to have dropped).
+ * answered and, for a checkout, the texts it lists as sent with no answer (one of them in the
+ * version chosen is the user's choice, not our request arriving late); nothing when there are
+ * none.
  */
 export async function recordVersionIntent(root: string, kind: VersionIntent["kind"], at: number): Promise<void> {
-  const landed = await answeredPushes(root);
-  if (Object.keys(landed).length === 0) return;
+  const { landed, unanswered } = await sentPushes(root);
+  const chosenOver = kind === "checkout" && Object.keys(unanswered).length > 0 ? { unanswered } : {};
+  if (Object.keys(landed).length === 0 && chosenOver.unanswered === undefined) return;
   await assertStateDirSafe(join(root, STATE_DIR_NAME));
-  const intent: VersionIntent = { kind, at, landed };
+  const intent: VersionIntent = { kind, at, landed, ...chosenOver };
   const intents = [...(await readIntents(root)), intent].slice(-INTENTS_KEPT);
   await writeJsonAtomically(intentPath(root), { intents });
 }
 
-/** path -> hash of each answered PATCH state.json lists (a missing or malformed file lists none). */
-async function answeredPushes(root: string): Promise<Record<string, string>> {
+/**
+ * What state.json lists as sent: path -> hash of each answered PATCH, and path -> hashes sent
+ * with no answer (in flight, or replaced since). A missing or malformed file lists none.
+ */
+async function sentPushes(root: string): Promise<{ landed: Record<string, string>; unanswered: Record<string, string[]> }> {
+  const none = { landed: {}, unanswered: {} };
   const raw = await readFile(join(root, STATE_DIR_NAME, "state.json"), "utf8").catch(() => undefined);
-  if (raw === undefined) return {};
+  if (raw === undefined) return none;
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return {};
+    return none;
   }
-  const landed = landedSchema.safeParse(parsed);
-  return landed.success ? Object.fromEntries(Object.entries(landed.data.landed ?? {}).map(([p, l]) => [p, l.hash])) : {};
+  const sent = sentSchema.safeParse(parsed);
+  if (!sent.success) return none;
+  const unanswered: Record<string, string[]> = { ...sent.data.unanswered };
+  for (const [path, p] of Object.entries(sent.data.pendingPush ?? {})) if (p.sent === true) unanswered[path] = [...(unanswered[path] ?? []), p.hash];
+  return { landed: Object.fromEntries(Object.entries(sent.data.landed ?? {}).map(([p, l]) => [p, l.hash])), unanswered };
 }
 
-const landedSchema = z.object({ landed: z.record(z.string(), z.object({ hash: z.string() })).optional() });
+const sentSchema = z.object({
+  landed: z.record(z.string(), z.object({ hash: z.string() })).optional(),
+  unanswered: z.record(z.string(), z.array(z.string())).optional(),
+  pendingPush: z.record(z.string(), z.object({ hash: z.string(), sent: z.literal(true).optional() })).optional(),
+});
 
 /** Reads and removes the folder's intents (a malformed file counts as none). */
 export async function takeVersionIntents(root: string): Promise<VersionIntent[]> {

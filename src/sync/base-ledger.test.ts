@@ -249,6 +249,21 @@ describe("BaseLedger", () => {
       expect(late.base).toBe(R);
       expect(late.contested).toMatchObject({ ownLate: true, remoteHash: X });
     });
+
+    it("a checkout made after it: the text in the version chosen is the user's choice; texts not listed stay ours", async () => {
+      const { ledger } = ledgerOf(state());
+      readPath(ledger, "a.ts", X, B, "art-1");
+      await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
+      ledger.commit([], done(ledger, false, "art-1"));
+      readPath(ledger, "a.ts", R, B, "art-1");
+      await ledger.intendPush([{ path: "a.ts", hash: R, previous: B }]);
+      ledger.commit([{ path: "a.ts", hash: R }], done(ledger, true, "art-1"));
+      ledger.chosenOver({ "a.ts": [B] });
+      expect(ledger.data.unanswered).toEqual({ "a.ts": [X] });
+      ledger.chosenOver({ "a.ts": [X] });
+      expect(ledger.data.unanswered).toBeUndefined();
+      expect(ledger.read("a.ts", R, X, "art-2").contested?.ownLate).toBe(false);
+    });
   });
 
   it("an unanswered PATCH keeps its journal; a landed push lives while the base is what it sent, on any later version", () => {

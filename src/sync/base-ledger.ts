@@ -155,6 +155,20 @@ export class BaseLedger {
     return this.#markVisible((path, l) => listed[path] === l.hash);
   }
 
+  /**
+   * The user checked out a version after these texts of ours went out unanswered (path ->
+   * hashes): one of them in the version chosen is the user's choice, not our request arriving
+   * late (other-writers.ts). Texts sent after the checkout stay ours.
+   */
+  chosenOver(listed: Readonly<Record<string, readonly string[]>>): void {
+    const unanswered = this.#data.unanswered;
+    if (unanswered === undefined) return;
+    const kept = Object.entries(unanswered)
+      .map(([path, hashes]) => [path, hashes.filter((h) => listed[path]?.includes(h) !== true)] as const)
+      .filter(([, hashes]) => hashes.length > 0);
+    this.#data.unanswered = kept.length === 0 ? undefined : Object.fromEntries(kept);
+  }
+
   #markVisible(applies: (path: string, l: LandedPush) => boolean): boolean {
     const landed = this.#data.landed;
     if (landed === undefined) return false;

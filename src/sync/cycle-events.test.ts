@@ -41,6 +41,18 @@ describe("emitCycleEvents: pushed and pulled name their files", () => {
     [{ pulled: ["a.ts", "b.ts", "c.ts", "d.ts", "e.ts"] }, ["pulled a.ts, b.ts, c.ts and 2 more"]],
     [{ pulled: ["a.ts"], removed: ["old.ts"] }, ["pulled a.ts; removed old.ts (backed up)"]],
     [{ removed: ["old.ts", "x.ts", "y.ts"] }, ["removed old.ts, x.ts and y.ts (backed up)"]],
+    [
+      { pulled: ["a.ts"], pushed: ["App.tsx"], conflicts: [{ path: "App.tsx", unresolved: false, policy: "merge" as const }] },
+      ["pulled a.ts; merged App.tsx (your edits and the service's, both kept)", "pushed App.tsx"],
+    ],
+    [
+      { conflicts: [{ path: "App.tsx", unresolved: true, policy: "merge" as const, line: 3 }] },
+      ["conflict in App.tsx:3: markers written, resolve and save to push (both sides in .mpsync/conflicts/)"],
+    ],
+    [
+      { pushed: ["App.tsx"], conflicts: [{ path: "App.tsx", unresolved: false, policy: "keep-local" as const }] },
+      ["pushed App.tsx", "conflict in App.tsx: resolved by keep-local (both sides in .mpsync/conflicts/)"],
+    ],
   ])("%j", (part, messages) => {
     const events: SyncEvent[] = [];
     emitCycleEvents(
@@ -50,5 +62,18 @@ describe("emitCycleEvents: pushed and pulled name their files", () => {
       { ...emptyExecuteResult(), ...part },
     );
     expect(events.map((e) => e.message)).toEqual(messages);
+  });
+
+  it("a clean merge is no conflict: its file is among the pulled, and the folder's word stays synced", () => {
+    const events: SyncEvent[] = [];
+    const conflicts = [{ path: "App.tsx", unresolved: false, policy: "merge" as const }];
+    emitCycleEvents(
+      (e) => events.push(e),
+      () => undefined,
+      { dir: "web" },
+      { ...emptyExecuteResult(), pushed: ["App.tsx"], conflicts },
+    );
+    expect(events.map((e) => e.event)).toEqual(["pulled", "pushed"]);
+    expect(events[0]!.event === "pulled" && events[0]!.files).toEqual(["App.tsx"]);
   });
 });

@@ -15,12 +15,20 @@ export function emitCycleEvents(
   raced: ReadonlySet<string> = new Set(),
   racedByVersion: ReadonlySet<string> = new Set(),
 ): void {
-  if (r.pulled.length + r.removed.length > 0) {
-    const parts = [r.pulled.length > 0 ? `pulled ${namedFiles(r.pulled)}` : "", r.removed.length > 0 ? `removed ${namedFiles(r.removed)} (backed up)` : ""];
-    emit({ ...origin, event: "pulled", files: r.pulled, removed: r.removed, message: parts.filter((p) => p !== "").join("; ") });
+  // A clean merge of two writers' changes is the normal path of a team: said with what was
+  // pulled (the merge is then pushed), never as a conflict.
+  const cleanMerges = r.conflicts.filter((c) => c.policy === "merge" && !c.unresolved && !raced.has(c.path) && !unmarked(c));
+  const merged = cleanMerges.map((c) => c.path);
+  if (r.pulled.length + r.removed.length + merged.length > 0) {
+    const parts = [
+      r.pulled.length > 0 ? `pulled ${namedFiles(r.pulled)}` : "",
+      merged.length > 0 ? `merged ${namedFiles(merged)} (your edits and the service's, both kept)` : "",
+      r.removed.length > 0 ? `removed ${namedFiles(r.removed)} (backed up)` : "",
+    ];
+    emit({ ...origin, event: "pulled", files: [...r.pulled, ...merged], removed: r.removed, message: parts.filter((p) => p !== "").join("; ") });
   }
   if (r.pushed.length > 0) emit({ ...origin, event: "pushed", files: r.pushed, message: `pushed ${namedFiles(r.pushed)}` });
-  for (const c of r.conflicts) {
+  for (const c of r.conflicts.filter((x) => !cleanMerges.includes(x))) {
     const how = c.unresolved ? "markers written, resolve and save to push" : `resolved by ${c.policy}`;
     // `path:line:` lets editors (VS Code problem matchers) jump to the first marker.
     const where = c.line === undefined ? c.path : `${c.path}:${c.line}`;
@@ -38,8 +46,8 @@ export function emitCycleEvents(
   }
   // A race whose other writer put back exactly what our PATCH replaced: the edit goes out again
   // as a plain push, with no merge to report; it is said all the same.
-  const merged = new Set(r.conflicts.map((c) => c.path));
-  for (const p of r.pushed.filter((x) => raced.has(x) && !merged.has(x))) {
+  const resolved = new Set(r.conflicts.map((c) => c.path));
+  for (const p of r.pushed.filter((x) => raced.has(x) && !resolved.has(x))) {
     const why = racedByVersion.has(p) ? "the new version was built without it" : "another writer replaced it";
     emit({
       ...origin,

@@ -148,7 +148,10 @@ export class DesignSync {
   /** The user's requests for a new version (`prompt`, `checkout`) since the last cycle, applied to the ledger. */
   async #takeIntents(): Promise<void> {
     const intents = (await this.#options.store.takeVersionIntents?.()) ?? [];
-    for (const listed of intents) this.#opened().ctx.ledger.askedAfter(listed);
+    for (const { landed, unanswered } of intents) {
+      this.#opened().ctx.ledger.askedAfter(landed);
+      if (unanswered !== undefined) this.#opened().ctx.ledger.chosenOver(unanswered);
+    }
   }
 
   /**

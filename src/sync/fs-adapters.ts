@@ -116,7 +116,8 @@ export async function openFsFolder(
     getBase: (hash) => store.getBase(hash),
     pruneBases: (keep) => store.pruneBases(keep),
     saveConflict: (rel, sides, stamp) => store.saveConflict(rel, sides, stamp),
-    takeVersionIntents: async () => (await takeVersionIntents(root)).map((i) => i.landed),
+    takeVersionIntents: async () =>
+      (await takeVersionIntents(root)).map(({ landed, unanswered }) => ({ landed, ...(unanswered === undefined ? {} : { unanswered }) })),
   };
   const local: LocalTree = {
     root,

@@ -44,6 +44,18 @@ describe("nextLedger: the ledger after a cycle, from the one before it", () => {
     expect(next.answered).toEqual([]);
   });
 
+  it.each([
+    ["its latest content sent again and answered: the late text is ours no more", true, ["a.ts"], { "a.ts": ["Y"] }],
+    ["the send failed: still ours, for the next cycle to judge", false, ["a.ts"], { "a.ts": ["X", "Y"] }],
+    ["nothing sent for it: still ours", true, [], { "a.ts": ["X", "Y"] }],
+  ])("our late request seen on the service, %s", (_name, answered, sent, unanswered) => {
+    const previous: LedgerData = deepFreeze({ files: { "a.ts": { hash: "R" } }, unanswered: { "a.ts": ["X", "Y"] } });
+    const reading = emptyReading();
+    reading.contested.set("a.ts", { landed: undefined, record: undefined, ownLate: true, remoteHash: "X" });
+    const next = nextLedger(previous, [], { reading, sent: new Set(sent), pushAnswered: answered, artifactId: "a1" }, 7);
+    expect(next.data.unanswered).toEqual(unanswered);
+  });
+
   it("an unanswered cycle keeps its journal for the next cycle to judge", () => {
     const previous: LedgerData = deepFreeze({ files: { "a.ts": { hash: "B" } }, pendingPush: { "a.ts": { hash: "X", previous: "B", sent: true } } });
     const next = nextLedger(previous, [], { reading: emptyReading(), sent: new Set(), pushAnswered: false, artifactId: "a1" }, 7);

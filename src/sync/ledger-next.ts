@@ -99,6 +99,15 @@ export function nextLedger(previous: Readonly<LedgerData>, moves: readonly BaseM
     pendingPush = Object.keys(unresolved).length === 0 ? undefined : unresolved;
     changed = true;
   }
+  // Our late request, seen on the service and answered by the latest content sent again: a
+  // request is applied once, so that text is no longer ours in flight (another writer's same text later is theirs).
+  for (const [path, c] of outcome.reading.contested) {
+    if (!c.ownLate || !outcome.pushAnswered || !sentNow.has(path)) continue;
+    const left = (unanswered?.[path] ?? []).filter((h) => h !== c.remoteHash);
+    const { [path]: _dropped, ...others } = unanswered ?? {};
+    unanswered = left.length > 0 ? { ...others, [path]: left } : Object.keys(others).length > 0 ? others : undefined;
+    changed = true;
+  }
   const landedCount = Object.keys(landed).length;
   if (landedCount !== Object.keys(previous.landed ?? {}).length) changed = true;
   return { data: { files, pending: undefined, pendingPush, landed: landedCount === 0 ? undefined : landed, unanswered }, changed, answered };

@@ -121,10 +121,18 @@ export interface DesignStore extends BaseTexts {
   hasUnsavedCache(): boolean;
   /**
    * Takes the user's requests for a new version recorded since the last call (`prompt`,
-   * `checkout`: state/version-intent.ts): path -> hash of each PATCH answered before each.
-   * A store without them (in memory) has none.
+   * `checkout`: state/version-intent.ts), each with what had gone out before it. A store
+   * without them (in memory) has none.
    */
-  takeVersionIntents?(): Promise<Array<Record<string, string>>>;
+  takeVersionIntents?(): Promise<AskedVersion[]>;
+}
+
+/** What had gone out when the user asked for a version (state/version-intent.ts). */
+export interface AskedVersion {
+  /** path -> hash sent by each PATCH answered before the user asked. */
+  landed: Record<string, string>;
+  /** `checkout` only: path -> hashes of our texts sent without an answer before the user chose a version. */
+  unanswered?: Record<string, string[]>;
 }
 
 /** One confirmed change of a path's base (undefined: the path has no base any more). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { outagePrefix } from "./failure.js";
 import { nextSyncState, syncStateLabel, type SyncStateInput, type SyncState } from "./sync-state.js";
 
-const ev = (event: string, message = "", code?: string): SyncStateInput => ({ kind: "event", event, message, code });
+const ev = (event: string, message = "", code?: string, unresolved?: boolean): SyncStateInput => ({ kind: "event", event, message, code, unresolved });
 
 describe("nextSyncState", () => {
   it.each<[SyncState, SyncStateInput, SyncState]>([
@@ -12,6 +12,8 @@ describe("nextSyncState", () => {
     ["pushing", { kind: "cycle-end" }, "synced"],
     ["synced", { kind: "cycle-end" }, "synced"],
     ["synced", ev("conflict"), "conflict"],
+    ["synced", ev("conflict", "", undefined, true), "conflict"],
+    ["pushing", ev("conflict", "conflict in App.tsx: resolved by keep-remote", undefined, false), "synced"],
     ["conflict", { kind: "saved" }, "conflict"],
     ["conflict", ev("pushed"), "synced"],
     ["pushing", ev("error", "offline: the service cannot be reached; retrying in 2 s", "NETWORK"), "offline"],

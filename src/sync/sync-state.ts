@@ -15,7 +15,10 @@ export type SyncState = "starting" | "synced" | "pushing" | "conflict" | "paused
  * conflict markers saved without them (`mpsync resolve`, or an edit), or the end of a cycle.
  */
 export type SyncStateInput =
-  { kind: "event"; event: string; code?: string | undefined; message: string } | { kind: "saved" } | { kind: "resolved" } | { kind: "cycle-end" };
+  | { kind: "event"; event: string; code?: string | undefined; unresolved?: boolean | undefined; message: string }
+  | { kind: "saved" }
+  | { kind: "resolved" }
+  | { kind: "cycle-end" };
 
 const isOutage = (state: SyncState): state is Outage => Object.hasOwn(OUTAGE_WORDS, state);
 
@@ -37,7 +40,8 @@ export function nextSyncState(state: SyncState, input: SyncStateInput): SyncStat
       if (input.code === "PAUSED") return "paused";
       return input.code === "RESUMED" && (isOutage(state) || state === "paused") ? "synced" : state;
     case "conflict":
-      return "conflict";
+      // Resolved by the policy (keep-local, keep-remote, an edit re-applied): said, nothing to do.
+      return input.unresolved === false ? "synced" : "conflict";
     case "generating":
       return "generating";
     case "halted":

@@ -75,8 +75,9 @@ describe("two daemons on one design", () => {
     expect(a.remoteFiles()["shared.ts"]).toBe(merged);
     await until(async () => (await a.readLocal("shared.ts")) === merged, 15_000, "A pulls the merge");
     expect(await b.readLocal("shared.ts")).toBe(merged);
-    // The engine reports a clean 3-way merge as a resolved `conflict` event; none is left unresolved.
-    expect([...a.events, ...b.events].filter((e) => e.event === "conflict" && e.unresolved === true)).toEqual([]);
+    // A clean merge is the normal path of a team: said with what B pulled, never as a conflict.
+    expect([...a.events, ...b.events].filter((e) => e.event === "conflict")).toEqual([]);
+    expect(b.events.some((e) => e.event === "pulled" && e.message.includes("merged shared.ts"))).toBe(true);
   });
 
   it("overlapping edits become one reported conflict with both texts kept, and no loop of pushes", async () => {

@@ -571,7 +571,11 @@ async function chooseVersion(w: World, back: number): Promise<string[]> {
   const ids = [...w.service.artifacts.keys()];
   const id = ids[Math.max(0, ids.indexOf(w.service.activeId) - back)];
   if (id === undefined || id === w.service.activeId) return [];
-  w.asked.push(Object.fromEntries(Object.entries(w.store.saved?.landed ?? {}).map(([p, l]) => [p, l.hash])));
+  const saved = w.store.saved;
+  const inFlight = Object.entries(saved?.pendingPush ?? {}).filter(([, p]) => p.sent === true);
+  const unanswered: Record<string, string[]> = { ...saved?.unanswered };
+  for (const [p, { hash }] of inFlight) unanswered[p] = [...(unanswered[p] ?? []), hash];
+  w.asked.push({ landed: Object.fromEntries(Object.entries(saved?.landed ?? {}).map(([p, l]) => [p, l.hash])), unanswered });
   const before = w.service.active().files;
   w.service.activate(id);
   w.lines.replacedVersion(before, w.service.active().files);

@@ -12,7 +12,7 @@ import { DesignSync, type CycleReport } from "../../src/sync/design-sync.js";
 import type { SyncEvent } from "../../src/sync/events.js";
 import { hashContent } from "../../src/core/hash.js";
 import { createMemoryFolder, type MemoryContent, type MemoryDesignStore, type MemoryLocalTree } from "../support/memory-ports.js";
-import type { DesignStore } from "../../src/sync/ports.js";
+import type { AskedVersion, DesignStore } from "../../src/sync/ports.js";
 import type { ConflictPolicy } from "../../src/sync/model.js";
 import { createFakeService, type FakeService, type PatchRecord } from "./fake-service.js";
 import { TypedLines } from "./lines.js";
@@ -77,7 +77,7 @@ export class World {
   /** path -> hashes any artifact ever held. */
   readonly serviceEver = new Map<string, Set<string>>();
   /** What `prompt`/`checkout` recorded (state/version-intent.ts): the PATCHes answered when the user asked. */
-  readonly asked: Array<Record<string, string>> = [];
+  readonly asked: AskedVersion[] = [];
   /** path -> texts a late PATCH of ours replaced on the service: sending one back restores it (no echo). */
   readonly lateErased = new Map<string, Set<string>>();
   /** path -> hashes the engine read from or wrote to disk. */
@@ -335,9 +335,10 @@ export class World {
 
   #noteStep(remoteBefore: Map<string, string>, servedBefore: Map<string, Set<string>>, firstEvent: number): void {
     for (const e of this.events.slice(firstEvent)) {
-      if (e.event !== "conflict") continue;
+      // A clean merge is said among the pulled files (cycle-events.ts): its base is a conflict's.
+      if (e.event !== "conflict" && e.event !== "pulled") continue;
       for (const p of e.files ?? []) {
-        if (this.policy === "keep-local") this.keptLocal.add(p);
+        if (this.policy === "keep-local" && e.event === "conflict") this.keptLocal.add(p);
         // The conflict's base is the remote side it read: as the step began, or a text first
         // served during it (another writer's edit landing mid-step, read back after a PATCH).
         const text = remoteBefore.get(p);
@@ -371,9 +372,28 @@ export class World {
     };
   }
 
+  /**
+   * The user overwrites `rel`: what they overwrite is no longer owed, nor is an earlier text
+   * whose own lines (those no remote text had) the file still showed them, merged in by the engine.
+   */
   #forgetOwed(rel: string): void {
     const current = this.tree.files.get(rel);
-    if (current !== undefined) this.owed.get(rel)?.delete(contentKey(current));
+    const owed = this.owed.get(rel);
+    if (current === undefined || owed === undefined) return;
+    owed.delete(contentKey(current));
+    if (typeof current !== "string") return;
+    const shown = new Set(current.split(/\r?\n/));
+    const remote = new Set([...(this.remoteIntroduced.get(rel) ?? [])].flatMap((t) => t.split(/\r?\n/)));
+    for (const key of [...owed]) {
+      if (
+        key.startsWith("t:") &&
+        key
+          .slice(2)
+          .split(/\r?\n/)
+          .every((l) => l === "" || shown.has(l) || remote.has(l))
+      )
+        owed.delete(key);
+    }
   }
 
   #tickCrash(): void {
