@@ -56,6 +56,21 @@ describe("nextLedger: the ledger after a cycle, from the one before it", () => {
     expect(next.data.unanswered).toEqual(unanswered);
   });
 
+  it("the same text sent again keeps what its edit was made on, on the artifact it now landed on", () => {
+    const previous: LedgerData = deepFreeze({
+      files: { "a.ts": { hash: "X" } },
+      landed: { "a.ts": { hash: "X", previous: "B", artifactId: "a1", at: 1 } },
+      pendingPush: { "a.ts": { hash: "X", previous: "L", sent: true } },
+    });
+    const next = nextLedger(
+      previous,
+      [{ path: "a.ts", hash: "X" }],
+      { reading: emptyReading(), sent: new Set(["a.ts"]), pushAnswered: true, artifactId: "a2" },
+      7,
+    );
+    expect(next.data.landed).toEqual({ "a.ts": { hash: "X", previous: "B", artifactId: "a2", at: 7 } });
+  });
+
   it("an unanswered cycle keeps its journal for the next cycle to judge", () => {
     const previous: LedgerData = deepFreeze({ files: { "a.ts": { hash: "B" } }, pendingPush: { "a.ts": { hash: "X", previous: "B", sent: true } } });
     const next = nextLedger(previous, [], { reading: emptyReading(), sent: new Set(), pushAnswered: false, artifactId: "a1" }, 7);

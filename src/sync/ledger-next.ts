@@ -93,7 +93,19 @@ export function nextLedger(previous: Readonly<LedgerData>, moves: readonly BaseM
         continue;
       }
       if (!sentNow.has(path) || files[path]?.hash !== p.hash) continue;
-      landed[path] = { ...p, artifactId: outcome.artifactId, at, ...(outcome.mergedBack?.has(path) === true ? { mergedBack: true as const } : {}) };
+      // The same text sent again (over our own late request, or over a writer who put back what
+      // our PATCH replaced) carries the same edit: judged against what that edit was made on,
+      // not against the text it now replaced (which would make another writer's lines ours).
+      const again = landed[path]?.hash === p.hash ? landed[path] : undefined;
+      const made = again === undefined ? { previous: p.previous, basis: p.basis } : { previous: again.previous, basis: again.basis };
+      landed[path] = {
+        hash: p.hash,
+        previous: made.previous,
+        ...(made.basis === undefined ? {} : { basis: made.basis }),
+        artifactId: outcome.artifactId,
+        at,
+        ...(outcome.mergedBack?.has(path) === true ? { mergedBack: true as const } : {}),
+      };
       answered.push(path);
     }
     pendingPush = Object.keys(unresolved).length === 0 ? undefined : unresolved;

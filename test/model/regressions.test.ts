@@ -496,3 +496,21 @@ describe("a checkout of the version our unanswered PATCH landed on", () => {
     expect(w.events.some((e) => e.message.includes("reached the service late"))).toBe(false);
   });
 });
+
+describe("the latest content sent again over our own late request", () => {
+  // Shrunk (the model, seed 8080, 4,000 runs): [staleVersion App.tsx, latePush index.css with a
+  // web edit, switchVersion back 1]. The text sent again was recorded as an edit of our late
+  // text, so the web editor's line became "our edit": a version without it got that line merged
+  // back (an echo) and the user's own line dropped.
+  it("keeps the edit it carried: a version without it gets the user's line merged back, not the web editor's", async () => {
+    const w = await started();
+    expect(
+      await run(w, [
+        { k: "staleVersion", path: 0, genPath: 0, line: 0 },
+        { k: "latePush", path: 1, line: 0, webLine: 2 },
+        { k: "switchVersion", back: 1 },
+        { k: "quiet" },
+      ]),
+    ).toEqual([]);
+  });
+});
