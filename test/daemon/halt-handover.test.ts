@@ -4,10 +4,11 @@
  * command reaches the daemon through its second socket (outside the folder); the daemon runs
  * the forced pull, puts its lock and socket back, and keeps syncing the folder.
  */
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../support/harness.js";
+import { removeAtOnce } from "../support/temp-dir.js";
 import { runCli } from "../e2e/helpers.js";
 import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
 
@@ -26,7 +27,7 @@ describe("pull --force on a folder whose removal halted watch", () => {
     await d.waitFor((e) => e.event === "ready");
     const cli = (args: string[]) => runCli(args, { cwd: h.home, env: { PATH: process.env.PATH ?? "", HOME: h.home, NO_COLOR: "1", ...h.env } });
 
-    await rm(h.root, { recursive: true, force: true, maxRetries: 10 });
+    await removeAtOnce(h.root);
     const halted = await d.waitFor((e) => e.event === "halted");
     expect(String(halted.message)).toContain('run "mpsync pull --force"');
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { codeOf, lines, startHarness, STARTER_FILES, until, type Harness, startDaemon } from "../support/harness.js";
+import { removeAtOnce } from "../support/temp-dir.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -205,8 +206,7 @@ describe("watch", () => {
   it("a deleted folder halts instead of being taken for deletes", async () => {
     h = await startHarness();
     daemon = await startDaemon(h);
-    // maxRetries: the daemon may be writing .mpsync/ while the folder is being removed.
-    await rm(h.root, { recursive: true, force: true, maxRetries: 10 });
+    await removeAtOnce(h.root);
     h.emu.control.editFile(h.editorId, "index.css", "/* remote change */\n");
     await h.waitForEvent((e) => e.event === "halted");
     expect(Object.keys(h.remoteFiles()).sort()).toEqual(Object.keys(STARTER_FILES).sort());
