@@ -5,10 +5,9 @@
  * newer one never erases the web edit merged since (it is recognised as ours, the latest content
  * goes out again).
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, STARTER_FILES, until, type Harness } from "../support/harness.js";
+import { landedOf } from "../support/folder-state.js";
 import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
 
 const SYNCRC = { debounceMs: 30, pollIntervalSec: 0.2, remoteCheckSec: 0.3 };
@@ -36,12 +35,6 @@ async function twoWatches(): Promise<[Harness, Harness, DaemonProcess, DaemonPro
 const patches = (h: Harness): number => h.emu.control.countRequests((e) => e.method === "PATCH");
 const reads = (h: Harness): number => h.emu.control.countRequests((e) => e.path.endsWith("/files/read"));
 
-/** The folder's answered PATCH of `path`, as state.json records it. */
-async function landedOf(h: Harness, path: string): Promise<{ settled?: boolean } | undefined> {
-  const state = JSON.parse(await readFile(join(h.root, ".mpsync", "state.json"), "utf8")) as { landed?: Record<string, { settled?: boolean }> };
-  return state.landed?.[path];
-}
-
 const saidAbout = (d: DaemonProcess, since: number, path: string): Record<string, unknown>[] =>
   d.events
     .slice(since)
@@ -59,7 +52,7 @@ describe("a teammate's decision", () => {
     await ha.writeLocal("App.tsx", added);
     await until(async () => (await hb.readLocal("App.tsx")) === added, 20_000, "B pulls A's line");
     // A's read past the race window found its text: from here the line was visible to every reader.
-    await until(async () => (await landedOf(ha, "App.tsx"))?.settled === true, 20_000, "A's push confirmed");
+    await until(async () => (await landedOf(ha.root, "App.tsx"))?.settled === true, 20_000, "A's push confirmed");
     const [sinceA, sinceB, before] = [da.events.length, db.events.length, patches(ha)];
     await hb.writeLocal("App.tsx", APP);
     await until(async () => (await ha.readLocal("App.tsx")) === APP, 20_000, "A pulls the removal");
