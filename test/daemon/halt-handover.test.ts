@@ -6,26 +6,16 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "../support/harness.js";
+import { describe, expect, it } from "vitest";
 import { removeAtOnce } from "../support/temp-dir.js";
-import { runCli } from "../e2e/helpers.js";
-import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { cliIn, useWatches } from "../support/watch-harness.js";
 
-let h: Harness;
-let d: DaemonProcess | undefined;
-afterEach(async () => {
-  await killDaemon(d);
-  d = undefined;
-  await h?.close();
-});
+const watches = useWatches();
 
 describe("pull --force on a folder whose removal halted watch", () => {
   it("hands the pull to the running daemon, which puts its lock back and keeps syncing", async () => {
-    h = await startHarness({ syncrc: { remoteCheckSec: 0.2 } });
-    d = spawnWatch(h.home, h.env);
-    await d.waitFor((e) => e.event === "ready");
-    const cli = (args: string[]) => runCli(args, { cwd: h.home, env: { PATH: process.env.PATH ?? "", HOME: h.home, NO_COLOR: "1", ...h.env } });
+    const { h, d } = await watches.start({ syncrc: { remoteCheckSec: 0.2 } });
+    const cli = (args: string[]) => cliIn(h, args);
 
     await removeAtOnce(h.root);
     const halted = await d.waitFor((e) => e.event === "halted");
