@@ -24,28 +24,16 @@ import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, writeFile } from "
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { createRng, keptTexts, LINES, listFiles, parse, render, takeRemote } from "./soak-model.mjs";
+import { createRng, keptTexts, LINES, listFiles, minutesSoakArgs, parse, render, seededChoices, sleep, takeRemote } from "./soak-model.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KEY = "soak-daemon-key-0123456789";
-const { values: args } = parseArgs({
-  options: {
-    minutes: { type: "string", default: process.env.MPSYNC_SOAK_MINUTES ?? "30" },
-    seed: { type: "string", default: String(Date.now() % 1_000_000) },
-    // Under frequent failures the daemon's backoff grows to a minute between tries (by design):
-    // a round may need two of those.
-    "round-timeout-ms": { type: "string", default: "150000" },
-    keep: { type: "boolean", default: false },
-  },
-});
-const DURATION_MS = Number(args.minutes) * 60_000;
-const SEED = Number(args.seed);
-const ROUND_TIMEOUT_MS = Number(args["round-timeout-ms"]);
+// Under frequent failures the daemon's backoff grows to a minute between tries (by design): a
+// round may need two of those.
+const args = minutesSoakArgs({ minutes: "30", roundTimeoutMs: "150000" });
+const { durationMs: DURATION_MS, seed: SEED, roundTimeoutMs: ROUND_TIMEOUT_MS } = args;
 const rnd = createRng(SEED);
-const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
-const pick = (list) => list[Math.floor(rnd() * list.length)];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { int, pick } = seededChoices(rnd);
 
 /** Phases, as fractions of the run: [start, end). */
 const PHASES = {

@@ -1,12 +1,14 @@
 /**
- * What the soak scripts share (scripts/soak.mjs, scripts/soak-daemon.mjs): a seeded random
- * source and the model files. A file has L lines (owned by local edits) and R lines (owned by
+ * What the soak scripts share (scripts/soak.mjs, soak-daemon.mjs, soak-writers.mjs): a seeded
+ * random source and its choices, the command line of a soak that runs for minutes, and the
+ * model files. A file has L lines (owned by local edits) and R lines (owned by
  * remote edits) three fences apart, so concurrent edits always merge cleanly and any conflict,
  * marker or missing token is the tool's doing.
  */
 
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { parseArgs } from "node:util";
 
 /** Lines of each side in a model file. */
 export const LINES = 8;
@@ -19,6 +21,36 @@ export function createRng(seed) {
     let t = Math.imul(s ^ (s >>> 15), s | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Seeded choices from `rnd`: a whole number from `lo` to `hi`, and one element of a list. */
+export function seededChoices(rnd) {
+  return { int: (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)), pick: (list) => list[Math.floor(rnd() * list.length)] };
+}
+
+/** Resolves after `ms`. */
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The command line of a soak that runs for minutes (soak-daemon.mjs, soak-writers.mjs):
+ * `--minutes` (else MPSYNC_SOAK_MINUTES), `--seed`, `--round-timeout-ms`, `--keep`.
+ */
+export function minutesSoakArgs({ minutes, roundTimeoutMs }) {
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: "string", default: process.env.MPSYNC_SOAK_MINUTES ?? minutes },
+      seed: { type: "string", default: String(Date.now() % 1_000_000) },
+      "round-timeout-ms": { type: "string", default: roundTimeoutMs },
+      keep: { type: "boolean", default: false },
+    },
+  });
+  return {
+    minutes: values.minutes,
+    durationMs: Number(values.minutes) * 60_000,
+    seed: Number(values.seed),
+    roundTimeoutMs: Number(values["round-timeout-ms"]),
+    keep: values.keep,
   };
 }
 

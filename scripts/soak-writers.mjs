@@ -28,27 +28,16 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs, promisify } from "node:util";
-import { createRng } from "./soak-model.mjs";
+import { promisify } from "node:util";
+import { createRng, minutesSoakArgs, seededChoices, sleep } from "./soak-model.mjs";
 import { judgeRound, LINES, parse, render, SECTIONS } from "./soak-writers-model.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KEY = "soak-writers-key-0123456789";
-const { values: args } = parseArgs({
-  options: {
-    minutes: { type: "string", default: process.env.MPSYNC_SOAK_MINUTES ?? "20" },
-    seed: { type: "string", default: String(Date.now() % 1_000_000) },
-    "round-timeout-ms": { type: "string", default: "120000" },
-    keep: { type: "boolean", default: false },
-  },
-});
-const DURATION_MS = Number(args.minutes) * 60_000;
-const SEED = Number(args.seed);
-const ROUND_TIMEOUT_MS = Number(args["round-timeout-ms"]);
+const args = minutesSoakArgs({ minutes: "20", roundTimeoutMs: "120000" });
+const { durationMs: DURATION_MS, seed: SEED, roundTimeoutMs: ROUND_TIMEOUT_MS } = args;
 const rnd = createRng(SEED);
-const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
-const pick = (list) => list[Math.floor(rnd() * list.length)];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { int, pick } = seededChoices(rnd);
 const run = promisify(execFile);
 
 /** Longer than the race window and the confirming read after it (sync/other-writers.ts). */

@@ -27,7 +27,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createRng, keptTexts, LINES, listFiles, parse, render, takeRemote } from "./soak-model.mjs";
+import { createRng, keptTexts, LINES, listFiles, parse, render, seededChoices, sleep, takeRemote } from "./soak-model.mjs";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(REPO, "dist", "bin.cjs");
@@ -50,9 +50,7 @@ const SEED = Number(args.seed);
 const CONVERGE_MS = Number(args["timeout-ms"]);
 
 const rnd = createRng(SEED);
-const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
-const pick = (list) => list[Math.floor(rnd() * list.length)];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { int, pick } = seededChoices(rnd);
 
 /** The script's own record: what it last wrote on each side, per file. */
 const model = new Map(); // name -> { l, r, lastLocal?, lastRemote? }

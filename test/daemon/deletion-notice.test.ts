@@ -7,18 +7,11 @@
 import { execFileSync } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "../support/harness.js";
-import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
-import { runCli } from "../e2e/helpers.js";
+import { describe, expect, it } from "vitest";
+import { cliIn, useWatches } from "../support/watch-harness.js";
+import type { DaemonProcess } from "./daemon-process.js";
 
-let h: Harness;
-let d: DaemonProcess | undefined;
-afterEach(async () => {
-  await killDaemon(d);
-  d = undefined;
-  await h?.close();
-});
+const watches = useWatches();
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "init.defaultBranch=main", ...args], { cwd, stdio: "ignore" });
@@ -29,9 +22,7 @@ const deletedEvents = (p: DaemonProcess, path: string): Record<string, unknown>[
 
 describe("watch says a local deletion", () => {
   it("for rm and for a git checkout: one line each, naming the file and mpsync restore", async () => {
-    h = await startHarness();
-    d = spawnWatch(h.home, h.env);
-    await d.waitFor((e) => e.event === "ready");
+    const { h, d } = await watches.start();
     git(h.root, "init", "-q");
     git(h.root, "add", "-A");
     git(h.root, "commit", "-qm", "design");
@@ -59,7 +50,7 @@ describe("watch says a local deletion", () => {
     await h.writeLocal("index.css", "body { margin: 0; }\n");
     await d.waitFor((e) => e.event === "pushed", { since });
     // `mpsync sync`: the daemon runs a full cycle now, which finds both deletions again.
-    const synced = await runCli(["sync", "--json"], { cwd: h.home, env: { PATH: process.env.PATH ?? "", HOME: h.home, ...h.env } });
+    const synced = await cliIn(h, ["sync", "--json"]);
     expect(synced.stderr).toBe("");
     expect(deletedEvents(d, "extra.tsx")).toHaveLength(1);
     expect(deletedEvents(d, "App.tsx")).toHaveLength(1);
@@ -69,7 +60,7 @@ describe("watch says a local deletion", () => {
     const back = d.events.length;
     // A full cycle finds it back before it goes again (a save's cycle may come before the
     // watcher has seen it: then the add and the removal arrive as one batch, and nothing changed).
-    const resynced = await runCli(["sync", "--json"], { cwd: h.home, env: { PATH: process.env.PATH ?? "", HOME: h.home, ...h.env } });
+    const resynced = await cliIn(h, ["sync", "--json"]);
     expect(resynced.stderr).toBe("");
     await rm(join(h.root, "App.tsx"));
     await d.waitFor((e) => e.event === "deleted" && (e.files as string[]).includes("App.tsx"), { since: back });

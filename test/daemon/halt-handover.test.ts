@@ -4,29 +4,20 @@
  * command reaches the daemon through its second socket (outside the folder); the daemon runs
  * the forced pull, puts its lock and socket back, and keeps syncing the folder.
  */
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "../support/harness.js";
-import { runCli } from "../e2e/helpers.js";
-import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { describe, expect, it } from "vitest";
+import { removeAtOnce } from "../support/temp-dir.js";
+import { cliIn, useWatches } from "../support/watch-harness.js";
 
-let h: Harness;
-let d: DaemonProcess | undefined;
-afterEach(async () => {
-  await killDaemon(d);
-  d = undefined;
-  await h?.close();
-});
+const watches = useWatches();
 
 describe("pull --force on a folder whose removal halted watch", () => {
   it("hands the pull to the running daemon, which puts its lock back and keeps syncing", async () => {
-    h = await startHarness({ syncrc: { remoteCheckSec: 0.2 } });
-    d = spawnWatch(h.home, h.env);
-    await d.waitFor((e) => e.event === "ready");
-    const cli = (args: string[]) => runCli(args, { cwd: h.home, env: { PATH: process.env.PATH ?? "", HOME: h.home, NO_COLOR: "1", ...h.env } });
+    const { h, d } = await watches.start({ syncrc: { remoteCheckSec: 0.2 } });
+    const cli = (args: string[]) => cliIn(h, args);
 
-    await rm(h.root, { recursive: true, force: true, maxRetries: 10 });
+    await removeAtOnce(h.root);
     const halted = await d.waitFor((e) => e.event === "halted");
     expect(String(halted.message)).toContain('run "mpsync pull --force"');
 

@@ -1,31 +1,23 @@
 /** The real `mpsync watch` process: SIGTERM flushes then exits 0, SIGHUP reloads .syncrc, kill -9 converges. */
 import { readFile, writeFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, STARTER_FILES, TEST_KEY, until, type Harness } from "../support/harness.js";
-import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { describe, expect, it } from "vitest";
+import { STARTER_FILES, TEST_KEY, until, type Harness } from "../support/harness.js";
+import { useWatches } from "../support/watch-harness.js";
+import type { DaemonProcess } from "./daemon-process.js";
 
-let h: Harness;
-let d: DaemonProcess | undefined;
-afterEach(async () => {
-  await killDaemon(d);
-  d = undefined;
-  await h?.close();
-});
+const watches = useWatches();
 
 /** A running `watch` whose debounce still holds a save of index.css (`text`). */
-async function watchWithPendingSave(text: string, env: Record<string, string> = {}): Promise<DaemonProcess> {
-  h = await startHarness({ syncrc: { debounceMs: 3000 } });
-  const watch = spawnWatch(h.home, { ...h.env, ...env });
-  d = watch;
-  await watch.waitFor((e) => e.event === "ready");
+async function watchWithPendingSave(text: string, env: Record<string, string> = {}): Promise<{ h: Harness; watch: DaemonProcess }> {
+  const { h, d: watch } = await watches.start({ syncrc: { debounceMs: 3000 } }, { env });
   await h.writeLocal("index.css", text);
-  return watch;
+  return { h, watch };
 }
 
 describe("watch process", () => {
   it("on SIGTERM pushes the pending save, then exits 0", async () => {
-    const watch = await watchWithPendingSave("/* saved just before SIGTERM */\n");
+    const { h, watch } = await watchWithPendingSave("/* saved just before SIGTERM */\n");
     watch.child.kill("SIGTERM");
     const { code } = await watch.exited;
     expect(code).toBe(0);
@@ -34,9 +26,7 @@ describe("watch process", () => {
 
   // A hanging PATCH (or a long Retry-After) must not hold a stop for minutes.
   it("on SIGTERM with a PATCH hanging, flushes for the bound only, then exits 0; the edit stays on disk", async () => {
-    h = await startHarness({ syncrc: { debounceMs: 50 } });
-    d = spawnWatch(h.home, { ...h.env, MPSYNC_STOP_FLUSH_MS: "300" });
-    await d.waitFor((e) => e.event === "ready");
+    const { h, d } = await watches.start({ syncrc: { debounceMs: 50 } }, { env: { MPSYNC_STOP_FLUSH_MS: "300" } });
     h.emu.control.failNext({ method: "PATCH" }, { hang: true }, 10);
     await h.writeLocal("index.css", "/* never answered */\n");
     await h.emu.control.waitForRequest((e) => e.method === "PATCH", { timeoutMs: 10_000 });
@@ -48,15 +38,13 @@ describe("watch process", () => {
   });
 
   it("a second signal exits at once, even with a long flush bound", async () => {
-    h = await startHarness({ syncrc: { debounceMs: 50 } });
     // No repeat window: the SIGINT below may follow the SIGTERM within milliseconds.
-    d = spawnWatch(h.home, { ...h.env, MPSYNC_STOP_FLUSH_MS: "600000", MPSYNC_SIGNAL_REPEAT_MS: "0" });
-    await d.waitFor((e) => e.event === "ready");
+    const { h, d } = await watches.start({ syncrc: { debounceMs: 50 } }, { env: { MPSYNC_STOP_FLUSH_MS: "600000", MPSYNC_SIGNAL_REPEAT_MS: "0" } });
     h.emu.control.failNext({ method: "PATCH" }, { hang: true }, 10);
     await h.writeLocal("index.css", "/* never answered */\n");
     await h.emu.control.waitForRequest((e) => e.method === "PATCH", { timeoutMs: 10_000 });
     d.child.kill("SIGTERM");
-    await until(() => d!.stderr.some((l) => l.includes("stopping: flushing")), 10_000, "the first signal's message");
+    await until(() => d.stderr.some((l) => l.includes("stopping: flushing")), 10_000, "the first signal's message");
     d.child.kill("SIGINT");
     const { code } = await d.exited;
     expect(code).toBe(0);
@@ -66,7 +54,7 @@ describe("watch process", () => {
   it("one Ctrl-C delivered twice (the terminal's, and `npm run` passing it on) still flushes the pending save", async () => {
     // A repeat window far longer than any pause of a loaded machine: the test is about the
     // rule (a repeat within the window is the same request), not about how fast signals travel.
-    const watch = await watchWithPendingSave("/* saved just before Ctrl-C */\n", { MPSYNC_SIGNAL_REPEAT_MS: "60000" });
+    const { h, watch } = await watchWithPendingSave("/* saved just before Ctrl-C */\n", { MPSYNC_SIGNAL_REPEAT_MS: "60000" });
     watch.child.kill("SIGINT");
     watch.child.kill("SIGINT");
     const { code } = await watch.exited;
@@ -76,8 +64,8 @@ describe("watch process", () => {
   });
 
   it("on SIGHUP re-reads .syncrc and starts syncing a newly mapped folder", async () => {
-    h = await startHarness();
-    d = spawnWatch(h.home, h.env);
+    const h = await watches.harness();
+    const d = watches.spawn(h);
     await d.waitFor((e) => e.event === "ready" && e.dir === "design");
     const second = h.emu.control.createDesign(TEST_KEY, { files: { "App.tsx": "export const second = true;\n" } });
     const syncrc = JSON.parse(await readFile(join(h.home, ".syncrc"), "utf8")) as { designs: unknown[] };
@@ -94,8 +82,8 @@ describe("watch process", () => {
   });
 
   it("on SIGHUP with a broken .syncrc says what is wrong and that the running designs keep their settings; sync goes on", async () => {
-    h = await startHarness();
-    d = spawnWatch(h.home, h.env);
+    const h = await watches.harness();
+    const d = watches.spawn(h);
     await d.waitFor((e) => e.event === "ready" && e.dir === "design");
     await writeFile(join(h.home, ".syncrc"), '{ "designs": [ { "dir": "design", "design": 42 } ] }');
     d.child.kill("SIGHUP");
@@ -108,10 +96,10 @@ describe("watch process", () => {
   });
 
   it("with --json and --log-file, stdout is pure JSON Lines and logs go to the rotated file", async () => {
-    h = await startHarness();
+    const h = await watches.harness();
     h.emu.control.editFile(h.editorId, "../escape.txt", "hostile");
     const logFile = join(h.home, "logs/mpsync.log");
-    d = spawnWatch(h.home, h.env, ["--log-file", logFile]);
+    const d = watches.spawn(h, { args: ["--log-file", logFile] });
     await d.waitFor((e) => e.event === "ready");
     d.child.kill("SIGTERM");
     expect((await d.exited).code).toBe(0);
@@ -131,10 +119,10 @@ describe("watch process", () => {
 
   // Four daemons started and killed: at a load of 15+ on two cores that took more than 30 s.
   it("kill -9 at random points during pushes, then a restart, converges with no truncated file", { timeout: 120_000 }, async () => {
-    h = await startHarness({ syncrc: { debounceMs: 30 }, emulator: { faults: { latencyMs: 40 } } });
+    const h = await watches.harness({ syncrc: { debounceMs: 30 }, emulator: { faults: { latencyMs: 40 } } });
     const names = Object.keys(STARTER_FILES);
     for (let round = 0; round < 4; round++) {
-      d = spawnWatch(h.home, h.env);
+      let d = watches.spawn(h);
       await d.waitFor((e) => e.event === "ready");
       const want: Record<string, string> = {};
       for (const [i, name] of names.entries()) {
@@ -146,7 +134,7 @@ describe("watch process", () => {
       d.child.kill("SIGKILL");
       await d.exited;
       // Restart: start-up reconcile must find whatever was not confirmed and converge.
-      d = spawnWatch(h.home, h.env);
+      d = watches.spawn(h);
       await d.waitFor((e) => e.event === "ready");
       await until(() => names.every((n) => h.remoteFiles()[n] === want[n]), 15_000, `round ${round} convergence`);
       for (const n of names) expect(await h.readLocal(n)).toBe(want[n]);
@@ -154,7 +142,6 @@ describe("watch process", () => {
       expect(Object.keys(state.files).length).toBeGreaterThanOrEqual(names.length);
       d.child.kill("SIGTERM");
       expect((await d.exited).code).toBe(0);
-      d = undefined;
     }
   });
 });

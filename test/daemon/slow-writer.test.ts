@@ -11,18 +11,14 @@ import { join } from "node:path";
 import { conflictSideName } from "../../src/local/recovery-layout.js";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import { lines, startHarness, type Harness } from "../support/harness.js";
-import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { lines } from "../support/harness.js";
+import { useWatches } from "../support/watch-harness.js";
 
-let h: Harness;
-let d: DaemonProcess | undefined;
+const watches = useWatches();
 let writer: ChildProcess | undefined;
-afterEach(async () => {
+afterEach(() => {
   writer?.kill("SIGKILL");
   writer = undefined;
-  await killDaemon(d);
-  d = undefined;
-  await h?.close();
 });
 
 /**
@@ -81,9 +77,7 @@ async function conflictCopies(root: string, rel: string): Promise<string[]> {
 describe("a slow writer while a web edit of its file arrives", () => {
   for (const variant of ["truncate, pause, write", "chunked writes"] as const) {
     it(`${variant}: the writer's text ends in the working file or a conflict copy, and is said`, async () => {
-      h = await startHarness();
-      d = spawnWatch(h.home, h.env);
-      await d.waitFor((e) => e.event === "ready");
+      const { h, d } = await watches.start();
       const generated = lines("Generated", 30);
       const half = variant === "chunked writes" ? generated.slice(0, generated.length / 2) : "";
       const rest = generated.slice(half.length);

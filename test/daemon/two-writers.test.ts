@@ -5,32 +5,20 @@
  * both were answered. The read-back and the unsettled push (races.ts) must bring the loser's
  * edit back, or mark the conflict, in a live file.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, STARTER_FILES, until, type Harness } from "../support/harness.js";
-import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { describe, expect, it } from "vitest";
+import { STARTER_FILES, until, type Harness } from "../support/harness.js";
+import { useWatches } from "../support/watch-harness.js";
+import type { DaemonProcess } from "./daemon-process.js";
 
 const SYNCRC = { debounceMs: 30, pollIntervalSec: 0.2, remoteCheckSec: 0.5 };
-let a: Harness | undefined;
-let b: Harness | undefined;
-const daemons: DaemonProcess[] = [];
-
-afterEach(async () => {
-  for (const d of daemons.splice(0)) await killDaemon(d);
-  await b?.close();
-  await a?.close();
-  a = b = undefined;
-});
+const watches = useWatches();
 
 /** Two folders on one design, each with its own `watch`, both ready. */
 async function twoWatches(): Promise<[Harness, Harness, DaemonProcess, DaemonProcess]> {
-  a = await startHarness({ syncrc: SYNCRC });
-  b = await startHarness({ sharing: a, syncrc: SYNCRC });
-  const [da, db] = [spawnWatch(a.home, a.env), spawnWatch(b.home, b.env)];
-  daemons.push(da, db);
-  await Promise.all([da.waitFor((e) => e.event === "ready"), db.waitFor((e) => e.event === "ready")]);
+  const pair = await watches.pair(SYNCRC);
   // Both pre-push reads wait at the service: each client decides on the old text.
-  a.emu.control.failNext({ method: "POST", path: /\/files\/read$/ }, { delayMs: 400 }, 2);
-  return [a, b, da, db];
+  pair[0].emu.control.failNext({ method: "POST", path: /\/files\/read$/ }, { delayMs: 400 }, 2);
+  return pair;
 }
 
 const APP = STARTER_FILES["App.tsx"]!;

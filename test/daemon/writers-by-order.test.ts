@@ -5,42 +5,18 @@
  * newer one never erases the web edit merged since (it is recognised as ours, the latest content
  * goes out again).
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, STARTER_FILES, until, type Harness } from "../support/harness.js";
-import { killDaemon, spawnWatch, type DaemonProcess } from "./daemon-process.js";
+import { describe, expect, it } from "vitest";
+import { STARTER_FILES, until, type Harness } from "../support/harness.js";
+import { useWatches } from "../support/watch-harness.js";
+import { landedOf } from "../support/folder-state.js";
+import type { DaemonProcess } from "./daemon-process.js";
 
 const SYNCRC = { debounceMs: 30, pollIntervalSec: 0.2, remoteCheckSec: 0.3 };
 const APP = STARTER_FILES["App.tsx"]!;
-let a: Harness | undefined;
-let b: Harness | undefined;
-const daemons: DaemonProcess[] = [];
-
-afterEach(async () => {
-  for (const d of daemons.splice(0)) await killDaemon(d);
-  await b?.close();
-  await a?.close();
-  a = b = undefined;
-});
-
-async function twoWatches(): Promise<[Harness, Harness, DaemonProcess, DaemonProcess]> {
-  a = await startHarness({ syncrc: SYNCRC });
-  b = await startHarness({ sharing: a, syncrc: SYNCRC });
-  const [da, db] = [spawnWatch(a.home, a.env), spawnWatch(b.home, b.env)];
-  daemons.push(da, db);
-  await Promise.all([da.waitFor((e) => e.event === "ready"), db.waitFor((e) => e.event === "ready")]);
-  return [a, b, da, db];
-}
+const watches = useWatches();
 
 const patches = (h: Harness): number => h.emu.control.countRequests((e) => e.method === "PATCH");
 const reads = (h: Harness): number => h.emu.control.countRequests((e) => e.path.endsWith("/files/read"));
-
-/** The folder's answered PATCH of `path`, as state.json records it. */
-async function landedOf(h: Harness, path: string): Promise<{ settled?: boolean } | undefined> {
-  const state = JSON.parse(await readFile(join(h.root, ".mpsync", "state.json"), "utf8")) as { landed?: Record<string, { settled?: boolean }> };
-  return state.landed?.[path];
-}
 
 const saidAbout = (d: DaemonProcess, since: number, path: string): Record<string, unknown>[] =>
   d.events
@@ -54,12 +30,12 @@ const saidAbout = (d: DaemonProcess, since: number, path: string): Record<string
 
 describe("a teammate's decision", () => {
   it("a line we pushed, pulled by the teammate and removed after our push was confirmed: the removal stands, no PATCH back, nothing said", async () => {
-    const [ha, hb, da, db] = await twoWatches();
+    const [ha, hb, da, db] = await watches.pair(SYNCRC);
     const added = APP.replace("// App line 3", "// App line 3\n// added by A");
     await ha.writeLocal("App.tsx", added);
     await until(async () => (await hb.readLocal("App.tsx")) === added, 20_000, "B pulls A's line");
     // A's read past the race window found its text: from here the line was visible to every reader.
-    await until(async () => (await landedOf(ha, "App.tsx"))?.settled === true, 20_000, "A's push confirmed");
+    await until(async () => (await landedOf(ha.root, "App.tsx"))?.settled === true, 20_000, "A's push confirmed");
     const [sinceA, sinceB, before] = [da.events.length, db.events.length, patches(ha)];
     await hb.writeLocal("App.tsx", APP);
     await until(async () => (await ha.readLocal("App.tsx")) === APP, 20_000, "A pulls the removal");
@@ -75,7 +51,7 @@ describe("a teammate's decision", () => {
 
 describe("our own request applied late", () => {
   it("a PATCH the service holds and applies after our newer merge is recognised as ours: the web edit merged meanwhile stays, in both folders", async () => {
-    const [ha, hb, da] = await twoWatches();
+    const [ha, hb, da] = await watches.pair(SYNCRC);
     const since = da.events.length;
     // The service keeps the first PATCH and answers nothing: the client gives up on it.
     ha.emu.control.failNext({ method: "PATCH" }, { drop: true, late: true }, 1);

@@ -11,6 +11,8 @@ import { seedDesign, startWorld, type E2eWorld } from "./helpers.js";
 import { CONTROL_PROTOCOL } from "../../src/daemon/control-channel.js";
 import { schemaMismatch } from "../support/json-output.js";
 import { subscribe } from "../support/control-subscriber.js";
+import { landedOf } from "../support/folder-state.js";
+import { until } from "../support/wait.js";
 
 const APP = "export function App() {\n  return <h1>Hello</h1>;\n}\n";
 
@@ -107,6 +109,8 @@ describe("against a running watch", () => {
 
   it("sync makes the daemon run a full cycle now and waits for what it did", async () => {
     // A file this folder did not push lately (a remote edit right after our push is taken for a race).
+    // The last push's confirming read (past its race window) would find the edit on its own first.
+    await until(async () => (await landedOf(site(), "lib.ts"))?.settled === true, 20_000, "the push of lib.ts confirmed");
     world.emulator.control.editFile(editorId, "index.css", "body { margin: 2px }\n");
     const r = await world.run(["sync"]);
     expect(r.code).toBe(0);

@@ -116,7 +116,7 @@ describe("the API key never leaks", () => {
       ).toEqual([]);
       expect(await filesContaining(home, secret), `files holding ${secret}`).toEqual([]);
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("a key the service rejects", () => {

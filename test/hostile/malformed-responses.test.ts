@@ -5,6 +5,7 @@
  * client is built with one attempt and short timeouts so nothing waits out production defaults.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import type { ClientOptions } from "../../src/api/client.js";
 import type { ApiError } from "../../src/api/errors.js";
 import { MpsyncError, type ErrorCode } from "../../src/core/errors.js";
 import type { InjectedFault } from "../../src/emulator/index.js";
@@ -28,6 +29,12 @@ const READ = { method: "POST", path: /\/files\/read$/, name: "POST /v3/designs/{
 const PATCH = { method: "PATCH", path: /\/files$/, name: "PATCH /v3/designs/{editorId}/artifacts/{artifactId}/files" };
 
 const HTML_502 = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>\n";
+/**
+ * The test client's timeouts: its single attempt (FAST_FAIL) kept, but a whole-exchange deadline
+ * a loaded machine's loopback answer meets (FAST_FAIL's 800 ms turned an HTML page into a
+ * TIMEOUT); the answer that never comes still ends at the headers timeout.
+ */
+const TIMEOUTS: Partial<ClientOptions> = { timeouts: { connectMs: 10_000, headersMs: 2_000, bodyMs: 2_000, totalMs: 30_000 } };
 /** Above the test client's size cap, below nothing else. */
 const SIZE_CAP_BYTES = 32 * 1024;
 
@@ -45,7 +52,7 @@ const FAULTS: { label: string; fault: InjectedFault; code: ErrorCode }[] = [
 async function syncedWithRemoteChange(extra: Record<string, string> = {}): Promise<{ harness: Harness; sync: DesignSync }> {
   const harness = await startHarness();
   h = harness;
-  const { sync, client } = await openWithClient(harness, { maxResponseBytes: SIZE_CAP_BYTES });
+  const { sync, client } = await openWithClient(harness, { maxResponseBytes: SIZE_CAP_BYTES, ...TIMEOUTS });
   closeClient = () => client.close();
   await sync.fullSync();
   harness.emu.control.setFiles(
@@ -107,7 +114,7 @@ describe("a malformed answer to a PATCH", () => {
     it(`${JSON.stringify(fault)}: rejects naming PATCH, keeps the local file, and the next push converges without a conflict`, async () => {
       const harness = await startHarness();
       h = harness;
-      const { sync, client } = await openWithClient(harness);
+      const { sync, client } = await openWithClient(harness, TIMEOUTS);
       closeClient = () => client.close();
       await sync.fullSync();
       await harness.writeLocal("index.css", "/* pushed, answer lost */\n");

@@ -5,11 +5,12 @@
  * real folder against the emulator.
  */
 import { execFileSync } from "node:child_process";
-import { chmod, readdir, rm } from "node:fs/promises";
+import { chmod, readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WatchDaemon } from "../../src/daemon/watch-daemon.js";
 import { codeOf, lines, startDaemon, startHarness, STARTER_FILES, type Harness } from "../support/harness.js";
+import { removeAtOnce } from "../support/temp-dir.js";
 
 let h: Harness;
 let daemon: WatchDaemon | undefined;
@@ -95,7 +96,7 @@ describe("a halted design", () => {
   it("a vanished folder: `halted` once, however many polls see it missing", async () => {
     h = await startHarness({ syncrc: { remoteCheckSec: 0.1 } });
     daemon = await startDaemon(h);
-    await rm(h.root, { recursive: true, force: true, maxRetries: 10 });
+    await removeAtOnce(h.root);
     await h.waitForEvent((e) => e.event === "halted");
     await moreChecks(5);
     expect(h.events.filter((e) => e.event === "halted")).toHaveLength(1);

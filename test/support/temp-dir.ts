@@ -1,5 +1,5 @@
 /** Real temp folders for tests (realpath'd: macOS tmpdir is a symlink, and loadConfig returns resolved paths). */
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -22,4 +22,15 @@ export function useTempDirs(): () => Promise<string> {
 export async function makeTempDir(prefix: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), `mpsync-${prefix}-`)));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Removes `dir` in one step as a watcher sees it: renamed aside, then deleted. `rm -rf` in place
+ * takes as long as its retries (a daemon writing `.mpsync/` meanwhile), and a cycle or lock check
+ * inside that window sees the folder emptied, or its lock gone, instead of the folder missing.
+ */
+export async function removeAtOnce(dir: string): Promise<void> {
+  const aside = `${dir}.removed`;
+  await rename(dir, aside);
+  await rm(aside, { recursive: true, force: true, maxRetries: 10 });
 }
