@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 
@@ -86,4 +86,30 @@ export async function waitForStatus(page: Page, text: string): Promise<void> {
     .locator("footer .statusbar-item")
     .filter({ hasText: new RegExp(`^mpsync ${text}$`) })
     .waitFor({ state: "visible", timeout: 150_000 });
+}
+
+/**
+ * The program the extension runs (its `mpsync.path`): the built CLI `bin` on `node`. Each run's
+ * pid goes to `root/mpsync-pids` (for stopCliRuns), its stderr to `root/mpsync-stderr.log`.
+ */
+export async function writeCliShim(root: string, node: string, bin: string): Promise<string> {
+  const shim = join(root, "mpsync");
+  await writeFile(shim, `#!/bin/sh\necho $$ >>"${join(root, "mpsync-pids")}"\nexec "${node}" "${bin}" "$@" 2>>"${join(root, "mpsync-stderr.log")}"\n`);
+  await chmod(shim, 0o755);
+  return shim;
+}
+
+/** Stops (SIGTERM) every run of the shim still alive, and waits up to 30 s for each to end. */
+export async function stopCliRuns(root: string, bin: string): Promise<void> {
+  const pids = (await readFile(join(root, "mpsync-pids"), "utf8").catch(() => "")).split("\n").filter(Boolean).map(Number);
+  const ours = async (pid: number): Promise<boolean> => (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).includes(bin);
+  const alive = [];
+  for (const pid of pids) if (await ours(pid)) alive.push(pid);
+  for (const pid of alive) process.kill(pid, "SIGTERM");
+  for (let i = 0; i < 300; i++) {
+    const left = [];
+    for (const pid of alive) if (await ours(pid)) left.push(pid);
+    if (left.length === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
