@@ -1,12 +1,12 @@
 /**
  * code-server (VS Code in a browser, from npm) for the extension's tests: installed by
- * scripts/vscode-test-setup.sh, started on 127.0.0.1:0 with a fresh profile and the packed
- * extension, and driven through a page of Debian's Chromium.
+ * scripts/vscode-test-setup.sh, started on 127.0.0.1:0 on Node 24 with a fresh profile and the
+ * packed extension, and driven through a page of Debian's Chromium.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 
 /** The folder scripts/vscode-test-setup.sh installed into (it prints it). */
@@ -33,7 +33,7 @@ export async function startCodeServer(options: {
   env: Record<string, string>;
   settings: Record<string, unknown>;
 }): Promise<CodeServer> {
-  const node = join(options.dir, "node_modules/node/bin/node");
+  const node = join(options.dir, "node");
   const entry = join(options.dir, "node_modules/code-server/out/node/entry.js");
   const userData = join(options.home, "vscode-user");
   const extensions = join(options.home, "vscode-extensions");
@@ -41,7 +41,7 @@ export async function startCodeServer(options: {
   await writeFile(join(userData, "User", "settings.json"), JSON.stringify(options.settings, null, 2));
   const config = join(options.home, "code-server.yaml");
   await writeFile(config, "auth: none\n");
-  const env = { ...options.env, PATH: `${join(options.dir, "node_modules/node/bin")}:${options.env["PATH"] ?? ""}` };
+  const env = { ...options.env, PATH: `${dirname(realpathSync(node))}:${options.env["PATH"] ?? ""}` };
   const common = ["--config", config, "--user-data-dir", userData, "--extensions-dir", extensions];
   const install = spawnSync(node, [entry, ...common, "--install-extension", options.vsix], { env, encoding: "utf8" });
   if (install.status !== 0) throw new Error(`code-server --install-extension failed: ${install.stdout}${install.stderr}`);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Frame, Page } from "playwright-core";
 import { launchBrowser, type TestBrowser } from "../../test/support/browser.js";
 import { BIN, REPO, seedDesign, startWorld, type E2eWorld } from "../../test/e2e/helpers.js";
+import { copyLabel } from "../src/cli-documents.js";
 import { scaffoldFiles } from "../../src/emulator/scaffold.js";
 import { codeServerDir, runPaletteCommand, startCodeServer, stopCliRuns, waitForStatus, writeCliShim, type CodeServer } from "./code-server.js";
 import { TEST_PREVIEW_CACHE } from "../../test/preview/preview-harness.js";
@@ -27,6 +28,7 @@ describe("mpsync for VS Code in code-server", () => {
   let browser: TestBrowser;
   let page: Page;
   const site = (...p: string[]): string => join(world.cwd, "site", ...p);
+  const cliStderr = (): string => readFileSync(join(world.root, "mpsync-stderr.log"), "utf8").slice(-3000);
   const statusJson = async (): Promise<{ designs: { paused?: unknown; daemon?: unknown }[] }> => world.readJson((await world.run(["status", "--json"])).stdout);
 
   beforeAll(async () => {
@@ -100,7 +102,7 @@ describe("mpsync for VS Code in code-server", () => {
   });
 
   it("Restore File... shows the copies, opens the chosen one in a diff, and puts it back", async () => {
-    const listed = world.readJson<{ copies: { at?: number; file?: string }[] }>(
+    const listed = world.readJson<{ copies: { at?: number; file?: string; reason?: string }[] }>(
       (await world.run(["restore", "App.tsx", "--list", "--json"], { cwd: site() })).stdout,
     );
     const newest = listed.copies.filter((c) => c.at !== undefined && c.file !== undefined).sort((a, b) => b.at! - a.at!)[0];
@@ -109,8 +111,11 @@ describe("mpsync for VS Code in code-server", () => {
     expect(copy).not.toBe(await readFile(site("App.tsx"), "utf8"));
     await openFile(page, "site/App.tsx");
     await runPaletteCommand(page, "mpsync: Restore File...");
-    const first = page.locator(".quick-input-list .monaco-list-row").first();
+    // The list's first item (newest first), by its index: a virtual list's rows are not in the
+    // page in the order they show.
+    const first = page.locator('.quick-input-list .monaco-list-row[data-index="0"]');
     await first.waitFor({ state: "visible" });
+    expect(await first.textContent()).toContain(copyLabel({ at: newest!.at!, reason: newest!.reason! }));
     await first.click();
     await page.locator(".monaco-diff-editor").first().waitFor({ state: "visible" });
     await page.getByRole("button", { name: "Put Back", exact: true }).click();
@@ -118,7 +123,7 @@ describe("mpsync for VS Code in code-server", () => {
     // A copy that lacks lines of the last synced version asks once more (restore --force).
     const restored = async (): Promise<boolean> => (await readFile(site("App.tsx"), "utf8")) === copy;
     await Promise.race([anyway.click({ timeout: 15_000 }).catch(() => undefined), until(restored)]);
-    await until(restored, () => `App.tsx is not the chosen copy: ${JSON.stringify(listed)} FILE ${readFileSync(site("App.tsx"), "utf8")} COPY ${copy}`);
+    await until(restored, () => `App.tsx is not the chosen copy; it holds:\n${readFileSync(site("App.tsx"), "utf8")}\nmpsync's stderr:\n${cliStderr()}`);
   });
 
   it("Open Preview takes the folder over from the watch and shows the design in Simple Browser, live", async () => {
