@@ -5,6 +5,8 @@
 # runs reuse. No install script runs: code-server's postinstall.sh compiles VS Code's native
 # addons from source (sqlite, kerberos, spdlog...: more than ten minutes on 2 busy cores), and
 # the tests need none of them; the terminal's node-pty and the file watcher come prebuilt.
+# Without spdlog, VS Code's log files, code-server prints one stack trace ("Could not locate
+# the bindings file") and goes on.
 # Prints the folder that holds `node` (a link to Node 24) and node_modules/code-server.
 set -euo pipefail
 CODE_SERVER_VERSION=4.139.1
