@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findCli } from "./cli-path.js";
 import { findConflictBlocks } from "./conflict-markers.js";
 import { checkDocument, copyLabel, DocumentMismatch, restorableCopies } from "./cli-documents.js";
+import { NO_SIMPLE_BROWSER, openedOutside, previewAddress } from "./preview-address.js";
 
 describe("findCli: the setting, else the workspace's node_modules/.bin, else PATH", () => {
   const base = { folders: ["/w"], pathEnv: "/usr/bin:/opt/bin", platform: "linux" as const };
@@ -56,5 +57,23 @@ describe("CLI documents are read through json-output.schema.json", () => {
   });
   it("refuses a document the schema does not describe, with a line that says so", () => {
     expect(() => checkDocument("pause", { ok: true, designs: [{ dir: "site", surprise: 1 }] })).toThrow(DocumentMismatch);
+  });
+});
+
+describe("previewAddress: where Open Preview points VS Code", () => {
+  it("takes a forwarded port (a remote window), which keeps the page's root paths", () => {
+    expect(previewAddress("http://127.0.0.1:5173/", "http://localhost:61234/")).toEqual({ url: "http://localhost:61234/" });
+    expect(previewAddress("http://127.0.0.1:5173/", "http://127.0.0.1:5173/")).toEqual({ url: "http://127.0.0.1:5173/" });
+  });
+  it("keeps the local address over a path proxy (code-server's /proxy/PORT/), and says how to reach it from elsewhere", () => {
+    const { url, note } = previewAddress("http://127.0.0.1:5173/", "http://127.0.0.1:8080/proxy/5173/");
+    expect(url).toBe("http://127.0.0.1:5173/");
+    expect(note).toContain("VS Code's proxy (/proxy/5173/) cannot serve its page");
+    expect(note).toContain("ssh -L 5173:127.0.0.1:5173");
+  });
+  it("says in one message why the preview opened in the user's browser", () => {
+    expect(openedOutside("http://127.0.0.1:5173/", NO_SIMPLE_BROWSER)).toBe(
+      "mpsync: VS Code's Simple Browser is not available (built-in extension vscode.simple-browser disabled or absent), so the preview opened in your browser: http://127.0.0.1:5173/",
+    );
   });
 });

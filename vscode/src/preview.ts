@@ -1,12 +1,17 @@
 /**
  * `mpsync: Open Preview`: finds the `mpsync dev` this extension started for the folder, or
  * starts one (a `watch` started by "mpsync: Start Sync" hands the folder over to it: `dev` is
- * `watch` plus the preview), and opens its page in VS Code's Simple Browser.
+ * `watch` plus the preview), and opens its page in VS Code's Simple Browser (code-server has it
+ * too).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import * as vscode from "vscode";
 import { checkDocument } from "./cli-documents.js";
 import type { MappedFolder } from "./folders.js";
+import { NO_SIMPLE_BROWSER, openedOutside, previewAddress } from "./preview-address.js";
+
+/** VS Code's built-in Simple Browser. */
+const SIMPLE_BROWSER = "vscode.simple-browser";
 
 const running = new Map<string, { child: ChildProcess; url: Promise<string> }>();
 
@@ -23,31 +28,45 @@ export async function openPreview(cli: string, folder: MappedFolder, output: vsc
     dev = startDev(cli, folder, output);
     running.set(folder.root, dev);
   }
-  const url = await dev.url;
-  // In a desktop VS Code, Simple Browser (or the integrated browser that takes its place) shows
-  // the page; in VS Code for the web (code-server), whose Simple Browser hands the address to a
-  // browser command the web build lacks, a panel of this extension frames it the same way.
-  if (vscode.env.uiKind === vscode.UIKind.Desktop) await vscode.commands.executeCommand("simpleBrowser.show", url);
-  else showInPanel(folder, url);
+  await show(await dev.url, output);
 }
 
-function showInPanel(folder: MappedFolder, url: string): void {
-  const panel = vscode.window.createWebviewPanel("mpsync.preview", `Preview: ${folder.dir}`, vscode.ViewColumn.Beside, { enableScripts: false });
-  const origin = new URL(url).origin;
-  panel.webview.html = `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; frame-src ${origin}; style-src 'unsafe-inline'"><style>html,body{margin:0;padding:0;height:100%}iframe{border:0;width:100%;height:100%;background:#fff}</style></head><body><iframe src="${url}" title="mpsync dev ${folder.dir}"></iframe></body></html>`;
+/**
+ * Shows the page in VS Code's Simple Browser (in a desktop VS Code, the integrated browser that
+ * takes its place), through the address VS Code can reach (`asExternalUri`: a forwarded port in a
+ * remote window); without Simple Browser, in the user's browser, said once.
+ */
+async function show(local: string, output: vscode.OutputChannel): Promise<void> {
+  const external = await vscode.env.asExternalUri(vscode.Uri.parse(local));
+  const { url, note } = previewAddress(local, external.toString(true));
+  if (note !== undefined) output.appendLine(note);
+  const target = vscode.Uri.parse(url);
+  let why = NO_SIMPLE_BROWSER;
+  if (vscode.extensions.getExtension(SIMPLE_BROWSER) !== undefined) {
+    try {
+      await vscode.commands.executeCommand("simpleBrowser.api.open", target, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+      return;
+    } catch (err) {
+      why = `VS Code's Simple Browser could not open it (${err instanceof Error ? err.message : String(err)})`;
+    }
+  }
+  await vscode.env.openExternal(target);
+  void vscode.window.showInformationMessage(openedOutside(url, why));
 }
 
 /** Stops the watch this extension started in a terminal for the folder; false when it did not start one. */
 async function handOver(folder: MappedFolder): Promise<boolean> {
   const terminal = vscode.window.terminals.find((t) => t.name === `mpsync watch ${folder.dir}`);
   if (terminal === undefined) return false;
-  // Ctrl-C: the watch flushes its pending pushes, then lets go of the folder.
+  // Ctrl-C: the watch flushes its pending pushes, then lets go of the folder. Its control
+  // socket closes before its lock is released: `mpsync dev` may start once the process ended.
   terminal.sendText("\u0003", false);
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `mpsync: ${folder.dir} passes to mpsync dev` }, async () => {
-    for (let i = 0; i < 100 && folder.live; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 300 && (folder.live || terminal.exitStatus === undefined); i++) await new Promise((r) => setTimeout(r, 100));
   });
+  const ended = terminal.exitStatus !== undefined;
   terminal.dispose();
-  return !folder.live;
+  return ended && !folder.live;
 }
 
 function startDev(cli: string, folder: MappedFolder, output: vscode.OutputChannel): { child: ChildProcess; url: Promise<string> } {

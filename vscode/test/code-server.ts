@@ -1,12 +1,12 @@
 /**
  * code-server (VS Code in a browser, from npm) for the extension's tests: installed by
- * scripts/vscode-test-setup.sh, started on 127.0.0.1:0 with a fresh profile and the packed
- * extension, and driven through a page of Debian's Chromium.
+ * scripts/vscode-test-setup.sh, started on 127.0.0.1:0 on Node 24 with a fresh profile and the
+ * packed extension, and driven through a page of Debian's Chromium.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 
 /** The folder scripts/vscode-test-setup.sh installed into (it prints it). */
@@ -33,7 +33,7 @@ export async function startCodeServer(options: {
   env: Record<string, string>;
   settings: Record<string, unknown>;
 }): Promise<CodeServer> {
-  const node = join(options.dir, "node_modules/node/bin/node");
+  const node = join(options.dir, "node");
   const entry = join(options.dir, "node_modules/code-server/out/node/entry.js");
   const userData = join(options.home, "vscode-user");
   const extensions = join(options.home, "vscode-extensions");
@@ -41,7 +41,7 @@ export async function startCodeServer(options: {
   await writeFile(join(userData, "User", "settings.json"), JSON.stringify(options.settings, null, 2));
   const config = join(options.home, "code-server.yaml");
   await writeFile(config, "auth: none\n");
-  const env = { ...options.env, PATH: `${join(options.dir, "node_modules/node/bin")}:${options.env["PATH"] ?? ""}` };
+  const env = { ...options.env, PATH: `${dirname(realpathSync(node))}:${options.env["PATH"] ?? ""}` };
   const common = ["--config", config, "--user-data-dir", userData, "--extensions-dir", extensions];
   const install = spawnSync(node, [entry, ...common, "--install-extension", options.vsix], { env, encoding: "utf8" });
   if (install.status !== 0) throw new Error(`code-server --install-extension failed: ${install.stdout}${install.stderr}`);
@@ -86,4 +86,30 @@ export async function waitForStatus(page: Page, text: string): Promise<void> {
     .locator("footer .statusbar-item")
     .filter({ hasText: new RegExp(`^mpsync ${text}$`) })
     .waitFor({ state: "visible", timeout: 150_000 });
+}
+
+/**
+ * The program the extension runs (its `mpsync.path`): the built CLI `bin` on `node`. Each run's
+ * pid goes to `root/mpsync-pids` (for stopCliRuns), its stderr to `root/mpsync-stderr.log`.
+ */
+export async function writeCliShim(root: string, node: string, bin: string): Promise<string> {
+  const shim = join(root, "mpsync");
+  await writeFile(shim, `#!/bin/sh\necho $$ >>"${join(root, "mpsync-pids")}"\nexec "${node}" "${bin}" "$@" 2>>"${join(root, "mpsync-stderr.log")}"\n`);
+  await chmod(shim, 0o755);
+  return shim;
+}
+
+/** Stops (SIGTERM) every run of the shim still alive, and waits up to 30 s for each to end. */
+export async function stopCliRuns(root: string, bin: string): Promise<void> {
+  const pids = (await readFile(join(root, "mpsync-pids"), "utf8").catch(() => "")).split("\n").filter(Boolean).map(Number);
+  const ours = async (pid: number): Promise<boolean> => (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).includes(bin);
+  const alive = [];
+  for (const pid of pids) if (await ours(pid)) alive.push(pid);
+  for (const pid of alive) process.kill(pid, "SIGTERM");
+  for (let i = 0; i < 300; i++) {
+    const left = [];
+    for (const pid of alive) if (await ours(pid)) left.push(pid);
+    if (left.length === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
