@@ -2,8 +2,6 @@
  * The process edge: argv, environment, streams, signals and the exit code. Nothing else touches
  * them. `src/bin.ts` loads this module (bundled as `dist/cli.cjs`) and calls main().
  */
-// First: zod's setting is read as each schema is built (core/zod-jitless.ts).
-import "./core/zod-jitless.js";
 import { runCli } from "./cli/program.js";
 import { isErrno } from "./core/errors.js";
 
