@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The command's entry: V8 settings first, then the CLI (`dist/cli.cjs`, one bundle of
+ * The command's entry: V8 settings (from the first connection), then the CLI (`dist/cli.cjs`, one bundle of
  * src/main.ts, scripts/bundle-cli.mjs) through a compile cache, so a command does not compile
  * its code again on every start: V8's code cache kept by mpsync (src/core/code-cache.ts) on
  * every Node, or Node's own (22.1 and later) with `MPSYNC_CODE_CACHE=node`.
@@ -14,10 +14,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXIT } from "./cli/exit-codes.js";
 import { codeCacheDir, commandEntry, nodeCompileCache, runCachedCommonJs, runWithNodeCompileCache } from "./core/code-cache.js";
-import { keepMemoryLow } from "./core/heap.js";
+import { keepMemoryLowFromFirstConnection, restoreV8Defaults } from "./core/heap.js";
 
-// Before the CLI is compiled: V8 keys its code cache by these flags.
-keepMemoryLow();
+// V8's memory settings from the first connection on, and its defaults back before the code
+// cache is written at exit (this listener comes before the cache's): V8 keys code caches by
+// its flags.
+keepMemoryLowFromFirstConnection();
+process.once("exit", restoreV8Defaults);
 
 const file = join(dirname(fileURLToPath(import.meta.url)), "cli.cjs");
 const cacheDir = codeCacheDir(process.env);

@@ -37,6 +37,8 @@ export function declareWith(io: CliIo, exit: ExitHolder): Declare {
       <A extends unknown[]>(load: () => Promise<Action<A>>) =>
       async (...raw: unknown[]): Promise<void> => {
         const command = raw[raw.length - 1] as Command;
+        // Before any module that builds a zod schema: zod reads its setting as each is built.
+        await import("../core/zod-jitless.js");
         const [{ contextFor, explainRefusedKey }, body] = await Promise.all([import("./context.js"), load()]);
         const ctx = contextFor(io, command);
         try {
