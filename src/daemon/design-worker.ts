@@ -110,6 +110,8 @@ export class DesignWorker {
     await this.#send({ type: "stop" });
     await this.#source?.close();
     await Promise.all([this.#chain, this.#cycles.pruned]); // a prune in flight ends before the folder's lock is let go
+    // A writer's late bytes on a file the last cycles replaced are recovered (pushed at the next start), no held file left.
+    await this.#o.sync.endHolds();
   }
 
   /** The design's editorId (after start). */

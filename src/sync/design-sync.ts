@@ -137,6 +137,11 @@ export class DesignSync {
     return (await runCycle(ctx, { kind: "full", options, scope, ...(scan === undefined ? {} : { scan }), sweep: scope }))!;
   }
 
+  /** The folder's last writes are done (a daemon stopping): held files end (LocalTree.endHolds). */
+  async endHolds(): Promise<void> {
+    await this.#options.local.endHolds?.();
+  }
+
   /**
    * A status request sent at `sentAt` (monotonic) found the design idle on `artifactId`: every
    * PATCH answered on it before then is part of any version started later (other-writers.ts).

@@ -158,6 +158,7 @@ export async function openFsFolder(
         }
       }),
     removeStaleTemps: () => removeStaleTempFiles(root, matcher),
+    endHolds: async () => late?.close(),
     removeIncomplete: (paths) => removeIncompleteFiles(root, paths),
     beginWrites() {
       session.dirs.clear();

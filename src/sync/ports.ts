@@ -64,6 +64,12 @@ export interface LocalTree {
   /** Removes temp files a killed write left; only for the holder of the folder lock. */
   removeStaleTemps(): Promise<string[]>;
   /**
+   * Ends the watch of the files a write over a local edit replaced (src/local/late-writes.ts): a
+   * late write found now is recovered and said, and no held file is left. Before the folder's
+   * lock is let go (a daemon stopping); a tree without such a watch has none.
+   */
+  endHolds?(): Promise<void>;
+  /**
    * Removes those of `paths` that a killed create left half-written (local/create-in-place.ts:
    * mode 000); resolves them. Only for the holder of the folder lock.
    */

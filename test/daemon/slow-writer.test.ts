@@ -102,4 +102,21 @@ describe("a slow writer while a web edit of its file arrives", () => {
       }
     });
   }
+
+  it("the daemon stopped just after the writer's late bytes: they are recovered and said, and no held file is left", async () => {
+    const { h, d } = await watches.start();
+    const generated = lines("Generated", 30);
+    h.emu.control.editFile(h.editorId, "App.tsx", h.remoteFiles()["App.tsx"]!.replace("// App line 3", "// App line 3, edited on the web"));
+    const w = startWriter(join(h.root, "App.tsx"), "");
+    writer = w.child;
+    await d.waitFor((e) => e.event === "conflict" && (e.files as string[]).includes("App.tsx"));
+    await w.next(JSON.stringify(generated));
+    d.child.kill("SIGINT");
+    expect(await d.exited).toEqual({ code: 0, signal: null });
+    await w.end();
+    expect(d.events.some((e) => e.event === "notice" && e.code === "LATE_WRITE")).toBe(true);
+    const kept = [(await h.readLocal("App.tsx")) ?? "", ...(await conflictCopies(h.root, "App.tsx"))];
+    expect(kept.some((t) => t.includes(generated))).toBe(true);
+    expect((await readdir(h.root)).filter((name) => name.endsWith(".mpsync.tmp"))).toEqual([]);
+  });
 });
