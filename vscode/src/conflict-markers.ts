@@ -1,4 +1,5 @@
 /** Git-style conflict markers in a file's text, as the Problems panel shows them. Pure. */
+import { relative } from "node:path";
 
 /** One conflict: the lines of its `<<<<<<<` and `>>>>>>>` markers (0-based). */
 export interface ConflictBlock {
@@ -23,4 +24,12 @@ export function findConflictBlocks(text: string): ConflictBlock[] {
     }
   });
   return blocks;
+}
+
+/**
+ * True for a file in the folder's `.mpsync/` (backups, conflict copies): mpsync's own copies,
+ * which may hold markers, are neither problems nor saves to push.
+ */
+export function inStateFolder(root: string, path: string): boolean {
+  return relative(root, path).split(/[\\/]/)[0] === ".mpsync";
 }

@@ -5,7 +5,7 @@
  */
 import { relative } from "node:path";
 import * as vscode from "vscode";
-import { findConflictBlocks } from "./conflict-markers.js";
+import { findConflictBlocks, inStateFolder } from "./conflict-markers.js";
 import { errorLine, runJson } from "./cli-runner.js";
 import type { ExtensionContext } from "./extension.js";
 
@@ -17,6 +17,7 @@ export function registerConflicts(context: vscode.ExtensionContext, ext: Extensi
   const check = (doc: vscode.TextDocument): void => {
     const folder = ext.folders.folderOf(doc.uri.fsPath);
     if (folder === undefined || doc.uri.scheme !== "file") return;
+    if (inStateFolder(folder.root, doc.uri.fsPath)) return;
     const found = findConflictBlocks(doc.getText()).map((b) => {
       const range = new vscode.Range(b.start, 0, b.end, doc.lineAt(b.end).text.length);
       const d = new vscode.Diagnostic(

@@ -2,7 +2,8 @@
  * The mapped folders of the workspace's `.syncrc` files (from `mpsync status --json`, read once)
  * and each one's live view, fed by its daemon's `subscribe` stream.
  */
-import { dirname, relative, resolve, sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
+import { inStateFolder } from "./conflict-markers.js";
 import { DaemonLink } from "./daemon-link.js";
 import { runJson } from "./cli-runner.js";
 import { afterSave, foldUpdate, readHello, type FolderView } from "./state-view.js";
@@ -68,7 +69,7 @@ export class Folders {
   /** A file was saved: its folder shows `pushing` until the daemon's next word. */
   saved(path: string): void {
     const folder = this.folderOf(path);
-    if (folder === undefined || folder.view.kind !== "live" || relative(folder.root, path).startsWith(".mpsync")) return;
+    if (folder === undefined || folder.view.kind !== "live" || inStateFolder(folder.root, path)) return;
     folder.view = { kind: "live", state: afterSave(folder.view.state) };
     this.#changed();
   }

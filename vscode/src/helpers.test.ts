@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findCli } from "./cli-path.js";
-import { findConflictBlocks } from "./conflict-markers.js";
+import { findConflictBlocks, inStateFolder } from "./conflict-markers.js";
 import { checkDocument, copyLabel, DocumentMismatch, restorableCopies } from "./cli-documents.js";
 import { NO_SIMPLE_BROWSER, openedOutside, previewAddress } from "./preview-address.js";
 
@@ -75,5 +75,17 @@ describe("previewAddress: where Open Preview points VS Code", () => {
     expect(openedOutside("http://127.0.0.1:5173/", NO_SIMPLE_BROWSER)).toBe(
       "mpsync: VS Code's Simple Browser is not available (built-in extension vscode.simple-browser disabled or absent), so the preview opened in your browser: http://127.0.0.1:5173/",
     );
+  });
+});
+
+describe("inStateFolder: mpsync's own copies are neither problems nor saves", () => {
+  it.each([
+    ["/w/site/.mpsync/backups/2026-11-27/App.tsx", true],
+    ["/w/site/.mpsync/conflicts/x/App.tsx.remote", true],
+    ["/w/site/App.tsx", false],
+    ["/w/site/.mpsyncrc", false],
+    ["/w/site/src/.mpsync/App.tsx", false],
+  ])("%s", (path, inside) => {
+    expect(inStateFolder("/w/site", path)).toBe(inside);
   });
 });
