@@ -236,7 +236,8 @@ describe("BaseLedger", () => {
       expect(ledger.data.landed?.["a.ts"]?.visible).toBe(true);
     });
 
-    it("a text sent without an answer, then replaced by a newer PATCH, is ours when it lands late", async () => {
+    /** X sent without an answer, then R sent over the same base and answered. */
+    async function replacedUnanswered(): Promise<BaseLedger> {
       const { ledger } = ledgerOf(state());
       readPath(ledger, "a.ts", X, B, "art-1");
       await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
@@ -244,6 +245,11 @@ describe("BaseLedger", () => {
       readPath(ledger, "a.ts", R, B, "art-1");
       await ledger.intendPush([{ path: "a.ts", hash: R, previous: B }]);
       ledger.commit([{ path: "a.ts", hash: R }], done(ledger, true, "art-1"));
+      return ledger;
+    }
+
+    it("a text sent without an answer, then replaced by a newer PATCH, is ours when it lands late", async () => {
+      const ledger = await replacedUnanswered();
       expect(ledger.data.unanswered).toEqual({ "a.ts": [X] });
       const late = ledger.read("a.ts", R, X, "art-1");
       expect(late.base).toBe(R);
@@ -251,13 +257,7 @@ describe("BaseLedger", () => {
     });
 
     it("a checkout made after it: the text in the version chosen is the user's choice; texts not listed stay ours", async () => {
-      const { ledger } = ledgerOf(state());
-      readPath(ledger, "a.ts", X, B, "art-1");
-      await ledger.intendPush([{ path: "a.ts", hash: X, previous: B }]);
-      ledger.commit([], done(ledger, false, "art-1"));
-      readPath(ledger, "a.ts", R, B, "art-1");
-      await ledger.intendPush([{ path: "a.ts", hash: R, previous: B }]);
-      ledger.commit([{ path: "a.ts", hash: R }], done(ledger, true, "art-1"));
+      const ledger = await replacedUnanswered();
       ledger.chosenOver({ "a.ts": [B] });
       expect(ledger.data.unanswered).toEqual({ "a.ts": [X] });
       ledger.chosenOver({ "a.ts": [X] });
