@@ -64,7 +64,7 @@ export type RestoreOutcome =
 export async function restoreFile(
   runtime: Runtime,
   file: LocatedFile,
-  options: { from: number | undefined; force: boolean },
+  options: { from: number | undefined; copy?: string | undefined; force: boolean },
 ): Promise<RestoreOutcome | undefined> {
   const { mapping, rel } = file;
   const store = openStateStore(mapping.root);
@@ -75,7 +75,7 @@ export async function restoreFile(
     () => false,
     () => true,
   );
-  const chosen = chooseCopy(copies, { deleted, from: options.from });
+  const chosen = chooseCopy(copies, { deleted, from: options.from, copy: options.copy });
   if (chosen === undefined) return undefined;
   const synced = copies.find((c) => c.at === undefined);
   const content = await chosen.read();

@@ -62,7 +62,11 @@ export function restoreChange(synced: string, copy: string): RestoreChange {
  * deleted here the last synced version (a backup is older than what the service holds), else
  * the newest copy, else the last synced version.
  */
-export function chooseCopy(copies: readonly FileCopy[], options: { deleted: boolean; from: number | undefined }): FileCopy | undefined {
+export function chooseCopy(
+  copies: readonly FileCopy[],
+  options: { deleted: boolean; from: number | undefined; copy?: string | undefined },
+): FileCopy | undefined {
+  if (options.copy !== undefined) return copies.find((c) => c.file !== undefined && c.file === options.copy);
   if (options.from !== undefined) {
     const limit = options.from;
     return copies.find((c) => c.at !== undefined && c.at <= limit);

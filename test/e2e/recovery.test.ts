@@ -71,6 +71,26 @@ describe("restore", () => {
     expect(await readText(site("App.tsx"))).toBe(before);
   });
 
+  it("--copy puts back the one copy named, among copies saved at one time (a conflict's sides and its backup)", async () => {
+    const synced = await readText(site("index.css"));
+    const first = synced.split("\n")[0]!;
+    await writeFile(site("index.css"), synced.replace(first, "/* the local side */"));
+    world.emulator.control.editFile(editorId, "index.css", synced.replace(first, "/* the remote side */"));
+    expect((await world.run(["pull"])).code).toBe(5);
+    const listed = world.readJson<{ copies: { reason: string; at?: number; file?: string }[] }>(
+      (await world.run(["restore", "site/index.css", "--list", "--json"])).stdout,
+    );
+    const theirs = listed.copies.find((c) => c.reason === "conflict: the service's side");
+    const atOnce = listed.copies.filter((c) => c.at === theirs?.at);
+    expect(atOnce.length).toBeGreaterThan(1);
+    const r = await world.run(["restore", "site/index.css", "--copy", theirs!.file!, "--force"]);
+    expect(r.code).toBe(0);
+    expect(await readText(site("index.css"))).toBe(synced.replace(first, "/* the remote side */"));
+    const none = await world.run(["restore", "site/index.css", "--copy", "site/nothing.css"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no copy of index.css in site named site/nothing.css");
+  });
+
   it("says so when it holds no copy (exit 2)", async () => {
     await writeFile(site("fresh.ts"), "export {};\n");
     const r = await world.run(["restore", "site/fresh.ts"]);

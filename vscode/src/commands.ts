@@ -98,7 +98,8 @@ async function restoreFile(cli: string, folder: MappedFolder): Promise<void> {
   await vscode.commands.executeCommand("vscode.diff", vscode.Uri.file(picked.copy.file), current, `${rel}: ${picked.label} ↔ now`);
   const put = await vscode.window.showInformationMessage(`Put this copy of ${rel} back? The current file is backed up first.`, "Put Back");
   if (put !== "Put Back") return;
-  const args = ["restore", rel, "--from", new Date(picked.copy.at).toISOString()];
+  // The copy by its file: a conflict's sides and its backup share one time.
+  const args = ["restore", rel, "--copy", picked.copy.file];
   let result = await runJson<{ ok: boolean; wouldRemove?: string[] }>(cli, args, folder.root, "restore");
   if (result.doc.ok === false && result.doc.wouldRemove !== undefined) {
     const lines = result.doc.wouldRemove.length;

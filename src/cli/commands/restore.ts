@@ -1,5 +1,5 @@
 /** `mpsync restore PATH`: list every copy mpsync holds of a file, and put one back (src/app/restore-file.ts). */
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { listFileCopies, locateFile, restoreFile } from "../../app/restore-file.js";
 import { MpsyncError } from "../../core/errors.js";
 import { quoteLine } from "../../core/quote-line.js";
@@ -13,6 +13,7 @@ interface RestoreFlags {
   dir?: string;
   list?: boolean;
   from?: string;
+  copy?: string;
   force?: boolean;
 }
 
@@ -32,9 +33,12 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
     });
     return EXIT.ok;
   }
-  const outcome = await restoreFile(ctx.runtime, file, { from: fromTime(flags.from), force: flags.force === true });
+  // A copy is named as --list --json gives its file (absolute), or from here.
+  const copy = flags.copy === undefined ? undefined : resolve(ctx.io.cwd, flags.copy);
+  const outcome = await restoreFile(ctx.runtime, file, { from: fromTime(flags.from), copy, force: flags.force === true });
   if (outcome === undefined) {
-    throw new MpsyncError("USAGE", `no copy of ${rel} in ${mapping.label}${flags.from === undefined ? "" : ` saved at or before ${flags.from}`}`, {
+    const which = copy !== undefined ? ` named ${flags.copy}` : flags.from === undefined ? "" : ` saved at or before ${flags.from}`;
+    throw new MpsyncError("USAGE", `no copy of ${rel} in ${mapping.label}${which}`, {
       hint: `see what there is: mpsync restore ${path} --list`,
     });
   }
@@ -46,7 +50,7 @@ export async function runRestore(ctx: CommandContext, path: string, flags: Resto
       ctx.out.warn(message);
       ctx.out.info(
         ctx.out.c.dim(
-          `  to restore it anyway: mpsync restore ${path}${flags.dir === undefined ? "" : ` --dir ${flags.dir}`}${flags.from === undefined ? "" : ` --from ${flags.from}`} --force`,
+          `  to restore it anyway: mpsync restore ${path}${flags.dir === undefined ? "" : ` --dir ${flags.dir}`}${flags.from === undefined ? "" : ` --from ${flags.from}`}${flags.copy === undefined ? "" : ` --copy ${flags.copy}`} --force`,
         ),
       );
     });

@@ -29,6 +29,7 @@ export function declareFileCommands(program: Command, { run }: Declare): void {
     .option("--dir <dir>", "mapped folder (needed when several are mapped and the path is not inside one)")
     .option("--list", "only list the copies, newest first, and what the folder's backups hold (kept keepBackupsDays days)")
     .option("--from <time>", "restore the newest copy saved at or before TIME (ISO time, or a backup folder name)")
+    .option("--copy <file>", "restore the copy whose file --list --json names (one of several saved at once)")
     .option("--force", "restore a copy that would take lines away from the last synced version")
     .addHelpText(
       "after",
@@ -44,7 +45,8 @@ forever); saved conflicts (.mpsync/conflicts/) are never removed.
 Examples:
   $ mpsync restore web/App.tsx --list
   $ mpsync restore web/App.tsx
-  $ mpsync restore App.tsx --dir web --from 2026-11-22T15:40:00Z --force`,
+  $ mpsync restore App.tsx --dir web --from 2026-11-22T15:40:00Z --force
+  $ mpsync restore App.tsx --copy .mpsync/conflicts/<time>/App.tsx.remote`,
     )
     .action(run(async () => (await import("../commands/restore.js")).runRestore));
 
