@@ -112,10 +112,11 @@ describe("mpsync for VS Code in code-server", () => {
     await openFile(page, "site/App.tsx");
     await runPaletteCommand(page, "mpsync: Restore File...");
     // The list's first item (newest first), by its index: a virtual list's rows are not in the
-    // page in the order they show.
-    const first = page.locator('.quick-input-list .monaco-list-row[data-index="0"]');
+    // page in the order they show. Its label says the copies replaced the palette's list.
+    const first = page
+      .locator('.quick-input-list .monaco-list-row[data-index="0"]')
+      .filter({ hasText: copyLabel({ at: newest!.at!, reason: newest!.reason! }) });
     await first.waitFor({ state: "visible" });
-    expect(await first.textContent()).toContain(copyLabel({ at: newest!.at!, reason: newest!.reason! }));
     await first.click();
     await page.locator(".monaco-diff-editor").first().waitFor({ state: "visible" });
     await page.getByRole("button", { name: "Put Back", exact: true }).click();
