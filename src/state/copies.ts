@@ -66,7 +66,7 @@ export function chooseCopy(
   copies: readonly FileCopy[],
   options: { deleted: boolean; from: number | undefined; copy?: string | undefined },
 ): FileCopy | undefined {
-  if (options.copy !== undefined) return copies.find((c) => c.file !== undefined && c.file === options.copy);
+  if (options.copy !== undefined) return copies.find((c) => c.file === options.copy);
   if (options.from !== undefined) {
     const limit = options.from;
     return copies.find((c) => c.at !== undefined && c.at <= limit);

@@ -27,7 +27,7 @@ import type { DeepReadonly } from "../core/deep-readonly.js";
 import { createSystemClock, type Clock } from "../core/clock.js";
 import { judgeOtherWriter, type PushRecord } from "./other-writers.js";
 import { resolveBase, type LandedPush, type PathReading } from "./ledger-reading.js";
-import { keepUnanswered, nextLedger, type CycleOutcome } from "./ledger-next.js";
+import { dropUnanswered, keepUnanswered, nextLedger, type CycleOutcome } from "./ledger-next.js";
 
 export type { LedgerData };
 export { nextLedger, type CycleOutcome, type NextLedger } from "./ledger-next.js";
@@ -161,12 +161,7 @@ export class BaseLedger {
    * late (other-writers.ts). Texts sent after the checkout stay ours.
    */
   chosenOver(listed: Readonly<Record<string, readonly string[]>>): void {
-    const unanswered = this.#data.unanswered;
-    if (unanswered === undefined) return;
-    const kept = Object.entries(unanswered)
-      .map(([path, hashes]) => [path, hashes.filter((h) => listed[path]?.includes(h) !== true)] as const)
-      .filter(([, hashes]) => hashes.length > 0);
-    this.#data.unanswered = kept.length === 0 ? undefined : Object.fromEntries(kept);
+    this.#data.unanswered = dropUnanswered(this.#data.unanswered, listed);
   }
 
   #markVisible(applies: (path: string, l: LandedPush) => boolean): boolean {

@@ -36,6 +36,15 @@ export function keepUnanswered(unanswered: LedgerData["unanswered"], path: strin
   return { ...unanswered, [path]: [...kept, hash].slice(-UNANSWERED_KEPT) };
 }
 
+/** `unanswered` without the texts `drop` lists (path -> hashes): they are ours in flight no more. */
+export function dropUnanswered(unanswered: LedgerData["unanswered"], drop: Readonly<Record<string, readonly string[]>>): LedgerData["unanswered"] {
+  if (unanswered === undefined) return undefined;
+  const kept = Object.entries(unanswered)
+    .map(([path, hashes]) => [path, hashes.filter((h) => drop[path]?.includes(h) !== true)] as const)
+    .filter(([, hashes]) => hashes.length > 0);
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
+}
+
 /**
  * The journal's bases first, then the executor's confirmed moves in order. `pushAnswered`:
  * every PATCH of the cycle was answered, so its journal becomes `landed` on `artifactId` at
@@ -113,11 +122,9 @@ export function nextLedger(previous: Readonly<LedgerData>, moves: readonly BaseM
   }
   // Our late request, seen on the service and answered by the latest content sent again: a
   // request is applied once, so that text is no longer ours in flight (another writer's same text later is theirs).
-  for (const [path, c] of outcome.reading.contested) {
-    if (!c.ownLate || !outcome.pushAnswered || !sentNow.has(path)) continue;
-    const left = (unanswered?.[path] ?? []).filter((h) => h !== c.remoteHash);
-    const { [path]: _dropped, ...others } = unanswered ?? {};
-    unanswered = left.length > 0 ? { ...others, [path]: left } : Object.keys(others).length > 0 ? others : undefined;
+  const seenLate = [...outcome.reading.contested].filter(([path, c]) => c.ownLate && outcome.pushAnswered && sentNow.has(path));
+  if (seenLate.length > 0) {
+    unanswered = dropUnanswered(unanswered, Object.fromEntries(seenLate.map(([path, c]) => [path, [c.remoteHash]])));
     changed = true;
   }
   const landedCount = Object.keys(landed).length;
